@@ -1,0 +1,57 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// A C library found with pkg-config; `apt` names the Debian package that provides it.
+func systemLibrary(_ name: String, pkgConfig: String, apt: String) -> Target {
+    .systemLibrary(name: name, path: "Sources/\(name)", pkgConfig: pkgConfig, providers: [.apt([apt])])
+}
+
+let package = Package(
+    name: "Lamina",
+    products: [
+        .library(name: "Lamina", targets: ["Lamina"]),
+        .executable(name: "lamina", targets: ["lamina"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
+    ],
+    targets: [
+        systemLibrary("CPNG", pkgConfig: "libpng16", apt: "libpng-dev"),
+        systemLibrary("CJPEG", pkgConfig: "libturbojpeg", apt: "libturbojpeg0-dev"),
+        systemLibrary("CPixman", pkgConfig: "pixman-1", apt: "libpixman-1-dev"),
+        systemLibrary("CCairo", pkgConfig: "cairo", apt: "libcairo2-dev"),
+        systemLibrary("CEGL", pkgConfig: "egl glesv2", apt: "libegl-dev libgles-dev"),
+        systemLibrary("CGBM", pkgConfig: "gbm", apt: "libgbm-dev"),
+
+        .target(name: "LaminaCore"),
+        .target(name: "LaminaImageIO", dependencies: ["LaminaCore", "CPNG", "CJPEG"]),
+        .target(name: "LaminaDrawing", dependencies: ["LaminaCore", "CCairo"]),
+        .target(name: "LaminaLayers", dependencies: ["LaminaCore", "LaminaDrawing"]),
+        .target(name: "LaminaCPU", dependencies: ["LaminaCore", "CPixman"]),
+        .target(name: "LaminaGLES", dependencies: ["LaminaCore", "CEGL", "CGBM"]),
+        .target(name: "LaminaScene", dependencies: ["LaminaCore", "LaminaLayers", "LaminaImageIO", "LaminaDrawing"]),
+        .target(
+            name: "Lamina",
+            dependencies: [
+                "LaminaCore", "LaminaImageIO", "LaminaDrawing", "LaminaLayers", "LaminaCPU", "LaminaGLES",
+                "LaminaScene",
+            ]
+        ),
+        .target(name: "LaminaTestSupport", dependencies: ["Lamina"]),
+        .executableTarget(
+            name: "lamina",
+            dependencies: ["Lamina", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "tools/lamina"
+        ),
+
+        .testTarget(name: "LaminaCoreTests", dependencies: ["LaminaCore"]),
+        .testTarget(name: "LaminaImageIOTests", dependencies: ["LaminaImageIO", "LaminaTestSupport"],
+                    resources: [.copy("Fixtures")]),
+        .testTarget(name: "LaminaLayersTests", dependencies: ["LaminaLayers", "LaminaTestSupport"]),
+        .testTarget(name: "LaminaRenderTests", dependencies: ["Lamina", "LaminaTestSupport"],
+                    resources: [.copy("Scenes")]),
+        .testTarget(name: "LaminaSceneTests", dependencies: ["Lamina", "LaminaTestSupport"],
+                    resources: [.copy("Fixtures")]),
+        .testTarget(name: "LaminaCLITests", dependencies: ["LaminaTestSupport"]),
+    ]
+)

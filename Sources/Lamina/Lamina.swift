@@ -1,0 +1,9 @@
+// `import Lamina` brings in every public module of the package (ARCHITECTURE.md, "Targets").
+@_exported import Foundation
+@_exported import LaminaCore
+@_exported import LaminaImageIO
+@_exported import LaminaDrawing
+@_exported import LaminaLayers
+@_exported import LaminaCPU
+@_exported import LaminaGLES
+@_exported import LaminaScene

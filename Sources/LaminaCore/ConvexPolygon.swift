@@ -1,0 +1,162 @@
+import Foundation
+
+/// A convex polygon in target pixels, vertices in counter-clockwise order on the y-down screen
+/// (positive signed area), snapped to 1/256 pixel, as GPUs snap vertices to a sub-pixel grid, so that
+/// both renderers decide centres that fall exactly on an edge the same way.
+public struct ConvexPolygon: Hashable, Sendable {
+    public private(set) var vertices: [CGPoint]
+
+    /// The sub-pixel grid, in pixels.
+    public static let snap: CGFloat = 1.0 / 256.0
+
+    /// A polygon from vertices in either winding; collinear and repeated points are kept harmlessly.
+    public init(vertices: [CGPoint]) {
+        let snapped = vertices.map {
+            CGPoint(x: ($0.x / Self.snap).rounded() * Self.snap, y: ($0.y / Self.snap).rounded() * Self.snap)
+        }
+        self.vertices = ConvexPolygon.signedArea(snapped) < 0 ? snapped.reversed() : snapped
+    }
+
+    public init(rect: CGRect) {
+        self.init(vertices: [
+            CGPoint(x: rect.minX, y: rect.minY), CGPoint(x: rect.maxX, y: rect.minY),
+            CGPoint(x: rect.maxX, y: rect.maxY), CGPoint(x: rect.minX, y: rect.maxY),
+        ])
+    }
+
+    /// The projection of a planar polygon given in homogeneous coordinates, cut first at w = epsilon so
+    /// that the part behind the eye is dropped rather than drawn inverted. Nil when nothing is in front.
+    public init?(projecting points: [HomogeneousPoint]) {
+        let epsilon: CGFloat = 1e-6
+        var kept: [HomogeneousPoint] = []
+        for i in points.indices {
+            let a = points[i], b = points[(i + 1) % points.count]
+            if a.w > epsilon { kept.append(a) }
+            if (a.w > epsilon) != (b.w > epsilon) {
+                let t = (epsilon - a.w) / (b.w - a.w)
+                kept.append(HomogeneousPoint(x: a.x + t * (b.x - a.x), y: a.y + t * (b.y - a.y), w: epsilon))
+            }
+        }
+        guard kept.count >= 3 else { return nil }
+        let projected = kept.map(\.projected)
+        guard projected.allSatisfy({ $0.x.isFinite && $0.y.isFinite }) else { return nil }
+        self.init(vertices: projected)
+    }
+
+    /// True when the polygon has no area.
+    public var isEmpty: Bool { vertices.count < 3 || abs(ConvexPolygon.signedArea(vertices)) < 1e-9 }
+
+    /// The bounding box.
+    public var bounds: CGRect {
+        guard let first = vertices.first else { return .null }
+        var (x0, y0, x1, y1) = (first.x, first.y, first.x, first.y)
+        for p in vertices {
+            x0 = min(x0, p.x); y0 = min(y0, p.y)
+            x1 = max(x1, p.x); y1 = max(y1, p.y)
+        }
+        return CGRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    }
+
+    /// The rectangle this polygon is, when it is an axis-aligned rectangle; else nil.
+    public var axisAlignedRect: CGRect? {
+        let box = bounds
+        guard !box.isNull else { return nil }
+        for p in vertices where !((p.x == box.minX || p.x == box.maxX) && (p.y == box.minY || p.y == box.maxY)) {
+            return nil
+        }
+        return box
+    }
+
+    /// The part of `self` inside the convex polygon `other` (Sutherland-Hodgman).
+    public func intersection(_ other: ConvexPolygon) -> ConvexPolygon {
+        if let a = axisAlignedRect, let b = other.axisAlignedRect {
+            let c = a.intersection(b)
+            return c.isNull ? ConvexPolygon(vertices: []) : ConvexPolygon(rect: c)
+        }
+        var output = vertices
+        let clip = other.vertices
+        for i in clip.indices where !output.isEmpty {
+            let a = clip[i], b = clip[(i + 1) % clip.count]
+            // Inside is the left of a->b in y-down counter-clockwise order: cross >= 0.
+            func side(_ p: CGPoint) -> CGFloat { (b.x - a.x) * (p.y - a.y) - (b.y - a.y) * (p.x - a.x) }
+            let input = output
+            output.removeAll(keepingCapacity: true)
+            for j in input.indices {
+                let p = input[j], q = input[(j + 1) % input.count]
+                let sp = side(p), sq = side(q)
+                if sp >= 0 { output.append(p) }
+                if (sp >= 0) != (sq >= 0) {
+                    let t = sp / (sp - sq)
+                    output.append(CGPoint(x: p.x + t * (q.x - p.x), y: p.y + t * (q.y - p.y)))
+                }
+            }
+        }
+        return ConvexPolygon(vertices: output)
+    }
+
+    /// The pixels whose centres lie inside, as one run per row: pixel (x, y) is covered when its centre
+    /// (x + 0.5, y + 0.5) is inside, with the top-left rule for centres exactly on an edge (a left or top
+    /// edge includes them, a right or bottom edge does not). SEMANTICS.md, "Coverage and edges".
+    /// Rows come in increasing y; empty rows are left out.
+    public func spans() -> [PixelSpan] {
+        guard !isEmpty else { return [] }
+        if let rect = axisAlignedRect {
+            let (x0, x1) = ConvexPolygon.centreRange(rect.minX, rect.maxX)
+            let (y0, y1) = ConvexPolygon.centreRange(rect.minY, rect.maxY)
+            guard x1 > x0 else { return [] }
+            return (y0..<max(y0, y1)).map { PixelSpan(y: $0, x0: x0, x1: x1) }
+        }
+        let box = bounds
+        let (row0, row1) = ConvexPolygon.centreRange(box.minY, box.maxY)
+        var result: [PixelSpan] = []
+        result.reserveCapacity(max(0, row1 - row0))
+        for row in row0..<max(row0, row1) {
+            let yc = CGFloat(row) + 0.5
+            var left = CGFloat.infinity, right = -CGFloat.infinity
+            for i in vertices.indices {
+                let a = vertices[i], b = vertices[(i + 1) % vertices.count]
+                let (lo, hi) = a.y < b.y ? (a, b) : (b, a)
+                // Half-open in y: an edge owns centres from its top end up to, not including, its bottom.
+                guard lo.y <= yc, yc < hi.y else { continue }
+                let x = lo.x + (yc - lo.y) * (hi.x - lo.x) / (hi.y - lo.y)
+                left = min(left, x)
+                right = max(right, x)
+            }
+            guard left < right else { continue }
+            let (x0, x1) = ConvexPolygon.centreRange(left, right)
+            if x1 > x0 { result.append(PixelSpan(y: row, x0: x0, x1: x1)) }
+        }
+        return result
+    }
+
+    /// The pixel indices i with lo <= i + 0.5 < hi.
+    @inlinable
+    public static func centreRange(_ lo: CGFloat, _ hi: CGFloat) -> (Int, Int) {
+        let a = ceil(lo - 0.5), b = ceil(hi - 0.5)
+        let limit = CGFloat(Int32.max)
+        return (Int(min(max(a, -limit), limit)), Int(min(max(b, -limit), limit)))
+    }
+
+    static func signedArea(_ points: [CGPoint]) -> CGFloat {
+        guard points.count >= 3 else { return 0 }
+        var sum: CGFloat = 0
+        for i in points.indices {
+            let a = points[i], b = points[(i + 1) % points.count]
+            sum += a.x * b.y - b.x * a.y
+        }
+        return sum / 2
+    }
+}
+
+/// Pixels x0 ..< x1 of row y.
+public struct PixelSpan: Hashable, Sendable {
+    public var y: Int
+    public var x0: Int
+    public var x1: Int
+
+    public init(y: Int, x0: Int, x1: Int) {
+        self.y = y
+        self.x0 = x0
+        self.x1 = x1
+    }
+}

@@ -1,0 +1,181 @@
+import Foundation
+
+/// How a texture is sampled (SEMANTICS.md, "Contents": magnificationFilter and minificationFilter).
+public enum Filter: String, Hashable, Sendable, CaseIterable {
+    /// Bilinear: the four nearest texel centres, weighted.
+    case linear
+    /// The texel whose area holds the sample point.
+    case nearest
+    /// Mipmapped bilinear (minification only); renderers without mipmaps sample as `linear`.
+    case trilinear
+}
+
+/// A rectangle of whole texels: x0 ..< x1, y0 ..< y1.
+public struct TexelRect: Hashable, Sendable, CustomStringConvertible {
+    public var x0: Int, y0: Int, x1: Int, y1: Int
+
+    public init(x0: Int, y0: Int, x1: Int, y1: Int) {
+        (self.x0, self.y0, self.x1, self.y1) = (x0, y0, x1, y1)
+    }
+
+    public var width: Int { x1 - x0 }
+    public var height: Int { y1 - y0 }
+    public var isEmpty: Bool { x1 <= x0 || y1 <= y0 }
+
+    /// The texels that touch the continuous rectangle `rect` (texel i spans i ..< i + 1), limited to
+    /// 0 ..< width, 0 ..< height. A rectangle thinner than a texel still touches the one it lies in.
+    public static func touching(_ rect: CGRect, width: Int, height: Int) -> TexelRect {
+        func range(_ lo: CGFloat, _ hi: CGFloat, _ size: Int) -> (Int, Int) {
+            var a = Int(floor(lo + 1e-9))
+            var b = Int(ceil(hi - 1e-9))
+            if b <= a { b = a + 1 }
+            a = min(max(a, 0), size - 1)
+            b = min(max(b, a + 1), size)
+            return (a, b)
+        }
+        let (x0, x1) = range(rect.minX, rect.maxX, width)
+        let (y0, y1) = range(rect.minY, rect.maxY, height)
+        return TexelRect(x0: x0, y0: y0, x1: x1, y1: y1)
+    }
+
+    public var description: String { "[\(x0), \(y0)) - (\(x1), \(y1))" }
+}
+
+/// The texture side of a quad.
+public struct TextureSource: Hashable, Sendable {
+    /// The backing image (premultiplied BGRA); renderers key their caches by its identity and generation.
+    public var image: Image
+    /// Maps the quad's unit square to texel coordinates (texel i covers i ..< i + 1; its centre is i + 0.5).
+    /// Affine; may reach outside the image, where the clamp applies.
+    public var unitToTexel: Matrix3
+    /// The only texels sampling may read; samples clamp to the centres of this rectangle's edge texels
+    /// (the no-bleed clamp of SEMANTICS.md).
+    public var clamp: TexelRect
+    /// The filter for this quad, already chosen between magnification and minification by the planner.
+    public var filter: Filter
+
+    public init(image: Image, unitToTexel: Matrix3, clamp: TexelRect, filter: Filter) {
+        self.image = image
+        self.unitToTexel = unitToTexel
+        self.clamp = clamp
+        self.filter = filter
+    }
+
+    public static func == (a: TextureSource, b: TextureSource) -> Bool {
+        a.image === b.image && a.unitToTexel == b.unitToTexel && a.clamp == b.clamp && a.filter == b.filter
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(ObjectIdentifier(image))
+        hasher.combine(unitToTexel)
+        hasher.combine(clamp)
+        hasher.combine(filter)
+    }
+}
+
+/// What a quad paints.
+public enum Paint: Hashable, Sendable {
+    /// One premultiplied colour.
+    case solid(PremultipliedColor)
+    /// A texture, sampled per SEMANTICS.md.
+    case texture(TextureSource)
+}
+
+/// One draw item of a render plan: a (possibly projected) rectangle, its paint, opacity and clip.
+/// Everything is resolved; a renderer only rasterises it.
+public struct Quad: Hashable, Sendable {
+    /// Maps the unit square (0,0)-(1,1) to homogeneous target pixels; w != 1 only under perspective.
+    public var unitToTarget: Matrix3
+    /// What fills the quad.
+    public var paint: Paint
+    /// 1: as painted. Multiplies every premultiplied channel.
+    public var opacity: Float
+    /// nil: no clipping. Otherwise a convex polygon in target pixels outside which nothing is painted.
+    public var clip: ConvexPolygon?
+    /// false: a pixel is covered when its centre is inside (top-left rule); true: analytic edge coverage.
+    public var edgeAntialiasing: Bool
+    /// The layer this quad came from, for debugging and error messages; nil when unnamed.
+    public var layerName: String?
+
+    public init(
+        unitToTarget: Matrix3, paint: Paint, opacity: Float = 1, clip: ConvexPolygon? = nil,
+        edgeAntialiasing: Bool = false, layerName: String? = nil
+    ) {
+        self.unitToTarget = unitToTarget
+        self.paint = paint
+        self.opacity = opacity
+        self.clip = clip
+        self.edgeAntialiasing = edgeAntialiasing
+        self.layerName = layerName
+    }
+
+    /// The four corners in homogeneous target pixels: top-left, top-right, bottom-right, bottom-left of
+    /// the source rectangle.
+    public var corners: [HomogeneousPoint] {
+        [CGPoint(x: 0, y: 0), CGPoint(x: 1, y: 0), CGPoint(x: 1, y: 1), CGPoint(x: 0, y: 1)].map(unitToTarget.apply)
+    }
+
+    /// The polygon of target pixels this quad may touch: the quad cut at the eye plane (w > 0), projected,
+    /// cut by the clip, and by the target (0, 0, width, height). Nil when nothing is left.
+    public func coverage(width: Int, height: Int) -> ConvexPolygon? {
+        guard var polygon = ConvexPolygon(projecting: corners) else { return nil }
+        polygon = polygon.intersection(ConvexPolygon(rect: CGRect(x: 0, y: 0, width: width, height: height)))
+        if let clip { polygon = polygon.intersection(clip) }
+        return polygon.isEmpty ? nil : polygon
+    }
+}
+
+/// The flat, ordered output of the planner: what to draw into a target of `width` x `height` pixels,
+/// bottom to top. The target starts transparent.
+public struct RenderPlan: Sendable {
+    public var width: Int
+    public var height: Int
+    public var quads: [Quad]
+
+    public init(width: Int, height: Int, quads: [Quad] = []) {
+        self.width = width
+        self.height = height
+        self.quads = quads
+    }
+
+    /// Checks what every renderer relies on (finite numbers, sizes within limits, clamp rectangles inside
+    /// their images), once, at the renderer's entry.
+    public func validate(limits: PixelLimits = .default) throws {
+        if width <= 0 || height <= 0 { throw RenderError.invalidPlan("target size \(width)x\(height) is empty") }
+        if let reason = limits.violation(width: width, height: height) {
+            throw RenderError.invalidPlan("target \(reason)")
+        }
+        for (index, quad) in quads.enumerated() {
+            guard quad.unitToTarget.isFinite, quad.opacity.isFinite else {
+                throw RenderError.invalidPlan("quad \(index): non-finite geometry or opacity")
+            }
+            if case .texture(let texture) = quad.paint {
+                let c = texture.clamp
+                guard !c.isEmpty, c.x0 >= 0, c.y0 >= 0, c.x1 <= texture.image.width, c.y1 <= texture.image.height
+                else {
+                    throw RenderError.invalidPlan("quad \(index): clamp \(c) outside its \(texture.image) image")
+                }
+                guard texture.unitToTexel.isFinite else {
+                    throw RenderError.invalidPlan("quad \(index): non-finite texture coordinates")
+                }
+            }
+        }
+    }
+}
+
+/// Errors a renderer reports.
+public enum RenderError: Error, CustomStringConvertible, Equatable {
+    case invalidPlan(String)
+    case targetMismatch(String)
+    case unavailable(String)
+    case failed(String)
+
+    public var description: String {
+        switch self {
+        case .invalidPlan(let why): return "invalid render plan: \(why)"
+        case .targetMismatch(let why): return "render target does not fit the plan: \(why)"
+        case .unavailable(let why): return "renderer unavailable: \(why)"
+        case .failed(let why): return "rendering failed: \(why)"
+        }
+    }
+}

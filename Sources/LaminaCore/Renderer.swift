@@ -1,0 +1,39 @@
+import Foundation
+
+/// Counters of the last frame a renderer drew.
+public struct RenderStatistics: Hashable, Sendable {
+    /// Quads in the plan.
+    public var quads = 0
+    /// Quads that touched at least one pixel.
+    public var quadsDrawn = 0
+    /// Rasteriser calls (pixman composites, or GL draw calls).
+    public var drawCalls = 0
+    /// Bytes of image data uploaded or converted for this frame.
+    public var bytesUploaded = 0
+    /// Offscreen passes (group opacity, masks, shadows); 0 for a flat plan.
+    public var offscreenPasses = 0
+
+    public init() {}
+}
+
+/// A consumer of render plans: it rasterises a plan and never sees a layer (ARCHITECTURE.md).
+/// `render(_:scale:)` for a layer tree is added by LaminaLayers.
+public protocol Renderer: AnyObject {
+    /// A short name ("cpu", "gles").
+    var name: String { get }
+    /// Counters of the last frame.
+    var statistics: RenderStatistics { get }
+    /// Renders `plan` into a new transparent image of the plan's size.
+    func render(_ plan: RenderPlan) throws -> Image
+    /// Renders `plan` over the current contents of `target`, which must have the plan's size.
+    func render(_ plan: RenderPlan, into target: Image) throws
+}
+
+extension Renderer {
+    public func render(_ plan: RenderPlan) throws -> Image {
+        try plan.validate()
+        let target = try Image(width: plan.width, height: plan.height)
+        try render(plan, into: target)
+        return target
+    }
+}

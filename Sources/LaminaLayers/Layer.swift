@@ -1,0 +1,155 @@
+import Foundation
+import LaminaCore
+
+/// A node of the layer tree, with CALayer's names and defaults.
+///
+/// A layer is a model object: it holds geometry, contents and appearance and knows nothing of pixels.
+/// The planner turns a tree of layers into a RenderPlan, which a Renderer draws.
+///
+/// Adding a layer as a sublayer of itself or of one of its descendants would make a cycle; Lamina stops
+/// the program with a precondition failure that says so, as Core Animation raises an exception.
+open class Layer {
+    /// Used in error messages and debugging; nil by default.
+    public var name: String?
+
+    // MARK: Geometry (SEMANTICS.md, "Geometry of a layer")
+
+    /// The layer's own coordinate space: its origin scrolls the sublayers; its size is what it paints.
+    public var bounds: CGRect = .zero
+    /// Where the anchor point sits in the superlayer's space.
+    public var position: CGPoint = .zero
+    /// The point of the bounds, in unit coordinates, that `position` names and transforms turn about.
+    public var anchorPoint = CGPoint(x: 0.5, y: 0.5)
+    /// Paint order among siblings: higher is later (on top); ties keep array order.
+    public var zPosition: CGFloat = 0
+    /// Applied about the anchor point.
+    public var transform: Transform3D = .identity
+    /// Applied to every sublayer, about this layer's anchor point.
+    public var sublayerTransform: Transform3D = .identity
+
+    // MARK: Appearance
+
+    /// Hides the layer and its subtree.
+    public var isHidden = false
+    /// Multiplies everything the layer and its subtree paint; 0...1.
+    public var opacity: Float = 1
+    /// nil: no background.
+    public var backgroundColor: Color?
+    /// Clips contents and sublayers to the bounds.
+    public var masksToBounds = false
+
+    // MARK: Contents (SEMANTICS.md, "Contents")
+
+    /// The backing image; nil paints nothing.
+    public var contents: Image?
+    /// The part of the image to show, in unit coordinates of the image; may reach outside 0...1.
+    public var contentsRect = CGRect(x: 0, y: 0, width: 1, height: 1)
+    /// The stretchable centre of the sub-image, in unit coordinates of the sub-image.
+    public var contentsCenter = CGRect(x: 0, y: 0, width: 1, height: 1)
+    /// How the sub-image is placed in the bounds.
+    public var contentsGravity: ContentsGravity = .resize
+    /// Image pixels per point.
+    public var contentsScale: CGFloat = 1
+    /// Lamina extension: the sub-image of contentsRect is stored turned 90 degrees clockwise in the image,
+    /// as TexturePacker stores rotated sprite-sheet frames; it is turned back when drawn. false by default.
+    public var contentsAreRotated = false
+    /// The filter used when the contents are drawn smaller than their pixel size.
+    public var minificationFilter: Filter = .linear
+    /// The filter used when the contents are drawn larger than their pixel size.
+    public var magnificationFilter: Filter = .linear
+
+    // MARK: Tree
+
+    /// The layer this one is a sublayer of; nil for a root.
+    public private(set) weak var superlayer: Layer?
+    private var storedSublayers: [Layer] = []
+
+    public init() {}
+
+    /// A layer with the given frame.
+    public convenience init(frame: CGRect) {
+        self.init()
+        self.frame = frame
+    }
+
+    /// The sublayers, painted in ascending zPosition, ties in this order. Setting it removes the old ones and
+    /// adds the new ones, as CALayer does.
+    public var sublayers: [Layer] {
+        get { storedSublayers }
+        set {
+            for layer in storedSublayers { layer.superlayer = nil }
+            storedSublayers = []
+            for layer in newValue { addSublayer(layer) }
+        }
+    }
+
+    /// Appends `layer`, removing it from its current superlayer first.
+    public func addSublayer(_ layer: Layer) {
+        insertSublayer(layer, at: storedSublayers.count)
+    }
+
+    /// Inserts `layer` at `index` (clamped to the valid range), removing it from its current superlayer first.
+    public func insertSublayer(_ layer: Layer, at index: Int) {
+        precondition(
+            !layer.isAncestor(ofOrSameAs: self),
+            "Layer: cannot add \(layer.debugName) as a sublayer of \(debugName): it is that layer or one of its ancestors, which would make a cycle"
+        )
+        layer.removeFromSuperlayer()
+        storedSublayers.insert(layer, at: min(max(index, 0), storedSublayers.count))
+        layer.superlayer = self
+    }
+
+    /// Inserts `layer` just below `sibling` (or at the bottom when `sibling` is nil or not a sublayer).
+    public func insertSublayer(_ layer: Layer, below sibling: Layer?) {
+        let index = sibling.flatMap { s in storedSublayers.firstIndex { $0 === s } } ?? 0
+        insertSublayer(layer, at: index)
+    }
+
+    /// Inserts `layer` just above `sibling` (or at the top when `sibling` is nil or not a sublayer).
+    public func insertSublayer(_ layer: Layer, above sibling: Layer?) {
+        let index = sibling.flatMap { s in storedSublayers.firstIndex { $0 === s } }.map { $0 + 1 }
+        insertSublayer(layer, at: index ?? storedSublayers.count)
+    }
+
+    /// Puts `newLayer` where `oldLayer` is; does nothing when `oldLayer` is not a sublayer.
+    public func replaceSublayer(_ oldLayer: Layer, with newLayer: Layer) {
+        guard let index = storedSublayers.firstIndex(where: { $0 === oldLayer }) else { return }
+        oldLayer.removeFromSuperlayer()
+        insertSublayer(newLayer, at: index)
+    }
+
+    /// Detaches the layer from its superlayer.
+    public func removeFromSuperlayer() {
+        guard let parent = superlayer else { return }
+        parent.storedSublayers.removeAll { $0 === self }
+        superlayer = nil
+    }
+
+    /// True when `self` is `layer` or one of its ancestors.
+    func isAncestor(ofOrSameAs layer: Layer) -> Bool {
+        if self === layer { return true }
+        // Only a layer with sublayers can be an ancestor; this keeps building a deep chain linear.
+        if storedSublayers.isEmpty { return false }
+        var node: Layer? = layer
+        while let current = node {
+            if current === self { return true }
+            node = current.superlayer
+        }
+        return false
+    }
+
+    var debugName: String { name.map { "layer \"\($0)\"" } ?? "a layer" }
+
+    deinit {
+        // Release a deep tree iteratively: the default recursive release of a 10,000-level chain would
+        // overflow the stack.
+        var pending = storedSublayers
+        storedSublayers = []
+        while var layer = pending.popLast() {
+            if isKnownUniquelyReferenced(&layer) {
+                pending.append(contentsOf: layer.storedSublayers)
+                layer.storedSublayers = []
+            }
+        }
+    }
+}

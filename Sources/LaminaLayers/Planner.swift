@@ -1,0 +1,159 @@
+import Foundation
+import LaminaCore
+
+// The spaces the planner works in (SEMANTICS.md, "Spaces"), named in variables as `…InLayer`, `…InTarget`:
+// - layer space: a layer's own coordinates, in points; `bounds` is a rectangle in it; y grows downward.
+// - superlayer space: the layer space of the superlayer. p_super = position + transform(p_layer - anchor),
+//   and then the superlayer's sublayerTransform about its anchor. 3D results are flattened (z dropped) into
+//   the superlayer's plane at every level, so each level is a 3x3 projective map (Matrix3).
+// - target pixels: the output image, origin top-left, y down; root layer space maps to it by
+//   (p - root.bounds.origin) x scale.
+// - unit space: fractions 0...1 of a rectangle or image (contentsRect, contentsCenter, a quad's own square).
+// Colours are premultiplied from here on.
+
+/// Errors that stop a tree from being planned.
+public enum PlanError: Error, Equatable, CustomStringConvertible {
+    case invalidScale(CGFloat)
+    case invalidSize(String)
+
+    public var description: String {
+        switch self {
+        case .invalidScale(let s): return "scale must be a positive finite number, got \(s)"
+        case .invalidSize(let why): return "output size: \(why)"
+        }
+    }
+}
+
+/// Turns a layer tree into a RenderPlan: the one place where CALayer semantics become geometry.
+public struct Planner {
+    /// Output pixels per point.
+    public var scale: CGFloat
+    /// The largest output allowed.
+    public var limits: PixelLimits
+
+    public init(scale: CGFloat = 1, limits: PixelLimits = .default) {
+        self.scale = scale
+        self.limits = limits
+    }
+
+    /// The output size in pixels for a root of `size` points: round(size x scale).
+    public func outputSize(for size: CGSize) throws -> (width: Int, height: Int) {
+        guard scale.isFinite, scale > 0 else { throw PlanError.invalidScale(scale) }
+        let w = (size.width * scale).rounded(), h = (size.height * scale).rounded()
+        guard w.isFinite, h.isFinite, w >= 1, h >= 1 else {
+            throw PlanError.invalidSize("\(size.width)x\(size.height) points at scale \(scale) is empty or not finite")
+        }
+        guard w <= CGFloat(limits.maxDimension), h <= CGFloat(limits.maxDimension) else {
+            let size = String(format: "%.0fx%.0f", Double(w), Double(h))
+            throw PlanError.invalidSize("\(size) pixels exceeds the limit of \(limits.maxDimension) pixels per side")
+        }
+        if let reason = limits.violation(width: Int(w), height: Int(h)) { throw PlanError.invalidSize(reason) }
+        return (Int(w), Int(h))
+    }
+
+    /// Plans `root` and everything under it. The root's bounds become the output; its own position and
+    /// transform are ignored, as when a layer is rendered into a context of its own.
+    /// - Complexity: O(n log n) in the number of visible layers (sorting siblings by zPosition); iterative, so
+    ///   any depth is fine.
+    public func plan(_ root: Layer) throws -> RenderPlan {
+        let (width, height) = try outputSize(for: root.bounds.size)
+        var plan = RenderPlan(width: width, height: height)
+        let rootToTarget = Matrix3.translation(-root.bounds.minX, -root.bounds.minY)
+            .concatenating(.scale(scale, scale))
+        var stack: [Visit] = [Visit(layer: root, layerToTarget: rootToTarget, opacity: 1, clip: nil)]
+        while let visit = stack.popLast() {
+            let layer = visit.layer
+            guard !layer.isHidden else { continue }
+            let opacity = visit.opacity * min(max(layer.opacity, 0), 1)
+            guard opacity > 0 else { continue }
+            emit(layer, layerToTarget: visit.layerToTarget, opacity: opacity, clip: visit.clip, into: &plan.quads)
+
+            let children = layer.sublayers
+            guard !children.isEmpty else { continue }
+            var clip = visit.clip
+            if layer.masksToBounds {
+                let boundsInTarget = ConvexPolygon(
+                    projecting: unitCorners.map(Matrix3.unitSquare(to: layer.bounds)
+                        .concatenating(visit.layerToTarget).apply))
+                let limited = boundsInTarget.map { clip?.intersection($0) ?? $0 }
+                guard let limited, !limited.isEmpty else { continue }
+                clip = limited
+            }
+            let sublayerSpace = layer.sublayerTransformAboutAnchor
+            // Paint order: ascending zPosition, ties in array order; pushed in reverse onto the stack.
+            let ordered = children.enumerated().sorted {
+                $0.element.zPosition != $1.element.zPosition
+                    ? $0.element.zPosition < $1.element.zPosition : $0.offset < $1.offset
+            }
+            for (_, child) in ordered.reversed() {
+                let childToLayer = child.localToSuperlayer.concatenating(sublayerSpace).flattened
+                stack.append(Visit(
+                    layer: child, layerToTarget: childToLayer.concatenating(visit.layerToTarget),
+                    opacity: opacity, clip: clip))
+            }
+        }
+        return plan
+    }
+
+    private struct Visit {
+        var layer: Layer
+        var layerToTarget: Matrix3
+        var opacity: Float
+        var clip: ConvexPolygon?
+    }
+
+    /// What one layer paints itself: background, then contents (clipped when masksToBounds).
+    private func emit(
+        _ layer: Layer, layerToTarget: Matrix3, opacity: Float, clip: ConvexPolygon?, into quads: inout [Quad]
+    ) {
+        let bounds = layer.bounds
+        guard bounds.width > 0, bounds.height > 0 else { return }
+        if let color = layer.backgroundColor, color.alpha > 0 {
+            quads.append(Quad(
+                unitToTarget: Matrix3.unitSquare(to: bounds).concatenating(layerToTarget),
+                paint: .solid(color.premultiplied), opacity: opacity, clip: clip, layerName: layer.name))
+        }
+        guard let image = layer.contents else { return }
+        var contentsClip = clip
+        if layer.masksToBounds {
+            guard let own = ConvexPolygon(
+                projecting: unitCorners.map(Matrix3.unitSquare(to: bounds).concatenating(layerToTarget).apply))
+            else { return }
+            contentsClip = clip.map { $0.intersection(own) } ?? own
+        }
+        for cell in ContentsLayout(layer: layer, image: image).cells {
+            let unitToTarget = Matrix3.unitSquare(to: cell.rectInLayer).concatenating(layerToTarget)
+            let filter = chooseFilter(layer, unitToTarget: unitToTarget, unitToTexel: cell.unitToTexel)
+            quads.append(Quad(
+                unitToTarget: unitToTarget,
+                paint: .texture(TextureSource(
+                    image: image, unitToTexel: cell.unitToTexel, clamp: cell.clamp, filter: filter)),
+                opacity: opacity, clip: contentsClip, layerName: layer.name))
+        }
+    }
+
+    /// Minification when the quad shows more than one texel per target pixel (by area, at its centre).
+    private func chooseFilter(_ layer: Layer, unitToTarget: Matrix3, unitToTexel: Matrix3) -> Filter {
+        let centre = CGPoint(x: 0.5, y: 0.5)
+        let h = unitToTarget
+        // The Jacobian of unit -> target at the centre (projective: divide by w).
+        let p = h.apply(centre)
+        let dx = h.apply(CGPoint(x: 0.5 + 1e-3, y: 0.5)), dy = h.apply(CGPoint(x: 0.5, y: 0.5 + 1e-3))
+        guard p.w > 0, dx.w > 0, dy.w > 0 else { return layer.magnificationFilter }
+        let c = p.projected, ex = dx.projected, ey = dy.projected
+        let targetArea = abs((ex.x - c.x) * (ey.y - c.y) - (ex.y - c.y) * (ey.x - c.x)) / 1e-6
+        let texelArea = abs(unitToTexel.m11 * unitToTexel.m22 - unitToTexel.m12 * unitToTexel.m21)
+        if texelArea > targetArea * (1 + 1e-9) { return layer.minificationFilter }
+        return layer.magnificationFilter == .trilinear ? .linear : layer.magnificationFilter
+    }
+}
+
+let unitCorners = [CGPoint(x: 0, y: 0), CGPoint(x: 1, y: 0), CGPoint(x: 1, y: 1), CGPoint(x: 0, y: 1)]
+
+extension Renderer {
+    /// Plans `root` at `scale` (output pixels per point) and renders it into a new image of
+    /// round(root.bounds.size x scale) pixels.
+    public func render(_ root: Layer, scale: CGFloat = 1, limits: PixelLimits = .default) throws -> Image {
+        try render(Planner(scale: scale, limits: limits).plan(root))
+    }
+}
