@@ -15,6 +15,9 @@ public final class CPURenderer: Renderer {
 
     public init() {}
 
+    /// The pixman library's version, e.g. "0.42.2".
+    public static var pixmanVersion: String { String(cString: pixman_version_string()) }
+
     public func render(_ plan: RenderPlan, into target: Image) throws {
         try plan.validate()
         guard target.width == plan.width, target.height == plan.height else {

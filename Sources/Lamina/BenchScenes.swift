@@ -1,0 +1,100 @@
+import Foundation
+import LaminaCore
+import LaminaDrawing
+import LaminaLayers
+
+/// SplitMix64: the documented, fixed pseudo-random generator of the benchmark scenes, so every run on every
+/// machine draws the same frames (seed 0x1A31A).
+public struct SplitMix64: RandomNumberGenerator {
+    private var state: UInt64
+    public init(seed: UInt64 = 0x1A31A) { state = seed }
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    /// A whole number in 0 ..< bound.
+    public mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(max(bound, 1))) }
+}
+
+/// The built-in benchmark scenes of `lamina bench`.
+public enum BenchScene: String, CaseIterable, Sendable {
+    /// 1,000 / 10,000 / 100,000 sprites of 64 x 64 points cut from one 512 x 512 sheet with contentsRect, at
+    /// whole-point positions.
+    case sprites1k = "sprites-1k", sprites10k = "sprites-10k", sprites100k = "sprites-100k"
+    /// 2,000 buttons of random sizes (48...240 x 24...72 points) from one 30 x 30 pixel image with contentsCenter.
+    case nineslice2k = "nineslice-2k"
+
+    /// The layer tree for an output of `size` points.
+    public func makeRoot(size: CGSize) throws -> Layer {
+        let root = Layer()
+        root.bounds = CGRect(origin: .zero, size: size)
+        root.backgroundColor = Color(hex: "#202830")
+        var random = SplitMix64()
+        switch self {
+        case .sprites1k, .sprites10k, .sprites100k:
+            let count = self == .sprites1k ? 1_000 : self == .sprites10k ? 10_000 : 100_000
+            let sheet = try Self.spriteSheet()
+            for _ in 0..<count {
+                let frame = random.below(64)
+                let sprite = Layer()
+                sprite.bounds = CGRect(x: 0, y: 0, width: 64, height: 64)
+                sprite.anchorPoint = .zero
+                sprite.position = CGPoint(x: random.below(Int(size.width) - 63), y: random.below(Int(size.height) - 63))
+                sprite.contents = sheet
+                sprite.contentsRect = CGRect(x: CGFloat(frame % 8) / 8, y: CGFloat(frame / 8) / 8, width: 0.125,
+                                             height: 0.125)
+                root.addSublayer(sprite)
+            }
+        case .nineslice2k:
+            let button = try Self.button()
+            for _ in 0..<2_000 {
+                let w = 48 + random.below(193), h = 24 + random.below(49)
+                let layer = Layer()
+                layer.bounds = CGRect(x: 0, y: 0, width: w, height: h)
+                layer.anchorPoint = .zero
+                layer.position = CGPoint(x: random.below(max(1, Int(size.width) - w)),
+                                         y: random.below(max(1, Int(size.height) - h)))
+                layer.contents = button
+                layer.contentsCenter = CGRect(x: 0.4, y: 0.4, width: 0.2, height: 0.2)
+                root.addSublayer(layer)
+            }
+        }
+        return root
+    }
+
+    /// 8 x 8 frames of 64 x 64 pixels: discs of 64 hues with soft (semi-transparent) rims.
+    static func spriteSheet() throws -> Image {
+        let sheet = try Image(width: 512, height: 512)
+        let context = try DrawingContext(image: sheet)
+        for frame in 0..<64 {
+            let x = CGFloat(frame % 8) * 64, y = CGFloat(frame / 8) * 64
+            let hue = Double(frame) / 64
+            let colour = Color(red: 0.5 + 0.5 * cos(2 * .pi * hue), green: 0.5 + 0.5 * cos(2 * .pi * (hue - 1 / 3.0)),
+                               blue: 0.5 + 0.5 * cos(2 * .pi * (hue - 2 / 3.0)))
+            context.setFillColor(colour.withAlphaComponent(0.5))
+            context.fillEllipse(in: CGRect(x: x + 2, y: y + 2, width: 60, height: 60))
+            context.setFillColor(colour)
+            context.fillEllipse(in: CGRect(x: x + 8, y: y + 8, width: 48, height: 48))
+        }
+        context.flush()
+        return sheet
+    }
+
+    static func button() throws -> Image {
+        let image = try Image(width: 30, height: 30)
+        let c = try DrawingContext(image: image)
+        c.beginPath()
+        c.addRoundedRect(in: CGRect(x: 1, y: 1, width: 28, height: 28), radius: 8)
+        c.setFillColor(Color(hex: "#1E3A8A")!)
+        c.fillPath()
+        c.beginPath()
+        c.addRoundedRect(in: CGRect(x: 3, y: 3, width: 24, height: 24), radius: 6)
+        c.setFillColor(Color(hex: "#3B82F6")!)
+        c.fillPath()
+        c.flush()
+        return image
+    }
+}

@@ -1,0 +1,163 @@
+import CEGL
+import CGBM
+import Foundation
+import LaminaCore
+
+/// An EGL display opened without any window system, chosen in ARCHITECTURE.md's order:
+/// EGL_EXT_platform_device (hardware devices before software ones: NVIDIA's headless path), GBM on a DRM
+/// render node (/dev/dri/renderD*), then EGL_MESA_platform_surfaceless. `LAMINA_EGL_DEVICE` (a device index
+/// or a render-node path) picks one device instead.
+public final class EGLDisplayConnection {
+    /// One try at opening a display, for logs and error messages.
+    public struct Attempt: Sendable, CustomStringConvertible {
+        public var platform: String
+        public var device: String
+        /// nil: it worked.
+        public var failure: String?
+        public var description: String {
+            "\(platform) \(device): \(failure ?? "ok")"
+        }
+    }
+
+    public let display: EGLDisplay
+    /// "device", "gbm" or "surfaceless".
+    public let platform: String
+    /// The device: a DRM node path, "software" or "default".
+    public let device: String
+    /// Every attempt made, in order, the last one the winner.
+    public let attempts: [Attempt]
+    private var gbmDevice: OpaquePointer?
+    private var gbmFile: Int32 = -1
+
+    private init(display: EGLDisplay, platform: String, device: String, attempts: [Attempt],
+                 gbmDevice: OpaquePointer? = nil, gbmFile: Int32 = -1) {
+        self.display = display
+        self.platform = platform
+        self.device = device
+        self.attempts = attempts
+        self.gbmDevice = gbmDevice
+        self.gbmFile = gbmFile
+    }
+
+    deinit {
+        eglTerminate(display)
+        if let gbmDevice { gbm_device_destroy(gbmDevice) }
+        if gbmFile >= 0 { close(gbmFile) }
+    }
+
+    /// Opens the first display that initialises; `log` receives one debug line per step.
+    /// Throws `RenderError.unavailable` naming every attempt when none works.
+    public static func open(log: (String) -> Void = { _ in }) throws -> EGLDisplayConnection {
+        var attempts: [Attempt] = []
+        func record(_ platform: String, _ device: String, _ failure: String?) {
+            let attempt = Attempt(platform: platform, device: device, failure: failure)
+            attempts.append(attempt)
+            log("egl: \(attempt)")
+        }
+        let override = ProcessInfo.processInfo.environment["LAMINA_EGL_DEVICE"]
+        let clientExtensions = eglQueryString(nil, EGLint(EGL_EXTENSIONS)).map { String(cString: $0) } ?? ""
+        guard let getPlatformDisplay: PFNEGLGETPLATFORMDISPLAYEXTPROC = procedure("eglGetPlatformDisplayEXT") else {
+            throw RenderError.unavailable("EGL has no eglGetPlatformDisplayEXT (client extensions: \(clientExtensions))")
+        }
+
+        // 1. EGL_EXT_platform_device, hardware first.
+        if clientExtensions.contains("EGL_EXT_platform_device"),
+            let queryDevices: PFNEGLQUERYDEVICESEXTPROC = procedure("eglQueryDevicesEXT"),
+            let queryString: PFNEGLQUERYDEVICESTRINGEXTPROC = procedure("eglQueryDeviceStringEXT")
+        {
+            var count: EGLint = 0
+            _ = queryDevices(0, nil, &count)
+            var devices = [EGLDeviceEXT?](repeating: nil, count: Int(max(count, 0)))
+            _ = queryDevices(count, &devices, &count)
+            let described = devices.prefix(Int(count)).enumerated().compactMap { index, device -> (Int, EGLDeviceEXT, String, Bool)? in
+                guard let device else { return nil }
+                let extensions = queryString(device, EGLint(EGL_EXTENSIONS)).map { String(cString: $0) } ?? ""
+                let file = queryString(device, EGLint(EGL_DRM_RENDER_NODE_FILE_EXT))
+                    ?? queryString(device, EGLint(EGL_DRM_DEVICE_FILE_EXT))
+                let software = extensions.contains("EGL_MESA_device_software")
+                let name = file.map { String(cString: $0) } ?? (software ? "software" : "device \(index)")
+                return (index, device, name, software)
+            }
+            let ordered = described.filter { !$0.3 } + described.filter { $0.3 }
+            for (index, device, name, _) in ordered {
+                if let override, override != String(index), override != name { continue }
+                let display = getPlatformDisplay(EGLenum(EGL_PLATFORM_DEVICE_EXT), device, nil)
+                if let display, initialize(display) {
+                    record("device", name, nil)
+                    return EGLDisplayConnection(display: display, platform: "device", device: name, attempts: attempts)
+                }
+                record("device", name, "eglInitialize failed (\(errorName(eglGetError())))")
+            }
+            if described.isEmpty { record("device", "-", "no EGL devices") }
+        } else {
+            record("device", "-", "EGL_EXT_platform_device not supported")
+        }
+
+        // 2. GBM on a render node.
+        if clientExtensions.contains("EGL_KHR_platform_gbm") || clientExtensions.contains("EGL_MESA_platform_gbm") {
+            let nodes = ((try? FileManager.default.contentsOfDirectory(atPath: "/dev/dri")) ?? [])
+                .filter { $0.hasPrefix("renderD") }.sorted().map { "/dev/dri/" + $0 }
+            if nodes.isEmpty { record("gbm", "-", "no /dev/dri/renderD* nodes") }
+            for node in nodes {
+                if let override, override != node, Int(override) == nil { continue }
+                let file = Foundation.open(node, O_RDWR | O_CLOEXEC)
+                guard file >= 0 else {
+                    record("gbm", node, "cannot open: \(String(cString: strerror(errno)))")
+                    continue
+                }
+                guard let gbm = gbm_create_device(file) else {
+                    close(file)
+                    record("gbm", node, "gbm_create_device failed")
+                    continue
+                }
+                if let display = getPlatformDisplay(EGLenum(EGL_PLATFORM_GBM_KHR), UnsafeMutableRawPointer(gbm), nil),
+                    initialize(display)
+                {
+                    record("gbm", node, nil)
+                    return EGLDisplayConnection(display: display, platform: "gbm", device: node, attempts: attempts,
+                                                gbmDevice: gbm, gbmFile: file)
+                }
+                record("gbm", node, "eglInitialize failed (\(errorName(eglGetError())))")
+                gbm_device_destroy(gbm)
+                close(file)
+            }
+        } else {
+            record("gbm", "-", "EGL_KHR_platform_gbm not supported")
+        }
+
+        // 3. Mesa's surfaceless platform (llvmpipe when there is no GPU).
+        if clientExtensions.contains("EGL_MESA_platform_surfaceless") {
+            if let display = getPlatformDisplay(EGLenum(EGL_PLATFORM_SURFACELESS_MESA), nil, nil), initialize(display) {
+                record("surfaceless", "default", nil)
+                return EGLDisplayConnection(display: display, platform: "surfaceless", device: "default",
+                                            attempts: attempts)
+            }
+            record("surfaceless", "default", "eglInitialize failed (\(errorName(eglGetError())))")
+        } else {
+            record("surfaceless", "-", "EGL_MESA_platform_surfaceless not supported")
+        }
+        throw RenderError.unavailable(
+            "no EGL display could be opened: " + attempts.map(\.description).joined(separator: "; "))
+    }
+
+    private static func initialize(_ display: EGLDisplay) -> Bool {
+        var major: EGLint = 0, minor: EGLint = 0
+        return eglInitialize(display, &major, &minor) == EGLBoolean(EGL_TRUE)
+    }
+
+    static func procedure<T>(_ name: String) -> T? {
+        guard let pointer = eglGetProcAddress(name) else { return nil }
+        return unsafeBitCast(pointer, to: T.self)
+    }
+
+    /// The EGL error code's name, e.g. EGL_NOT_INITIALIZED.
+    static func errorName(_ code: EGLint) -> String {
+        let names: [Int32: String] = [
+            EGL_SUCCESS: "EGL_SUCCESS", EGL_NOT_INITIALIZED: "EGL_NOT_INITIALIZED", EGL_BAD_ACCESS: "EGL_BAD_ACCESS",
+            EGL_BAD_ALLOC: "EGL_BAD_ALLOC", EGL_BAD_ATTRIBUTE: "EGL_BAD_ATTRIBUTE", EGL_BAD_CONFIG: "EGL_BAD_CONFIG",
+            EGL_BAD_CONTEXT: "EGL_BAD_CONTEXT", EGL_BAD_DISPLAY: "EGL_BAD_DISPLAY", EGL_BAD_MATCH: "EGL_BAD_MATCH",
+            EGL_BAD_PARAMETER: "EGL_BAD_PARAMETER", EGL_CONTEXT_LOST: "EGL_CONTEXT_LOST",
+        ]
+        return names[code] ?? String(format: "EGL error 0x%04X", code)
+    }
+}

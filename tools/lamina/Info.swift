@@ -1,0 +1,32 @@
+import ArgumentParser
+import Foundation
+import Lamina
+
+struct Info: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show which renderers this machine has, and the GPU the GLES side would use.",
+        discussion: "Pass --verbose to see every EGL display that was tried.")
+
+    @Flag(name: .shortAndLong, help: "Print each EGL attempt.")
+    var verbose = false
+
+    mutating func run() throws {
+        print("lamina \(LaminaVersion.string)")
+        print("cpu: pixman \(CPURenderer.pixmanVersion), \(ProcessInfo.processInfo.activeProcessorCount) cores")
+        print("cpu renderer: available")
+        do {
+            let info = try GLESInfo.probe(log: { if self.verbose { print("  \($0)") } })
+            print("egl platform: \(info.platform)")
+            print("egl device: \(info.device)")
+            print("GL_VENDOR: \(info.vendor)")
+            print("GL_RENDERER: \(info.renderer)")
+            print("GL_VERSION: \(info.version)")
+            print("max texture size: \(info.maxTextureSize)")
+            print("software rasteriser: \(info.isSoftware ? "yes" : "no")")
+            print("gles renderer: not part of this build yet (the EGL display above is what it will use)")
+        } catch {
+            print("egl: unavailable: \(error)")
+            print("gles renderer: unavailable")
+        }
+    }
+}
