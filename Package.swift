@@ -52,6 +52,6 @@ let package = Package(
                     resources: [.copy("Scenes")]),
         .testTarget(name: "LaminaSceneTests", dependencies: ["Lamina", "LaminaTestSupport"],
                     resources: [.copy("Fixtures")]),
-        .testTarget(name: "LaminaCLITests", dependencies: ["LaminaTestSupport"]),
+        .testTarget(name: "LaminaCLITests", dependencies: ["LaminaTestSupport", "lamina"]),
     ]
 )

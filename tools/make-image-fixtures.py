@@ -159,7 +159,7 @@ def make_pngs():
 
 # TurboJPEG constants (turbojpeg.h).
 TJPF_RGB, TJPF_GRAY, TJPF_CMYK = 0, 6, 11
-TJSAMP_444, TJSAMP_GRAY = 0, 3
+TJSAMP_444, TJSAMP_420, TJSAMP_GRAY = 0, 2, 3
 TJFLAG_ACCURATEDCT = 4096
 
 
@@ -195,9 +195,13 @@ def make_jpegs():
     write("grey.jpg", jpeg(16, 8, TJPF_GRAY, [50 if x < 8 else 200 for y in range(8) for x in range(16)],
                            TJSAMP_GRAY))
 
-    # Cut inside the entropy-coded data (before the EOI marker): libjpeg reports "Premature end of JPEG
-    # file" as a warning and pads with grey, which Lamina must treat as an error.
-    write("truncated.jpg", colour_jpeg[: len(colour_jpeg) - 40])
+    # A 32x32 pattern with enough detail that its entropy-coded data is long, cut halfway through that
+    # data: the header is intact (the size can be read) but libjpeg reports "Premature end of JPEG file"
+    # as a warning and pads with grey, which Lamina must treat as an error.
+    pattern = [c for y in range(32) for x in range(32) for c in ((x * 8) & 255, (y * 8) & 255, (x * y * 3) & 255)]
+    pattern_jpeg = jpeg(32, 32, TJPF_RGB, pattern, TJSAMP_420, quality=90)
+    scan = pattern_jpeg.index(b"\xff\xda")
+    write("truncated.jpg", pattern_jpeg[: (scan + len(pattern_jpeg)) // 2])
 
     # CMYK, which Lamina refuses rather than guessing at the inversion and colour profile.
     write("cmyk.jpg", jpeg(8, 8, TJPF_CMYK, [0, 255, 255, 0] * 64, TJSAMP_444))

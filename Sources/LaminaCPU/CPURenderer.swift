@@ -36,8 +36,8 @@ public final class CPURenderer: Renderer {
         var stats = RenderStatistics()
         stats.quads = plan.quads.count
         for quad in plan.quads {
-            guard let coverage = quad.coverage(width: plan.width, height: plan.height) else { continue }
-            let calls = try draw(quad, coverage: coverage, into: destination)
+            let calls = try draw(quad, coverage: quad.pixelCoverage(width: plan.width, height: plan.height),
+                                 into: destination)
             if calls > 0 {
                 stats.quadsDrawn += 1
                 stats.drawCalls += calls
@@ -47,19 +47,18 @@ public final class CPURenderer: Renderer {
     }
 
     /// Draws one quad; returns the number of pixman composites made.
-    private func draw(_ quad: Quad, coverage: ConvexPolygon, into destination: OpaquePointer) throws -> Int {
+    private func draw(_ quad: Quad, coverage: PixelCoverage, into destination: OpaquePointer) throws -> Int {
         // The covered pixels: a box for an axis-aligned rectangle, else a clip region of one box per run.
         let box: pixman_box32_t
         var region = pixman_region32_t()
         var clipped = false
-        if let rect = coverage.axisAlignedRect {
-            let (x0, x1) = ConvexPolygon.centreRange(rect.minX, rect.maxX)
-            let (y0, y1) = ConvexPolygon.centreRange(rect.minY, rect.maxY)
-            guard x1 > x0, y1 > y0 else { return 0 }
+        switch coverage {
+        case .none:
+            return 0
+        case .rect(let x0, let y0, let x1, let y1):
             box = pixman_box32_t(x1: Int32(x0), y1: Int32(y0), x2: Int32(x1), y2: Int32(y1))
-        } else {
-            let boxes = Self.boxes(coverage.spans())
-            guard !boxes.isEmpty else { return 0 }
+        case .spans(let spans):
+            let boxes = Self.boxes(spans)
             _ = boxes.withUnsafeBufferPointer { pixman_region32_init_rects(&region, $0.baseAddress, Int32($0.count)) }
             box = pixman_region32_extents(&region).pointee
             pixman_image_set_clip_region32(destination, &region)

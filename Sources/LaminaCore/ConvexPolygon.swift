@@ -60,11 +60,16 @@ public struct ConvexPolygon: Hashable, Sendable {
     /// The rectangle this polygon is, when it is an axis-aligned rectangle; else nil.
     public var axisAlignedRect: CGRect? {
         let box = bounds
-        guard !box.isNull else { return nil }
-        for p in vertices where !((p.x == box.minX || p.x == box.maxX) && (p.y == box.minY || p.y == box.maxY)) {
-            return nil
+        guard !box.isNull, vertices.count >= 4 else { return nil }
+        // Every vertex on a corner of the box, and all four corners present (a triangle of three corners is not
+        // a rectangle).
+        var corners = 0
+        for p in vertices {
+            let isLeft = p.x == box.minX, isTop = p.y == box.minY
+            guard isLeft || p.x == box.maxX, isTop || p.y == box.maxY else { return nil }
+            corners |= 1 << ((isLeft ? 0 : 1) + (isTop ? 0 : 2))
         }
-        return box
+        return corners == 0b1111 ? box : nil
     }
 
     /// The part of `self` inside the convex polygon `other` (Sutherland-Hodgman).

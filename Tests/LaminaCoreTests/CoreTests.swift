@@ -1,0 +1,170 @@
+import Foundation
+import Testing
+
+@testable import LaminaCore
+
+@Suite struct ColorTests {
+    @Test func hexForms() throws {
+        #expect(Color(hex: "#FF8000") == Color(red: 1, green: 128.0 / 255, blue: 0, alpha: 1))
+        #expect(Color(hex: "00FF0080") == Color(red: 0, green: 1, blue: 0, alpha: 128.0 / 255))
+        #expect(Color(hex: "#f00") == .red)
+        #expect(Color(hex: "#F008")?.alpha == 0x88 / 255.0)
+        for bad in ["", "#", "#12345", "#GGGGGG", "red", "#1234567", "#123456789"] { #expect(Color(hex: bad) == nil) }
+        #expect(Color.red.hexString == "#FF0000FF")
+    }
+
+    @Test func componentsAreClamped() {
+        let c = Color(red: 2, green: -1, blue: .nan, alpha: 0.5)
+        #expect(c.red == 1 && c.green == 0 && c.blue == 0 && c.alpha == 0.5)
+    }
+
+    @Test func premultiplicationRoundTrips() {
+        for a in [0, 1, 2, 64, 127, 128, 200, 254, 255] {
+            for v in [0, 1, 100, 128, 255] where v <= 255 {
+                let p = RGBA8(r: UInt8(v), g: UInt8(255 - v), b: 7, a: UInt8(a))
+                let back = Image.straight(Image.premultipliedWord(p))
+                if a == 0 { #expect(back == RGBA8(r: 0, g: 0, b: 0, a: 0)) } else {
+                    // Premultiplying loses precision at small alpha: the error is bounded by 255 / (2a) + 1.
+                    #expect(back.maxChannelDifference(to: p) <= 255 / (2 * a) + 1, "\(p) -> \(back)")
+                }
+            }
+        }
+        #expect(Image.premultipliedWord(RGBA8(r: 255, g: 0, b: 0, a: 128)) == 0x8080_0000)
+    }
+}
+
+@Suite struct TransformTests {
+    func close(_ a: CGFloat, _ b: CGFloat) -> Bool { abs(a - b) < 1e-12 }
+
+    @Test func rotationAboutZTurnsClockwiseOnAYDownScreen() {
+        let r = Transform3D(rotationAngle: .pi / 2).flattened
+        let p = r.apply(CGPoint(x: 1, y: 0)).projected
+        #expect(close(p.x, 0) && close(p.y, 1))
+    }
+
+    @Test func concatenationAppliesLeftFirst() {
+        let t = Transform3D(translationX: 10, y: 0).concatenating(Transform3D(scaleX: 2, y: 2))
+        let p = t.flattened.apply(CGPoint(x: 1, y: 1)).projected
+        #expect(p == CGPoint(x: 22, y: 2))
+        let u = Transform3D(scaleX: 2, y: 2).translatedBy(x: 10, y: 0)
+        #expect(u == t)
+    }
+
+    @Test func perspectiveUsesM34() {
+        let t = Transform3D(translationX: 0, y: 0, z: 100).concatenating(Transform3D(perspectiveDistance: 500))
+        let m = t.flattened
+        let p = m.apply(CGPoint(x: 10, y: 0))
+        #expect(close(p.w, 0.8) && close(p.projected.x, 12.5))
+    }
+
+    @Test func affineRoundTripAndEntries() {
+        let t = Transform3D(affine: 1, 2, 3, 4, 5, 6)
+        #expect(t.isAffine)
+        #expect(t.affineComponents == (1, 2, 3, 4, 5, 6))
+        #expect(Transform3D(t.entries) == t)
+        #expect(!Transform3D(perspectiveDistance: 10).isAffine)
+    }
+
+    @Test func matrixInverse() throws {
+        let m = Matrix3.affine(a: 2, b: 1, c: -1, d: 3, tx: 5, ty: 7)
+        let inverse = try #require(m.inverted)
+        let p = m.concatenating(inverse)
+        #expect(close(p.m11, 1) && close(p.m22, 1) && close(p.m12, 0) && close(p.m31, 0) && close(p.m33, 1))
+        #expect(Matrix3.scale(0, 1).inverted == nil)
+    }
+}
+
+@Suite struct CoverageTests {
+    @Test func topLeftRuleOnARectangle() {
+        // Edges exactly through pixel centres: left/top include, right/bottom exclude.
+        let spans = ConvexPolygon(rect: CGRect(x: 1.5, y: 1.5, width: 3, height: 2)).spans()
+        #expect(spans == [PixelSpan(y: 1, x0: 1, x1: 4), PixelSpan(y: 2, x0: 1, x1: 4)])
+    }
+
+    @Test func sharedEdgesNeitherOverlapNorGap() {
+        // Two triangles of a square split along its diagonal cover every pixel exactly once.
+        let a = ConvexPolygon(vertices: [CGPoint(x: 0, y: 0), CGPoint(x: 10, y: 0), CGPoint(x: 0, y: 10)])
+        let b = ConvexPolygon(vertices: [CGPoint(x: 10, y: 0), CGPoint(x: 10, y: 10), CGPoint(x: 0, y: 10)])
+        var counts = [Int](repeating: 0, count: 100)
+        for span in a.spans() + b.spans() { for x in span.x0..<span.x1 { counts[span.y * 10 + x] += 1 } }
+        #expect(counts.allSatisfy { $0 == 1 })
+    }
+
+    @Test func eyePlaneCut() throws {
+        let points = [HomogeneousPoint(x: 0, y: 0, w: 1), HomogeneousPoint(x: 10, y: 0, w: 1),
+                      HomogeneousPoint(x: 10, y: 10, w: -1), HomogeneousPoint(x: 0, y: 10, w: -1)]
+        let polygon = try #require(ConvexPolygon(projecting: points))
+        #expect(polygon.bounds.minY == 0 && polygon.bounds.maxY > 1000)
+        #expect(ConvexPolygon(projecting: points.map { HomogeneousPoint(x: $0.x, y: $0.y, w: -1) }) == nil)
+    }
+
+    @Test func clippingIntersectsConvexPolygons() {
+        let diamond = ConvexPolygon(vertices: [
+            CGPoint(x: 5, y: 0), CGPoint(x: 10, y: 5), CGPoint(x: 5, y: 10), CGPoint(x: 0, y: 5),
+        ])
+        let left = ConvexPolygon(rect: CGRect(x: 0, y: 0, width: 5, height: 10))
+        let half = diamond.intersection(left)
+        #expect(abs(half.bounds.width - 5) < 1e-9 && abs(half.bounds.height - 10) < 1e-9)
+        #expect(half.intersection(ConvexPolygon(rect: CGRect(x: 6, y: 0, width: 1, height: 1))).isEmpty)
+    }
+
+    @Test func fastAndGeneralCoverageAgree() {
+        var random = SystemRandomNumberGenerator()
+        for _ in 0..<300 {
+            func v() -> CGFloat { CGFloat(Int.random(in: -40...400, using: &random)) / 8 }
+            let rect = CGRect(x: v(), y: v(), width: abs(v()) + 0.1, height: abs(v()) + 0.1)
+            let clip = Bool.random(using: &random) ? ConvexPolygon(rect: CGRect(x: v(), y: v(), width: 20, height: 20)) : nil
+            let quad = Quad(unitToTarget: .unitSquare(to: rect), paint: .solid(Color.red.premultiplied), clip: clip)
+            var fast = Set<Int>(), general = Set<Int>()
+            if case .rect(let x0, let y0, let x1, let y1) = quad.pixelCoverage(width: 50, height: 50) {
+                for y in y0..<y1 { for x in x0..<x1 { fast.insert(y * 1000 + x) } }
+            }
+            for span in quad.coverage(width: 50, height: 50)?.spans() ?? [] {
+                for x in span.x0..<span.x1 { general.insert(span.y * 1000 + x) }
+            }
+            #expect(fast == general, "\(rect) clip \(String(describing: clip?.bounds))")
+        }
+    }
+
+    @Test func texelsTouchingARectangle() {
+        #expect(TexelRect.touching(CGRect(x: 15, y: 0, width: 30, height: 10), width: 30, height: 10)
+            == TexelRect(x0: 15, y0: 0, x1: 30, y1: 10))
+        #expect(TexelRect.touching(CGRect(x: 2.5, y: 1.2, width: 0, height: 0.1), width: 8, height: 8)
+            == TexelRect(x0: 2, y0: 1, x1: 3, y1: 2))
+        #expect(TexelRect.touching(CGRect(x: -15, y: 0, width: 30, height: 10), width: 30, height: 10)
+            == TexelRect(x0: 0, y0: 0, x1: 15, y1: 10))
+    }
+}
+
+@Suite struct ImageTests {
+    @Test func limitsAreCheckedBeforeAllocation() {
+        #expect(throws: ImageError.tooLarge(width: 20000, height: 1,
+                                            reason: "20000x1 pixels exceeds the limit of 16384 pixels per side")) {
+            try Image(width: 20000, height: 1)
+        }
+        #expect(throws: ImageError.self) { try Image(width: 16384, height: 16384, limits: PixelLimits(maxPixels: 1000)) }
+        #expect(throws: ImageError.self) { try Image(width: -1, height: 4) }
+    }
+
+    @Test func pixelsAndGeneration() throws {
+        let image = try Image(width: 3, height: 2, color: Color(red: 1, green: 0, blue: 0, alpha: 0.5))
+        #expect(image.rgba(x: 2, y: 1) == RGBA8(r: 255, g: 0, b: 0, a: 128))
+        let g = image.generation
+        image.markModified()
+        #expect(image.generation == g + 1)
+        let copy = try image.copy()
+        copy.setRGBA(RGBA8(r: 0, g: 0, b: 255, a: 255), x: 0, y: 0)
+        #expect(image.rgba(x: 0, y: 0).b == 0)
+    }
+
+    @Test func differenceCountsAndParityBound() throws {
+        let a = try Image(width: 100, height: 10, color: .white)
+        let b = try a.copy()
+        b.setRGBA(RGBA8(r: 252, g: 255, b: 255, a: 255), x: 0, y: 0)
+        let d = try #require(ImageDifference(a, b, tolerance: 2))
+        #expect(d.maxChannelDifference == 3 && d.differingPixels == 1 && d.pixelsOverTolerance == 1)
+        #expect(ImageDifference.meetsParity(a, b))  // 1 pixel of 1000 is within the 0.1%
+        b.setRGBA(RGBA8(r: 240, g: 255, b: 255, a: 255), x: 1, y: 0)
+        #expect(!ImageDifference.meetsParity(a, b))  // 15 > 8 anywhere fails
+    }
+}

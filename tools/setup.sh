@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Installs the Debian packages Lamina builds and runs against, if any is missing.
+# Idempotent and quiet: prints nothing when everything is already there.
+set -euo pipefail
+
+packages=(
+    pkg-config
+    libpng-dev           # CPNG
+    libturbojpeg0-dev    # CJPEG (libjpeg-turbo's TurboJPEG API)
+    libpixman-1-dev      # CPixman: the CPU renderer
+    libcairo2-dev        # CCairo: custom drawing
+    libegl-dev libgles-dev libgbm-dev  # CEGL, CGBM: the GLES side
+    libegl-mesa0 libgl1-mesa-dri       # Mesa's EGL driver and llvmpipe, for GLES without a GPU
+    fonts-dejavu-core    # text in the demo
+    glslang-tools        # offline shader validation in CI
+)
+
+missing=()
+for package in "${packages[@]}"; do
+    if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
+        missing+=("$package")
+    fi
+done
+((${#missing[@]} == 0)) && exit 0
+
+echo "lamina: installing ${missing[*]}" >&2
+sudo=""
+if [ "$(id -u)" != 0 ]; then
+    command -v sudo >/dev/null || { echo "lamina: run as root or install sudo to install: ${missing[*]}" >&2; exit 1; }
+    sudo="sudo"
+fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq >/dev/null
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
