@@ -13,10 +13,15 @@ struct ContentsLayout {
         var clamp: TexelRect
     }
 
-    /// In paint order; empty when nothing is painted.
-    private(set) var cells: [Cell] = []
+    /// The cells in paint order; empty when nothing is painted.
+    static func cells(layer: Layer, image: Image) -> [Cell] {
+        var cells: [Cell] = []
+        forEachCell(layer: layer, image: image) { cells.append($0) }
+        return cells
+    }
 
-    init(layer: Layer, image: Image) {
+    /// Calls `body` with each cell in paint order (without collecting them: the planner's hot path).
+    static func forEachCell(layer: Layer, image: Image, _ body: (Cell) -> Void) {
         let width = CGFloat(image.width), height = CGFloat(image.height)
         guard image.width > 0, image.height > 0 else { return }
         let r = layer.contentsRect
@@ -53,7 +58,7 @@ struct ContentsLayout {
 
         let unit = CGRect(x: 0, y: 0, width: 1, height: 1)
         guard gravity.scales, layer.contentsCenter != unit else {
-            cells = [cell(destination, source: unit)]
+            body(cell(destination, source: unit))
             return
         }
         let columns = Self.slices(
@@ -64,7 +69,7 @@ struct ContentsLayout {
             sizeInPixels: pixelSize.height, destinationStart: destination.minY, destinationLength: destination.height)
         for row in rows {
             for column in columns {
-                cells.append(cell(
+                body(cell(
                     CGRect(x: column.destination.lowerBound, y: row.destination.lowerBound,
                         width: column.destination.upperBound - column.destination.lowerBound,
                         height: row.destination.upperBound - row.destination.lowerBound),

@@ -58,6 +58,7 @@ public struct Planner {
     public func plan(_ root: Layer) throws -> RenderPlan {
         let (width, height) = try outputSize(for: root.bounds.size)
         var plan = RenderPlan(width: width, height: height)
+        plan.quads.reserveCapacity(64)
         let rootToTarget = Matrix3.translation(-root.bounds.minX, -root.bounds.minY)
             .concatenating(.scale(scale, scale))
         var stack: [Visit] = [Visit(layer: root, layerToTarget: rootToTarget, opacity: 1, clip: nil)]
@@ -81,18 +82,33 @@ public struct Planner {
             }
             let sublayerSpace = layer.sublayerTransformAboutAnchor
             // Paint order: ascending zPosition, ties in array order; pushed in reverse onto the stack.
-            let ordered = children.enumerated().sorted {
-                $0.element.zPosition != $1.element.zPosition
-                    ? $0.element.zPosition < $1.element.zPosition : $0.offset < $1.offset
-            }
-            for (_, child) in ordered.reversed() {
-                let childToLayer = child.localToSuperlayer.concatenating(sublayerSpace).flattened
+            let firstZ = children[0].zPosition
+            let ordered = children.allSatisfy({ $0.zPosition == firstZ })
+                ? children
+                : children.enumerated().sorted {
+                    $0.element.zPosition != $1.element.zPosition
+                        ? $0.element.zPosition < $1.element.zPosition : $0.offset < $1.offset
+                }.map(\.element)
+            stack.reserveCapacity(stack.count + ordered.count)
+            for child in ordered.reversed() {
+                let childToLayer = Self.childToSuperlayer(child, sublayerSpace: sublayerSpace)
                 stack.append(Visit(
                     layer: child, layerToTarget: childToLayer.concatenating(visit.layerToTarget),
                     opacity: opacity, clip: clip))
             }
         }
         return plan
+    }
+
+    /// A child's layer space to its superlayer's, through the superlayer's sublayerTransform, flattened. The
+    /// common 2D case (identity transforms) is a translation, computed without 4x4 products.
+    private static func childToSuperlayer(_ child: Layer, sublayerSpace: Transform3D) -> Matrix3 {
+        if child.transform.isIdentity, sublayerSpace.isIdentity {
+            let a = child.anchorInLayer
+            return .translation(child.position.x - a.x, child.position.y - a.y)
+        }
+        if sublayerSpace.isIdentity { return child.localToSuperlayer.flattened }
+        return child.localToSuperlayer.concatenating(sublayerSpace).flattened
     }
 
     private struct Visit {
@@ -121,7 +137,7 @@ public struct Planner {
             else { return }
             contentsClip = clip.map { $0.intersection(own) } ?? own
         }
-        for cell in ContentsLayout(layer: layer, image: image).cells {
+        ContentsLayout.forEachCell(layer: layer, image: image) { cell in
             let unitToTarget = Matrix3.unitSquare(to: cell.rectInLayer).concatenating(layerToTarget)
             let filter = chooseFilter(layer, unitToTarget: unitToTarget, unitToTexel: cell.unitToTexel)
             quads.append(Quad(
