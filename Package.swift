@@ -50,7 +50,7 @@ let package = Package(
         .testTarget(name: "LaminaLayersTests", dependencies: ["LaminaLayers", "LaminaTestSupport"]),
         .testTarget(name: "LaminaRenderTests", dependencies: ["Lamina", "LaminaTestSupport"],
                     resources: [.copy("Scenes")]),
-        .testTarget(name: "LaminaSceneTests", dependencies: ["Lamina", "LaminaTestSupport"],
+        .testTarget(name: "LaminaSceneTests", dependencies: ["Lamina", "LaminaScene", "LaminaTestSupport"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "LaminaCLITests", dependencies: ["LaminaTestSupport", "lamina"]),
     ]

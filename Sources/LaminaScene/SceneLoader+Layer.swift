@@ -1,0 +1,201 @@
+import Foundation
+import LaminaCore
+import LaminaLayers
+
+/// Layers: the keys of SCENE-FORMAT.md, "A layer".
+extension SceneLoader {
+    /// The layer keys this version reads.
+    static let layerKeys = [
+        "name", "frame", "bounds", "position", "anchorPoint", "zPosition", "transform", "affineTransform",
+        "sublayerTransform", "hidden", "opacity", "backgroundColor", "contents", "contentsRect", "contentsCenter",
+        "contentsGravity", "contentsScale", "masksToBounds", "minificationFilter", "magnificationFilter",
+        "sublayers",
+    ]
+
+    /// Layer keys of the format that the layer model does not render yet. They are rejected rather than
+    /// ignored, so a scene never silently renders differently from what it says.
+    static let unsupportedLayerKeys = [
+        "allowsGroupOpacity", "cornerRadius", "borderWidth", "borderColor", "shadowColor", "shadowOpacity",
+        "shadowOffset", "shadowRadius", "shadowPath", "mask", "doubleSided", "allowsEdgeAntialiasing",
+        "needsDisplayOnBoundsChange", "draw",
+    ]
+
+    /// Builds the layers of `value` (an array of layer objects) as sublayers of `parent`, with all their
+    /// descendants.
+    ///
+    /// A worklist instead of recursion: the parser caps nesting, but a recursive build would still put one
+    /// stack frame per level on whatever thread loads the scene. Layers are taken depth first in file order,
+    /// so siblings are added in array order.
+    func buildLayers(_ value: JSONValue, path: String, parent: Layer) {
+        var pending: [(value: JSONValue, path: String, parent: Layer)] = []
+        func enqueue(_ value: JSONValue, _ path: String, _ parent: Layer) {
+            guard case .array(let items) = value.kind else {
+                typeMismatch(value, path, expected: "an array of layers")
+                return
+            }
+            for (index, item) in items.enumerated().reversed() {
+                pending.append((item, ScenePath.index(path, index), parent))
+            }
+        }
+        enqueue(value, path, parent)
+        while let (value, path, parent) = pending.popLast() {
+            guard let members = members(value, path, expected: "a layer (an object)") else { continue }
+            let layer = Layer()
+            parent.addSublayer(layer)
+            if let sublayers = configure(layer, members: members, path: path) {
+                enqueue(sublayers, ScenePath.key(path, "sublayers"), layer)
+            }
+        }
+    }
+
+    /// Sets every property the members give; returns the `sublayers` value for the caller to build.
+    private func configure(_ layer: Layer, members: [JSONMember], path: String) -> JSONValue? {
+        let keys = knownMembers(
+            members, path, known: SceneLoader.layerKeys, unsupported: SceneLoader.unsupportedLayerKeys)
+        func read<T>(_ key: String, _ reader: (JSONValue, String) -> T?) -> T? {
+            keys[key].flatMap { reader($0.value, ScenePath.key(path, key)) }
+        }
+
+        if let name = read("name", string) { layer.name = name }
+        readGeometry(layer, keys: keys, path: path)
+
+        if let hidden = read("hidden", bool) { layer.isHidden = hidden }
+        if let member = keys["opacity"], let opacity = number(member.value, ScenePath.key(path, "opacity")) {
+            if (0...1).contains(opacity) {
+                layer.opacity = Float(opacity)
+            } else {
+                report(ScenePath.key(path, "opacity"), at: member.value.position, "must be between 0 and 1")
+            }
+        }
+        if let background = read("backgroundColor", color) { layer.backgroundColor = background }
+        if let masks = read("masksToBounds", bool) { layer.masksToBounds = masks }
+
+        readContents(layer, keys: keys, path: path)
+        return keys["sublayers"]?.value
+    }
+
+    /// anchorPoint, bounds, position, frame, zPosition and the transforms.
+    private func readGeometry(_ layer: Layer, keys: [String: JSONMember], path: String) {
+        // Order matters: frame depends on anchorPoint (position = origin + anchorPoint x size).
+        if let member = keys["anchorPoint"], let anchor = point(member.value, ScenePath.key(path, "anchorPoint")) {
+            layer.anchorPoint = anchor
+        }
+        if let member = keys["bounds"], let bounds = rect(member.value, ScenePath.key(path, "bounds")) {
+            layer.bounds = bounds
+        }
+        if let member = keys["position"], let position = point(member.value, ScenePath.key(path, "position")) {
+            layer.position = position
+        }
+        if let member = keys["frame"] {
+            let conflicts = ["bounds", "position"].filter { keys[$0] != nil }.map { "\"\($0)\"" }
+            if !conflicts.isEmpty {
+                report(
+                    ScenePath.key(path, "frame"), at: member.keyPosition,
+                    "may not be combined with \(conflicts.joined(separator: " or ")) "
+                        + "(frame is a shorthand for the bounds size and the position)")
+            } else if let frame = rect(member.value, ScenePath.key(path, "frame")) {
+                // Set before any transform: Layer.frame's setter ignores the transform anyway, but its getter
+                // would not, and this keeps the two readings of the file the same.
+                layer.frame = frame
+            }
+        }
+        if let member = keys["zPosition"], let z = number(member.value, ScenePath.key(path, "zPosition")) {
+            layer.zPosition = CGFloat(z)
+        }
+        if let member = keys["transform"], let transform = transform(member.value, ScenePath.key(path, "transform")) {
+            layer.transform = transform
+        }
+        if let member = keys["affineTransform"] {
+            let affinePath = ScenePath.key(path, "affineTransform")
+            if keys["transform"] != nil {
+                report(affinePath, at: member.keyPosition, "may not be combined with \"transform\"")
+            } else if let t = numbers(member.value, affinePath, counts: [6], shape: "[a, b, c, d, tx, ty]") {
+                layer.transform = Transform3D(affine: t[0], t[1], t[2], t[3], t[4], t[5])
+            }
+        }
+        if let member = keys["sublayerTransform"],
+            let transform = transform(member.value, ScenePath.key(path, "sublayerTransform"))
+        {
+            layer.sublayerTransform = transform
+        }
+    }
+
+    /// contents and the properties that place it.
+    private func readContents(_ layer: Layer, keys: [String: JSONMember], path: String) {
+        var source: ContentsSource?
+        if let member = keys["contents"] {
+            source = contents(member.value, ScenePath.key(path, "contents"))
+        }
+        if let source {
+            layer.contents = source.image
+            layer.contentsScale = CGFloat(source.scale)
+            if let frame = source.frame {
+                layer.contentsRect = frame.unitRect
+                layer.contentsAreRotated = frame.rotated
+            }
+        }
+        if let member = keys["contentsRect"] {
+            let rectPath = ScenePath.key(path, "contentsRect")
+            if source?.frame != nil {
+                report(
+                    rectPath, at: member.keyPosition,
+                    "may not be combined with a sprite frame in \"contents\" (the frame sets contentsRect)")
+            } else if let rect = rect(member.value, rectPath) {
+                layer.contentsRect = rect
+            }
+        }
+        if let member = keys["contentsCenter"], let rect = rect(member.value, ScenePath.key(path, "contentsCenter")) {
+            layer.contentsCenter = rect
+        }
+        if let member = keys["contentsGravity"],
+            let gravity = gravity(member.value, ScenePath.key(path, "contentsGravity"))
+        {
+            layer.contentsGravity = gravity
+        }
+        if let member = keys["contentsScale"],
+            let scale = positiveNumber(member.value, ScenePath.key(path, "contentsScale"))
+        {
+            layer.contentsScale = CGFloat(scale)
+        }
+        if let member = keys["minificationFilter"],
+            let filter = filter(member.value, ScenePath.key(path, "minificationFilter"), allowsTrilinear: true)
+        {
+            layer.minificationFilter = filter
+        }
+        if let member = keys["magnificationFilter"],
+            let filter = filter(member.value, ScenePath.key(path, "magnificationFilter"), allowsTrilinear: false)
+        {
+            layer.magnificationFilter = filter
+        }
+    }
+
+    private func gravity(_ value: JSONValue, _ path: String) -> ContentsGravity? {
+        guard let name = string(value, path) else { return nil }
+        if let gravity = ContentsGravity(rawValue: name) { return gravity }
+        let names = ContentsGravity.allCases.map(\.rawValue)
+        if let suggestion = Suggestion.closest(to: name, in: names) {
+            report(
+                path, at: value.position, "unknown gravity \(ScenePath.quoted(name)) (did you mean \"\(suggestion)\"?)")
+        } else {
+            report(
+                path, at: value.position,
+                "unknown gravity \(ScenePath.quoted(name)) (expected one of \(names.joined(separator: ", ")))")
+        }
+        return nil
+    }
+
+    private func filter(_ value: JSONValue, _ path: String, allowsTrilinear: Bool) -> Filter? {
+        guard let name = string(value, path) else { return nil }
+        let expected = allowsTrilinear ? "\"linear\", \"nearest\" or \"trilinear\"" : "\"linear\" or \"nearest\""
+        switch Filter(rawValue: name) {
+        case .trilinear where !allowsTrilinear:
+            report(path, at: value.position, "\"trilinear\" is for minificationFilter only (expected \(expected))")
+            return nil
+        case let filter?:
+            return filter
+        case nil:
+            report(path, at: value.position, "unknown filter \(ScenePath.quoted(name)) (expected \(expected))")
+            return nil
+        }
+    }
+}
