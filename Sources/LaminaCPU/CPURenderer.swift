@@ -57,8 +57,10 @@ public final class CPURenderer: Renderer {
             return 0
         case .rect(let x0, let y0, let x1, let y1):
             box = pixman_box32_t(x1: Int32(x0), y1: Int32(y0), x2: Int32(x1), y2: Int32(y1))
-        case .spans(let spans):
-            let boxes = Self.boxes(spans)
+        case .spans:
+            let boxes = coverage.boxes.map {
+                pixman_box32_t(x1: Int32($0.x0), y1: Int32($0.y0), x2: Int32($0.x1), y2: Int32($0.y1))
+            }
             _ = boxes.withUnsafeBufferPointer { pixman_region32_init_rects(&region, $0.baseAddress, Int32($0.count)) }
             box = pixman_region32_extents(&region).pointee
             pixman_image_set_clip_region32(destination, &region)
@@ -75,9 +77,10 @@ public final class CPURenderer: Renderer {
         case .solid(let color):
             let c = color.scaled(by: min(max(quad.opacity, 0), 1))
             guard c.alpha > 0 else { return 0 }
+            let bytes = c.quantized
             var pixel = pixman_color_t(
-                red: Self.channel(c.red), green: Self.channel(c.green), blue: Self.channel(c.blue),
-                alpha: Self.channel(c.alpha))
+                red: UInt16(bytes.red) * 257, green: UInt16(bytes.green) * 257, blue: UInt16(bytes.blue) * 257,
+                alpha: UInt16(bytes.alpha) * 257)
             guard let source = pixman_image_create_solid_fill(&pixel) else {
                 throw RenderError.failed("pixman could not make a solid fill")
             }
@@ -91,16 +94,16 @@ public final class CPURenderer: Renderer {
             guard let view = views.view(of: texture.image, clamp: texture.clamp) else {
                 throw RenderError.failed("pixman could not wrap \(texture.image)")
             }
-            guard let targetToUnit = quad.unitToTarget.inverted else { return 0 }
-            let targetToView = targetToUnit.concatenating(texture.unitToTexel)
+            guard let targetToTexel = quad.targetToTexel(texture) else { return 0 }
+            let targetToView = targetToTexel
                 .concatenating(.translation(-CGFloat(texture.clamp.x0), -CGFloat(texture.clamp.y0)))
             var srcX = box.x1, srcY = box.y1
-            if let offset = Self.integerTranslation(targetToView) {
+            if let offset = targetToView.integerTranslation {
                 // Whole-pixel placement at 1:1: no transform and no filtering, so pixman takes its fastest path.
                 pixman_image_set_transform(view, nil)
                 pixman_image_set_filter(view, PIXMAN_FILTER_NEAREST, nil, 0)
-                srcX += offset.x
-                srcY += offset.y
+                srcX += Int32(offset.x)
+                srcY += Int32(offset.y)
             } else {
                 var transform = pixman_transform()
                 var f = Self.pixmanMatrix(targetToView)
@@ -111,7 +114,7 @@ public final class CPURenderer: Renderer {
             }
             var mask: OpaquePointer?
             if opacity < 1 {
-                var alpha = pixman_color_t(red: 0, green: 0, blue: 0, alpha: Self.channel(opacity))
+                var alpha = pixman_color_t(red: 0, green: 0, blue: 0, alpha: UInt16(PremultipliedColor.byte(opacity)) * 257)
                 mask = pixman_image_create_solid_fill(&alpha)
             }
             defer { if let mask { pixman_image_unref(mask) } }
@@ -119,24 +122,6 @@ public final class CPURenderer: Renderer {
                 PIXMAN_OP_OVER, view, mask, destination, srcX, srcY, 0, 0, box.x1, box.y1, width, height)
             return 1
         }
-    }
-
-    /// A premultiplied channel 0...1 as pixman's 16-bit value (pixman keeps the top 8 bits).
-    private static func channel(_ value: Float) -> UInt16 {
-        UInt16(min(max((value * 255).rounded(), 0), 255)) * 257
-    }
-
-    /// (dx, dy) when `m` is a translation by whole pixels, else nil.
-    private static func integerTranslation(_ m: Matrix3) -> (x: Int32, y: Int32)? {
-        let tolerance: CGFloat = 1e-6
-        guard m.isAffine, abs(m.m11 - 1) < tolerance, abs(m.m22 - 1) < tolerance, abs(m.m12) < tolerance,
-            abs(m.m21) < tolerance
-        else { return nil }
-        let tx = m.m31.rounded(), ty = m.m32.rounded()
-        guard abs(m.m31 - tx) < tolerance, abs(m.m32 - ty) < tolerance, abs(tx) < 1e9, abs(ty) < 1e9 else {
-            return nil
-        }
-        return (Int32(tx), Int32(ty))
     }
 
     /// Lamina's row-vector Matrix3 as pixman's column-vector double matrix, normalised so the w row is
@@ -151,19 +136,5 @@ public final class CPURenderer: Renderer {
             (Double(m.m11 * k), Double(m.m21 * k), Double(m.m31 * k)),
             (Double(m.m12 * k), Double(m.m22 * k), Double(m.m32 * k)),
             (Double(m.m13 * k), Double(m.m23 * k), Double(m.m33 * k))))
-    }
-
-    /// Runs as boxes, merging consecutive rows with the same extent.
-    private static func boxes(_ spans: [PixelSpan]) -> [pixman_box32_t] {
-        var boxes: [pixman_box32_t] = []
-        for span in spans {
-            if let last = boxes.last, last.x1 == Int32(span.x0), last.x2 == Int32(span.x1), last.y2 == Int32(span.y) {
-                boxes[boxes.count - 1].y2 += 1
-            } else {
-                boxes.append(pixman_box32_t(
-                    x1: Int32(span.x0), y1: Int32(span.y), x2: Int32(span.x1), y2: Int32(span.y + 1)))
-            }
-        }
-        return boxes
     }
 }

@@ -99,6 +99,21 @@ public struct ConvexPolygon: Hashable, Sendable {
         return ConvexPolygon(vertices: output)
     }
 
+    /// The part of `self` where a x + b y + c >= 0 (a half-plane).
+    public func clipped(a: CGFloat, b: CGFloat, c: CGFloat) -> ConvexPolygon {
+        var output: [CGPoint] = []
+        for j in vertices.indices {
+            let p = vertices[j], q = vertices[(j + 1) % vertices.count]
+            let sp = a * p.x + b * p.y + c, sq = a * q.x + b * q.y + c
+            if sp >= 0 { output.append(p) }
+            if (sp >= 0) != (sq >= 0) {
+                let t = sp / (sp - sq)
+                output.append(CGPoint(x: p.x + t * (q.x - p.x), y: p.y + t * (q.y - p.y)))
+            }
+        }
+        return ConvexPolygon(vertices: output)
+    }
+
     /// The pixels whose centres lie inside, as one run per row: pixel (x, y) is covered when its centre
     /// (x + 0.5, y + 0.5) is inside, with the top-left rule for centres exactly on an edge (a left or top
     /// edge includes them, a right or bottom edge does not). SEMANTICS.md, "Coverage and edges".

@@ -10,6 +10,38 @@ public enum PixelCoverage: Equatable, Sendable {
     case spans([PixelSpan])
 }
 
+/// A rectangle of whole pixels x0 ..< x1, y0 ..< y1.
+public struct PixelBox: Hashable, Sendable {
+    public var x0: Int, y0: Int, x1: Int, y1: Int
+
+    public init(x0: Int, y0: Int, x1: Int, y1: Int) {
+        (self.x0, self.y0, self.x1, self.y1) = (x0, y0, x1, y1)
+    }
+}
+
+extension PixelCoverage {
+    /// The covered pixels as boxes: one for a rectangle, else one per run of rows with the same extent, top to
+    /// bottom. What both renderers draw (pixman clip boxes, GL instance rectangles).
+    public var boxes: [PixelBox] {
+        switch self {
+        case .none:
+            return []
+        case .rect(let x0, let y0, let x1, let y1):
+            return [PixelBox(x0: x0, y0: y0, x1: x1, y1: y1)]
+        case .spans(let spans):
+            var boxes: [PixelBox] = []
+            for span in spans {
+                if let last = boxes.last, last.x0 == span.x0, last.x1 == span.x1, last.y1 == span.y {
+                    boxes[boxes.count - 1].y1 += 1
+                } else {
+                    boxes.append(PixelBox(x0: span.x0, y0: span.y, x1: span.x1, y1: span.y + 1))
+                }
+            }
+            return boxes
+        }
+    }
+}
+
 extension Quad {
     /// The pixels this quad covers in a target of `width` x `height`. Axis-aligned quads with no clip or an
     /// axis-aligned clip (the common case: no rotation) take a path without allocation; everything else goes
@@ -36,12 +68,57 @@ extension Quad {
             }
         }
         guard let polygon = coverage(width: width, height: height) else { return .none }
+        return PixelCoverage(polygon)
+    }
+}
+
+extension PixelCoverage {
+    /// The pixels whose centres lie in `polygon` (top-left rule).
+    public init(_ polygon: ConvexPolygon) {
         if let rect = polygon.axisAlignedRect {
             let (x0, x1) = ConvexPolygon.centreRange(rect.minX, rect.maxX)
             let (y0, y1) = ConvexPolygon.centreRange(rect.minY, rect.maxY)
-            return x1 > x0 && y1 > y0 ? .rect(x0: x0, y0: y0, x1: x1, y1: y1) : .none
+            self = x1 > x0 && y1 > y0 ? .rect(x0: x0, y0: y0, x1: x1, y1: y1) : .none
+            return
         }
         let spans = polygon.spans()
-        return spans.isEmpty ? .none : .spans(spans)
+        self = spans.isEmpty ? .none : .spans(spans)
+    }
+}
+
+extension Quad {
+    /// The map from target pixel coordinates to texel coordinates of `texture` (the inverse of the quad's
+    /// placement followed by its texture mapping): a pixel centre maps to its sample point. Nil when the quad
+    /// is degenerate.
+    public func targetToTexel(_ texture: TextureSource) -> Matrix3? {
+        unitToTarget.inverted?.concatenating(texture.unitToTexel)
+    }
+}
+
+extension Matrix3 {
+    /// (dx, dy) when this is a translation by whole pixels (within 1e-6), else nil: such a texture mapping
+    /// copies texels 1:1, and renderers skip filtering for it.
+    public var integerTranslation: (x: Int, y: Int)? {
+        let tolerance: CGFloat = 1e-6
+        guard isAffine, abs(m11 - 1) < tolerance, abs(m22 - 1) < tolerance, abs(m12) < tolerance,
+            abs(m21) < tolerance
+        else { return nil }
+        let tx = m31.rounded(), ty = m32.rounded()
+        guard abs(m31 - tx) < tolerance, abs(m32 - ty) < tolerance, abs(tx) < 1e9, abs(ty) < 1e9 else { return nil }
+        return (Int(tx), Int(ty))
+    }
+}
+
+extension PremultipliedColor {
+    /// The colour in 8-bit steps (each channel rounded to n / 255): what every renderer composites, so
+    /// solid colours come out identical.
+    public var quantized: (red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8) {
+        (Self.byte(red), Self.byte(green), Self.byte(blue), Self.byte(alpha))
+    }
+
+    /// A 0...1 value in 8-bit steps, as renderers quantise opacity masks.
+    @inlinable
+    public static func byte(_ value: Float) -> UInt8 {
+        UInt8(min(max((value * 255).rounded(), 0), 255))
     }
 }

@@ -45,6 +45,32 @@ public final class EGLDisplayConnection {
         if gbmFile >= 0 { close(gbmFile) }
     }
 
+    private static let sharedState = SharedConnection()
+
+    /// The process's display, opened on first use and kept open: EGL displays are per process and
+    /// eglTerminate is not reference counted, so renderers share one and only their contexts come and go.
+    /// A failed open is tried again next time.
+    public static func shared(log: (String) -> Void = { _ in }) throws -> EGLDisplayConnection {
+        try sharedState.connection(log: log)
+    }
+
+    private final class SharedConnection: @unchecked Sendable {
+        private let lock = NSLock()
+        private var connection: EGLDisplayConnection?
+
+        func connection(log: (String) -> Void) throws -> EGLDisplayConnection {
+            lock.lock()
+            defer { lock.unlock() }
+            if let connection {
+                for attempt in connection.attempts { log("egl: \(attempt) (opened earlier)") }
+                return connection
+            }
+            let opened = try EGLDisplayConnection.open(log: log)
+            connection = opened
+            return opened
+        }
+    }
+
     /// Opens the first display that initialises; `log` receives one debug line per step.
     /// Throws `RenderError.unavailable` naming every attempt when none works.
     public static func open(log: (String) -> Void = { _ in }) throws -> EGLDisplayConnection {

@@ -37,6 +37,23 @@ public final class GLESContext {
         }
     }
 
+    /// Makes this context current on the calling thread; throws when the context was lost.
+    public func makeCurrent() throws {
+        guard eglGetCurrentContext() != context else { return }
+        guard eglMakeCurrent(connection.display, nil, nil, context) == EGLBoolean(EGL_TRUE) else {
+            let error = eglGetError()
+            if error == EGL_CONTEXT_LOST {
+                throw RenderError.failed("the GL context was lost (EGL_CONTEXT_LOST); create a new renderer")
+            }
+            throw RenderError.failed("eglMakeCurrent failed: \(EGLDisplayConnection.errorName(error))")
+        }
+    }
+
+    /// The context's extensions.
+    public var extensions: Set<String> {
+        Set(string(GL_EXTENSIONS).split(separator: " ").map(String.init))
+    }
+
     deinit {
         eglMakeCurrent(connection.display, nil, nil, nil)
         eglDestroyContext(connection.display, context)
@@ -68,8 +85,12 @@ public struct GLESInfo: Sendable {
 
     /// Opens a display and a context and reads the driver's strings.
     public static func probe(log: (String) -> Void = { _ in }) throws -> GLESInfo {
-        let connection = try EGLDisplayConnection.open(log: log)
-        let context = try GLESContext(connection: connection)
+        let context = try GLESContext(connection: EGLDisplayConnection.shared(log: log))
+        return describe(context)
+    }
+
+    static func describe(_ context: GLESContext) -> GLESInfo {
+        let connection = context.connection
         let renderer = context.string(GL_RENDERER)
         let software = ["llvmpipe", "softpipe", "swiftshader", "software"].contains {
             renderer.lowercased().contains($0)

@@ -10,9 +10,14 @@ public enum ReferenceScenes {
         return walker.compactMap { $0 as? String }.filter { $0.hasSuffix(".probes.json") }.sorted()
     }
 
-    /// The renderers the tests run on: `LAMINA_RENDERER` = cpu (default) or all.
+    /// The renderers the tests run on: the CPU renderer and, when an EGL display opens, the GLES renderer.
+    /// `LAMINA_RENDERER=cpu` or `gles` limits the run to one.
     public static func renderers() -> [Renderer] {
-        [CPURenderer()]
+        let choice = ProcessInfo.processInfo.environment["LAMINA_RENDERER"] ?? "all"
+        var result: [Renderer] = []
+        if choice != "gles" { result.append(CPURenderer()) }
+        if choice != "cpu", let gles = GLESAvailability.renderer() { result.append(gles) }
+        return result
     }
 
     /// Renders the scene of `probesPath` (relative to `folder`) at each of its scales and returns the failures,

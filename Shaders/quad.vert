@@ -1,0 +1,31 @@
+#version 300 es
+// One instance per pixel rectangle of a quad's coverage (computed on the CPU with the top-left rule, so the
+// GPU covers exactly the pixels the CPU renderer covers). The rectangle's corners sit on pixel boundaries.
+// Target row 0 is GL window row 0 (no y flip), so glReadPixels returns rows top to bottom.
+
+uniform vec2 u_targetSize;          // pixels
+
+in vec4 a_rect;                     // x0, y0, x1, y1 in target pixels
+in vec3 a_mapU;                     // target pixel -> texel: u' = dot((x, y, 1), a_mapU)
+in vec3 a_mapV;                     // v' = dot((x, y, 1), a_mapV)
+in vec3 a_mapW;                     // w' = dot((x, y, 1), a_mapW); texel = (u', v') / w'
+in vec4 a_clamp;                    // texels that may be read: x0, y0, x1, y1 (exclusive)
+in vec4 a_color;                    // premultiplied colour in B, G, R, A order (solid), or the opacity (textures)
+
+flat out vec3 v_mapU;
+flat out vec3 v_mapV;
+flat out vec3 v_mapW;
+flat out vec4 v_clamp;
+flat out vec4 v_color;
+
+void main() {
+    // Triangle strip: (x0, y0), (x1, y0), (x0, y1), (x1, y1).
+    int corner = gl_VertexID & 3;
+    vec2 p = vec2((corner & 1) == 0 ? a_rect.x : a_rect.z, (corner & 2) == 0 ? a_rect.y : a_rect.w);
+    gl_Position = vec4(p / u_targetSize * 2.0 - 1.0, 0.0, 1.0);
+    v_mapU = a_mapU;
+    v_mapV = a_mapV;
+    v_mapW = a_mapW;
+    v_clamp = a_clamp;
+    v_color = a_color;
+}

@@ -1,0 +1,11 @@
+#version 300 es
+precision highp float;
+
+uniform bool u_swapRedBlue;         // true when drawing into a caller's RGBA target
+
+flat in vec4 v_color;               // premultiplied, already quantised to 8 bits, B, G, R, A order
+out vec4 o_color;
+
+void main() {
+    o_color = u_swapRedBlue ? v_color.bgra : v_color;
+}

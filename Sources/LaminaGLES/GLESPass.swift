@@ -1,0 +1,136 @@
+import CEGL
+import Foundation
+import LaminaCore
+
+/// Turns a plan into instance data and draw batches: one instance per pixel box of a quad's coverage, and one
+/// batch per run of consecutive quads that share a program, texture and filter (so 10,000 sprites from one
+/// sheet are one draw call).
+struct GLESBatchEncoder {
+    struct Batch {
+        var kind: GLESProgram.Kind
+        var texture: GLuint
+        var filter: Filter
+        /// The first instance and the number of instances.
+        var first: Int
+        var count: Int
+    }
+
+    private(set) var instances: [Float] = []
+    private(set) var batches: [Batch] = []
+    private(set) var quadsDrawn = 0
+
+    mutating func encode(_ plan: RenderPlan, textures: GLESTextureCache) throws {
+        instances.removeAll(keepingCapacity: true)
+        batches.removeAll(keepingCapacity: true)
+        quadsDrawn = 0
+        for quad in plan.quads {
+            let opacity = min(max(quad.opacity, 0), 1)
+            switch quad.paint {
+            case .solid(let color):
+                let c = color.scaled(by: opacity).quantized
+                guard c.alpha > 0 else { continue }
+                // Stored B, G, R, A like every pixel of the framebuffer.
+                let bgra = (Float(c.blue) / 255, Float(c.green) / 255, Float(c.red) / 255, Float(c.alpha) / 255)
+                let before = instances.count
+                add(quad.pixelCoverage(width: plan.width, height: plan.height), kind: .solid, texture: 0,
+                    filter: .nearest, map: .identity, clamp: TexelRect(x0: 0, y0: 0, x1: 0, y1: 0), color: bgra)
+                if instances.count > before { quadsDrawn += 1 }
+            case .texture(let texture):
+                let alpha = PremultipliedColor.byte(opacity)
+                guard alpha > 0, let targetToTexel = quad.targetToTexel(texture) else { continue }
+                let tiles = try textures.tiles(for: texture.image)
+                let filter: Filter = texture.filter == .nearest || targetToTexel.integerTranslation != nil
+                    ? .nearest : .linear
+                let color = (Float(0), Float(0), Float(0), Float(alpha) / 255)
+                let before = instances.count
+                if tiles.count == 1 {
+                    add(quad.pixelCoverage(width: plan.width, height: plan.height), kind: .texture,
+                        texture: tiles[0].texture, filter: filter, map: targetToTexel, clamp: texture.clamp, color: color)
+                } else if let polygon = quad.coverage(width: plan.width, height: plan.height) {
+                    for tile in tiles {
+                        addTilePiece(polygon, tile: tile, map: targetToTexel, clamp: texture.clamp, filter: filter,
+                                     color: color)
+                    }
+                }
+                if instances.count > before { quadsDrawn += 1 }
+            }
+        }
+    }
+
+    /// The part of a quad whose (clamped) sample points fall in `tile`'s core: the coverage polygon cut by the
+    /// half-planes, in target space, of the core's edges. Edges of the core that are also edges of the clamp
+    /// rectangle are left open, since samples beyond them clamp into this tile.
+    private mutating func addTilePiece(
+        _ polygon: ConvexPolygon, tile: GLESTile, map m: Matrix3, clamp: TexelRect, filter: Filter,
+        color: (Float, Float, Float, Float)
+    ) {
+        let core = tile.core
+        guard core.x1 > clamp.x0, core.x0 < clamp.x1, core.y1 > clamp.y0, core.y0 < clamp.y1 else { return }
+        var piece = polygon
+        // texel.x >= lo  <=>  (p M).x - lo (p M).w >= 0, linear in p = (x, y, 1) since w > 0 in front of the eye.
+        if core.x0 > clamp.x0 {
+            let lo = CGFloat(core.x0)
+            piece = piece.clipped(a: m.m11 - lo * m.m13, b: m.m21 - lo * m.m23, c: m.m31 - lo * m.m33)
+        }
+        if core.x1 < clamp.x1 {
+            let hi = CGFloat(core.x1)
+            piece = piece.clipped(a: hi * m.m13 - m.m11, b: hi * m.m23 - m.m21, c: hi * m.m33 - m.m31)
+        }
+        if core.y0 > clamp.y0 {
+            let lo = CGFloat(core.y0)
+            piece = piece.clipped(a: m.m12 - lo * m.m13, b: m.m22 - lo * m.m23, c: m.m32 - lo * m.m33)
+        }
+        if core.y1 < clamp.y1 {
+            let hi = CGFloat(core.y1)
+            piece = piece.clipped(a: hi * m.m13 - m.m12, b: hi * m.m23 - m.m22, c: hi * m.m33 - m.m32)
+        }
+        guard !piece.isEmpty else { return }
+        add(PixelCoverage(piece), kind: .texture, texture: tile.texture, filter: filter, map: m, clamp: clamp,
+            color: color, tile: tile.stored)
+    }
+
+    /// Appends one instance per box of `coverage`, extending the last batch when it matches.
+    private mutating func add(
+        _ coverage: PixelCoverage, kind: GLESProgram.Kind, texture: GLuint, filter: Filter, map: Matrix3,
+        clamp: TexelRect, color: (Float, Float, Float, Float), tile: TexelRect? = nil
+    ) {
+        let boxes: [PixelBox]
+        switch coverage {
+        case .none: return
+        case .rect(let x0, let y0, let x1, let y1): boxes = [PixelBox(x0: x0, y0: y0, x1: x1, y1: y1)]
+        case .spans: boxes = coverage.boxes
+        }
+        // Texel coordinates relative to the tile's texture; the clamp limited to what the tile stores.
+        var m = map
+        var c = clamp
+        if let tile {
+            m = map.concatenating(.translation(-CGFloat(tile.x0), -CGFloat(tile.y0)))
+            c = TexelRect(x0: max(clamp.x0, tile.x0) - tile.x0, y0: max(clamp.y0, tile.y0) - tile.y0,
+                          x1: min(clamp.x1, tile.x1) - tile.x0, y1: min(clamp.y1, tile.y1) - tile.y0)
+        }
+        if !m.isAffine {
+            // Keep the w row near 1 for float precision.
+            let k = 1 / max(abs(m.m13), abs(m.m23), abs(m.m33))
+            m = Matrix3(m11: m.m11 * k, m12: m.m12 * k, m13: m.m13 * k, m21: m.m21 * k, m22: m.m22 * k,
+                        m23: m.m23 * k, m31: m.m31 * k, m32: m.m32 * k, m33: m.m33 * k)
+        }
+        if let last = batches.last, last.kind == kind, last.texture == texture, last.filter == filter,
+            last.first + last.count == instances.count / GLESProgram.instanceFloats
+        {
+            batches[batches.count - 1].count += boxes.count
+        } else {
+            batches.append(Batch(kind: kind, texture: texture, filter: filter,
+                                 first: instances.count / GLESProgram.instanceFloats, count: boxes.count))
+        }
+        for box in boxes {
+            instances.append(contentsOf: [
+                Float(box.x0), Float(box.y0), Float(box.x1), Float(box.y1),
+                Float(m.m11), Float(m.m21), Float(m.m31),
+                Float(m.m12), Float(m.m22), Float(m.m32),
+                Float(m.m13), Float(m.m23), Float(m.m33),
+                Float(c.x0), Float(c.y0), Float(c.x1), Float(c.y1),
+                color.0, color.1, color.2, color.3,
+            ])
+        }
+    }
+}

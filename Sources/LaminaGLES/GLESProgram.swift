@@ -1,0 +1,96 @@
+import CEGL
+import Foundation
+import LaminaCore
+
+/// A linked GLSL ES program of Shaders/, with its uniform locations. Compile and link failures throw with
+/// the driver's GLSL log.
+final class GLESProgram {
+    /// The kinds of program the renderer draws with; the cache is keyed by this.
+    enum Kind: Hashable, CaseIterable {
+        case solid, texture
+
+        var shaders: (vertex: String, fragment: String) {
+            switch self {
+            case .solid: return ("quad.vert", "solid.frag")
+            case .texture: return ("quad.vert", "texture.frag")
+            }
+        }
+    }
+
+    /// The per-instance attributes of quad.vert, in location order, with their float counts.
+    static let attributes: [(name: String, size: Int32)] = [
+        ("a_rect", 4), ("a_mapU", 3), ("a_mapV", 3), ("a_mapW", 3), ("a_clamp", 4), ("a_color", 4),
+    ]
+    /// Floats per instance.
+    static let instanceFloats = attributes.reduce(0) { $0 + Int($1.size) }
+
+    let id: GLuint
+    let targetSize: GLint
+    let swapRedBlue: GLint
+    let filter: GLint
+    let image: GLint
+
+    init(_ kind: Kind) throws {
+        let vertex = try Self.compile(kind.shaders.vertex, type: GLenum(GL_VERTEX_SHADER))
+        defer { glDeleteShader(vertex) }
+        let fragment = try Self.compile(kind.shaders.fragment, type: GLenum(GL_FRAGMENT_SHADER))
+        defer { glDeleteShader(fragment) }
+        let program = glCreateProgram()
+        glAttachShader(program, vertex)
+        glAttachShader(program, fragment)
+        for (location, attribute) in Self.attributes.enumerated() {
+            glBindAttribLocation(program, GLuint(location), attribute.name)
+        }
+        glLinkProgram(program)
+        var linked: GLint = 0
+        glGetProgramiv(program, GLenum(GL_LINK_STATUS), &linked)
+        guard linked == GL_TRUE else {
+            let log = Self.log(program, glGetProgramiv, glGetProgramInfoLog)
+            glDeleteProgram(program)
+            throw RenderError.failed("linking \(kind.shaders.vertex) + \(kind.shaders.fragment) failed: \(log)")
+        }
+        id = program
+        targetSize = glGetUniformLocation(program, "u_targetSize")
+        swapRedBlue = glGetUniformLocation(program, "u_swapRedBlue")
+        filter = glGetUniformLocation(program, "u_filter")
+        image = glGetUniformLocation(program, "u_image")
+    }
+
+    deinit { glDeleteProgram(id) }
+
+    /// Compiles one file of Shaders/ (embedded at build time).
+    static func compile(_ name: String, type: GLenum) throws -> GLuint {
+        guard let source = ShaderSources.all[name] else { throw RenderError.failed("no shader named \(name)") }
+        return try compile(source: source, name: name, type: type)
+    }
+
+    /// Compiles GLSL source; throws with the driver's log on failure.
+    static func compile(source: String, name: String, type: GLenum) throws -> GLuint {
+        let shader = glCreateShader(type)
+        source.withCString { text in
+            var pointer: UnsafePointer<GLchar>? = text
+            glShaderSource(shader, 1, &pointer, nil)
+        }
+        glCompileShader(shader)
+        var compiled: GLint = 0
+        glGetShaderiv(shader, GLenum(GL_COMPILE_STATUS), &compiled)
+        guard compiled == GL_TRUE else {
+            let log = Self.log(shader, glGetShaderiv, glGetShaderInfoLog)
+            glDeleteShader(shader)
+            throw RenderError.failed("compiling \(name) failed: \(log)")
+        }
+        return shader
+    }
+
+    private static func log(
+        _ object: GLuint, _ getParameter: (GLuint, GLenum, UnsafeMutablePointer<GLint>?) -> Void,
+        _ getLog: (GLuint, GLsizei, UnsafeMutablePointer<GLsizei>?, UnsafeMutablePointer<GLchar>?) -> Void
+    ) -> String {
+        var length: GLint = 0
+        getParameter(object, GLenum(GL_INFO_LOG_LENGTH), &length)
+        guard length > 0 else { return "(no log)" }
+        var buffer = [GLchar](repeating: 0, count: Int(length) + 1)
+        getLog(object, GLsizei(length), nil, &buffer)
+        return String(cString: buffer).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}

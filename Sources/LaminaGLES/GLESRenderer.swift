@@ -1,0 +1,277 @@
+import CEGL
+import Foundation
+import LaminaCore
+
+/// The GLES renderer: rasterises a RenderPlan with OpenGL ES 3.0 on a headless EGL display (a GPU through
+/// EGL_EXT_platform_device or GBM, or Mesa's llvmpipe through the surfaceless platform).
+///
+/// It draws the CPU renderer's pixels: the covered pixels of each quad are computed by the same code
+/// (`Quad.pixelCoverage`, the top-left rule) and drawn as whole-pixel rectangles, and the fragment shader maps
+/// each pixel centre through the same target-to-texel matrix and samples as pixman does (texel centres,
+/// no-bleed clamp, 7-bit bilinear weights). Quads that share a texture and filter are drawn by one instanced
+/// call.
+///
+/// A renderer and its context belong to the thread that made it; GL objects and the context are released
+/// when it is deinitialised.
+public final class GLESRenderer: Renderer {
+    public struct Options: Sendable {
+        /// nil: the driver's GL_MAX_TEXTURE_SIZE. A smaller value forces tiling (for tests).
+        public var maxTextureSize: Int?
+        /// Bytes of textures kept between frames before the least recently used are freed.
+        public var textureBudget: Int
+        /// Receives one line per EGL attempt and driver message (debug logging).
+        public var log: (@Sendable (String) -> Void)?
+
+        public init(maxTextureSize: Int? = nil, textureBudget: Int = 512 << 20,
+                    log: (@Sendable (String) -> Void)? = nil) {
+            self.maxTextureSize = maxTextureSize
+            self.textureBudget = textureBudget
+            self.log = log
+        }
+    }
+
+    public let name = "gles"
+    public private(set) var statistics = RenderStatistics()
+    /// The EGL platform and device, the driver's strings, and whether it rasterises in software.
+    public let info: GLESInfo
+
+    private let context: GLESContext
+    private let textures: GLESTextureCache
+    private var programs: [GLESProgram.Kind: GLESProgram] = [:]
+    private var vertexArray: GLuint = 0
+    private var instanceBuffer: GLuint = 0
+    private var instanceBufferCapacity = 0
+    private var framebuffer: GLuint = 0
+    private var colorTexture: GLuint = 0
+    private var framebufferSize = (width: 0, height: 0)
+    private let resetStatus: PFNGLGETGRAPHICSRESETSTATUSKHRPROC?
+    private var encoder = GLESBatchEncoder()
+
+    public init(options: Options = .init()) throws {
+        let log = options.log ?? { _ in }
+        context = try GLESContext(connection: EGLDisplayConnection.shared(log: log))
+        info = GLESInfo.describe(context)
+        let extensions = context.extensions
+        let driverMax = context.maxTextureSize
+        textures = GLESTextureCache(
+            maxTextureSize: min(options.maxTextureSize ?? driverMax, driverMax), budget: options.textureBudget)
+        resetStatus = extensions.contains("GL_KHR_robustness") || extensions.contains("GL_EXT_robustness")
+            ? EGLDisplayConnection.procedure("glGetGraphicsResetStatusKHR")
+                ?? EGLDisplayConnection.procedure("glGetGraphicsResetStatusEXT")
+            : nil
+        if extensions.contains("GL_KHR_debug"), ProcessInfo.processInfo.environment["LAMINA_GL_DEBUG"] != nil {
+            GLESDebug.install()
+        }
+        for kind in GLESProgram.Kind.allCases { programs[kind] = try GLESProgram(kind) }
+        glGenVertexArrays(1, &vertexArray)
+        glGenBuffers(1, &instanceBuffer)
+        glGenFramebuffers(1, &framebuffer)
+        try checkErrors("creating the renderer")
+    }
+
+    deinit {
+        try? context.makeCurrent()
+        programs.removeAll()
+        textures.removeAll()
+        glDeleteVertexArrays(1, &vertexArray)
+        glDeleteBuffers(1, &instanceBuffer)
+        glDeleteFramebuffers(1, &framebuffer)
+        if colorTexture != 0 { glDeleteTextures(1, &colorTexture) }
+    }
+
+    /// Texture uploads since the renderer was made (first uploads and re-uploads of changed images).
+    public var textureUploads: Int { textures.uploads }
+    /// Images with textures held by the cache.
+    public var cachedTextureCount: Int { textures.count }
+    /// The largest texture side used; larger images are drawn from tiles.
+    public var maxTextureSize: Int { textures.maxTextureSize }
+
+    /// Renders into a new transparent image.
+    public func render(_ plan: RenderPlan) throws -> Image {
+        try plan.validate()
+        let target = try Image(width: plan.width, height: plan.height)
+        try draw(plan, startingFrom: nil)
+        try readBack(into: target)
+        return target
+    }
+
+    /// Renders over the current contents of `target`.
+    public func render(_ plan: RenderPlan, into target: Image) throws {
+        try plan.validate()
+        guard target.width == plan.width, target.height == plan.height else {
+            throw RenderError.targetMismatch(
+                "plan is \(plan.width)x\(plan.height), target is \(target.width)x\(target.height)")
+        }
+        try draw(plan, startingFrom: target)
+        try readBack(into: target)
+    }
+
+    /// Renders into the renderer's own framebuffer, cleared first, and leaves it there (no read-back): for
+    /// benchmarks and for callers that go on with GL. `finish()` waits for the GPU.
+    public func renderOffscreen(_ plan: RenderPlan) throws {
+        try plan.validate()
+        try draw(plan, startingFrom: nil)
+    }
+
+    /// Draws `plan` into a framebuffer object of the caller's (bound in this renderer's context, `width` x
+    /// `height` pixels, RGBA8 in GL's usual channel order), over what it holds. The plan's row 0 goes to GL
+    /// window row 0. For embedding Lamina in a GL program that shares this renderer's context.
+    public func render(_ plan: RenderPlan, toFramebuffer target: GLuint) throws {
+        try plan.validate()
+        try context.makeCurrent()
+        try encodeAndDraw(plan, framebuffer: target, swapRedBlue: true)
+    }
+
+    /// The renderer's GL context, for callers that embed it (make it current before using GL).
+    public var glContext: GLESContext { context }
+
+    /// Waits until the GPU has finished every command (glFinish).
+    public func finish() throws {
+        try context.makeCurrent()
+        glFinish()
+        try checkErrors("finishing")
+    }
+
+    // MARK: Frame
+
+    private func draw(_ plan: RenderPlan, startingFrom start: Image?) throws {
+        try context.makeCurrent()
+        try prepareFramebuffer(width: plan.width, height: plan.height)
+        var uploaded = 0
+        if let start {
+            glBindTexture(GLenum(GL_TEXTURE_2D), colorTexture)
+            glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 4)
+            glTexSubImage2D(GLenum(GL_TEXTURE_2D), 0, 0, 0, GLsizei(plan.width), GLsizei(plan.height),
+                            GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), start.baseAddress)
+            uploaded = start.byteCount
+        } else {
+            glBindFramebuffer(GLenum(GL_FRAMEBUFFER), framebuffer)
+            glClearColor(0, 0, 0, 0)
+            glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
+        }
+        try encodeAndDraw(plan, framebuffer: framebuffer, swapRedBlue: false)
+        statistics.bytesUploaded += uploaded
+    }
+
+    private func encodeAndDraw(_ plan: RenderPlan, framebuffer target: GLuint, swapRedBlue: Bool) throws {
+        textures.beginFrame()
+        try encoder.encode(plan, textures: textures)
+        var stats = RenderStatistics()
+        stats.quads = plan.quads.count
+        stats.quadsDrawn = encoder.quadsDrawn
+
+        glBindFramebuffer(GLenum(GL_FRAMEBUFFER), target)
+        glViewport(0, 0, GLsizei(plan.width), GLsizei(plan.height))
+        glDisable(GLenum(GL_DEPTH_TEST))
+        glDisable(GLenum(GL_SCISSOR_TEST))
+        glEnable(GLenum(GL_BLEND))
+        glBlendFunc(GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA))
+        glBindVertexArray(vertexArray)
+        glBindBuffer(GLenum(GL_ARRAY_BUFFER), instanceBuffer)
+        let bytes = encoder.instances.count * MemoryLayout<Float>.stride
+        encoder.instances.withUnsafeBytes { raw in
+            if bytes > instanceBufferCapacity {
+                instanceBufferCapacity = max(bytes, instanceBufferCapacity * 2)
+                glBufferData(GLenum(GL_ARRAY_BUFFER), instanceBufferCapacity, nil, GLenum(GL_STREAM_DRAW))
+            }
+            if bytes > 0 {
+                // Orphan the old storage so the driver need not wait for the previous frame's draws.
+                glBufferData(GLenum(GL_ARRAY_BUFFER), instanceBufferCapacity, nil, GLenum(GL_STREAM_DRAW))
+                glBufferSubData(GLenum(GL_ARRAY_BUFFER), 0, bytes, raw.baseAddress)
+            }
+        }
+        for location in GLESProgram.attributes.indices {
+            glEnableVertexAttribArray(GLuint(location))
+            glVertexAttribDivisor(GLuint(location), 1)
+        }
+        var current: GLESProgram.Kind?
+        let stride = GLsizei(GLESProgram.instanceFloats * MemoryLayout<Float>.stride)
+        for batch in encoder.batches {
+            let program = programs[batch.kind]!
+            if current != batch.kind {
+                glUseProgram(program.id)
+                glUniform2f(program.targetSize, GLfloat(plan.width), GLfloat(plan.height))
+                glUniform1i(program.swapRedBlue, swapRedBlue ? 1 : 0)
+                if program.image >= 0 { glUniform1i(program.image, 0) }
+                current = batch.kind
+            }
+            if batch.kind == .texture {
+                glUniform1i(program.filter, batch.filter == .nearest ? 0 : 1)
+                glActiveTexture(GLenum(GL_TEXTURE0))
+                glBindTexture(GLenum(GL_TEXTURE_2D), batch.texture)
+            }
+            var offset = batch.first * GLESProgram.instanceFloats * MemoryLayout<Float>.stride
+            for (location, attribute) in GLESProgram.attributes.enumerated() {
+                glVertexAttribPointer(GLuint(location), attribute.size, GLenum(GL_FLOAT), GLboolean(GL_FALSE), stride,
+                                      UnsafeRawPointer(bitPattern: offset))
+                offset += Int(attribute.size) * MemoryLayout<Float>.stride
+            }
+            glDrawArraysInstanced(GLenum(GL_TRIANGLE_STRIP), 0, 4, GLsizei(batch.count))
+            stats.drawCalls += 1
+        }
+        glBindVertexArray(0)
+        stats.bytesUploaded = textures.bytesUploadedThisFrame
+        statistics = stats
+        textures.endFrame()
+        try checkErrors("drawing")
+    }
+
+    private func prepareFramebuffer(width: Int, height: Int) throws {
+        if framebufferSize == (width, height), colorTexture != 0 { return }
+        if colorTexture != 0 { glDeleteTextures(1, &colorTexture) }
+        glGenTextures(1, &colorTexture)
+        glBindTexture(GLenum(GL_TEXTURE_2D), colorTexture)
+        glTexStorage2D(GLenum(GL_TEXTURE_2D), 1, GLenum(GL_RGBA8), GLsizei(width), GLsizei(height))
+        if glGetError() == GLenum(GL_OUT_OF_MEMORY) {
+            glDeleteTextures(1, &colorTexture)
+            colorTexture = 0
+            throw RenderError.failed("out of GPU memory allocating the \(width)x\(height) render target")
+        }
+        glBindFramebuffer(GLenum(GL_FRAMEBUFFER), framebuffer)
+        glFramebufferTexture2D(GLenum(GL_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), GLenum(GL_TEXTURE_2D),
+                               colorTexture, 0)
+        let status = glCheckFramebufferStatus(GLenum(GL_FRAMEBUFFER))
+        guard status == GLenum(GL_FRAMEBUFFER_COMPLETE) else {
+            throw RenderError.failed(String(format: "the %dx%d framebuffer is incomplete (0x%04X)", width, height, status))
+        }
+        framebufferSize = (width, height)
+    }
+
+    private func readBack(into target: Image) throws {
+        glBindFramebuffer(GLenum(GL_FRAMEBUFFER), framebuffer)
+        glPixelStorei(GLenum(GL_PACK_ALIGNMENT), 4)
+        // The framebuffer holds B, G, R, A in its R, G, B, A channels: reading RGBA gives Lamina's layout.
+        glReadPixels(0, 0, GLsizei(target.width), GLsizei(target.height), GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE),
+                     target.baseAddress)
+        try checkErrors("reading pixels back")
+        target.markModified()
+    }
+
+    /// Throws for a pending GL error or a lost context.
+    private func checkErrors(_ doing: String) throws {
+        if let resetStatus, resetStatus() != GLenum(GL_NO_ERROR) {
+            throw RenderError.failed("the GL context was lost while \(doing); create a new renderer")
+        }
+        let error = glGetError()
+        if error == GLenum(GL_OUT_OF_MEMORY) {
+            throw RenderError.failed("out of GPU memory while \(doing)")
+        }
+        guard error == GLenum(GL_NO_ERROR) else {
+            throw RenderError.failed("GL error while \(doing): \(GLESError.name(error))")
+        }
+    }
+}
+
+/// Driver messages through KHR_debug, printed to stderr when LAMINA_GL_DEBUG is set.
+enum GLESDebug {
+    static func install() {
+        guard let callback: PFNGLDEBUGMESSAGECALLBACKKHRPROC = EGLDisplayConnection.procedure("glDebugMessageCallbackKHR")
+        else { return }
+        glEnable(GLenum(GL_DEBUG_OUTPUT_KHR))
+        callback({ _, _, _, _, length, message, _ in
+            guard let message else { return }
+            let text = String(decoding: UnsafeRawBufferPointer(start: message, count: Int(length)), as: UTF8.self)
+            FileHandle.standardError.write(Data("lamina: gl: \(text)\n".utf8))
+        }, nil)
+    }
+}

@@ -1,0 +1,209 @@
+import CEGL
+import Foundation
+import LaminaCore
+
+/// One GL texture holding a rectangle of an image's texels, byte for byte (premultiplied B, G, R, A in an
+/// RGBA8 texture: the shaders read .rgba as B, G, R, A and the framebuffer stores them the same way, so
+/// nothing is swizzled or converted on upload or read-back).
+struct GLESTile {
+    let texture: GLuint
+    /// The texels of the image this texture holds (its texel (0, 0) is the image's (x0, y0)).
+    let stored: TexelRect
+    /// The texels this tile answers for: `stored` less the one-texel border it shares with its neighbours,
+    /// so a bilinear sample anywhere in `core` finds its four texels in this tile.
+    let core: TexelRect
+}
+
+/// The textures of one image: one tile, or several when the image is larger than GL_MAX_TEXTURE_SIZE.
+final class GLESTextureEntry {
+    weak var image: Image?
+    var generation: UInt64
+    var tiles: [GLESTile]
+    let bytes: Int
+    var lastUsedFrame: UInt64
+
+    init(image: Image, tiles: [GLESTile], bytes: Int, frame: UInt64) {
+        self.image = image
+        self.generation = image.generation
+        self.tiles = tiles
+        self.bytes = bytes
+        self.lastUsedFrame = frame
+    }
+
+    func delete() {
+        var ids = tiles.map(\.texture)
+        glDeleteTextures(GLsizei(ids.count), &ids)
+        tiles = []
+    }
+}
+
+/// Textures cached per Image identity and generation: uploaded once, uploaded again only when the image's
+/// generation changes, released when the image is gone or, least recently used first, when the cache holds
+/// more than its byte budget at the end of a frame.
+final class GLESTextureCache {
+    private var entries: [ObjectIdentifier: GLESTextureEntry] = [:]
+    /// The largest texture side the driver takes (or a smaller one, for tests of tiling).
+    let maxTextureSize: Int
+    /// Bytes of textures kept between frames.
+    let budget: Int
+    private(set) var frame: UInt64 = 0
+    /// Texture uploads (allocations and re-uploads), since the renderer was made.
+    private(set) var uploads = 0
+    /// Bytes uploaded in the current frame.
+    private(set) var bytesUploadedThisFrame = 0
+
+    init(maxTextureSize: Int, budget: Int) {
+        self.maxTextureSize = maxTextureSize
+        self.budget = budget
+    }
+
+    deinit { removeAll() }
+
+    var residentBytes: Int { entries.values.reduce(0) { $0 + $1.bytes } }
+    var count: Int { entries.count }
+
+    func beginFrame() {
+        frame += 1
+        bytesUploadedThisFrame = 0
+    }
+
+    /// The tiles of `image`, uploading it first if it is new or changed.
+    func tiles(for image: Image) throws -> [GLESTile] {
+        let key = ObjectIdentifier(image)
+        if let entry = entries[key] {
+            if entry.image === image {
+                entry.lastUsedFrame = frame
+                if entry.generation != image.generation {
+                    try reupload(image, into: entry)
+                }
+                return entry.tiles
+            }
+            // The identifier was reused by a new image after the old one was freed.
+            entry.delete()
+            entries[key] = nil
+        }
+        let entry = try upload(image)
+        entries[key] = entry
+        return entry.tiles
+    }
+
+    /// Frees what is over budget (least recently used first, never what this frame used) and what belongs to
+    /// images that no longer exist.
+    func endFrame() {
+        for (key, entry) in entries where entry.image == nil {
+            entry.delete()
+            entries[key] = nil
+        }
+        var total = residentBytes
+        guard total > budget else { return }
+        for (key, entry) in entries.sorted(by: { $0.value.lastUsedFrame < $1.value.lastUsedFrame }) {
+            guard total > budget, entry.lastUsedFrame < frame else { break }
+            total -= entry.bytes
+            entry.delete()
+            entries[key] = nil
+        }
+    }
+
+    func removeAll() {
+        for entry in entries.values { entry.delete() }
+        entries.removeAll()
+    }
+
+    /// The tile layout of a width x height image: cores of at most maxTextureSize - 2 texels (one border
+    /// texel each side), or one tile holding everything when it fits.
+    static func layout(width: Int, height: Int, maxTextureSize: Int) -> [(stored: TexelRect, core: TexelRect)] {
+        if width <= maxTextureSize && height <= maxTextureSize {
+            let all = TexelRect(x0: 0, y0: 0, x1: width, y1: height)
+            return [(all, all)]
+        }
+        let step = max(1, maxTextureSize - 2)
+        func ranges(_ size: Int) -> [(core: Range<Int>, stored: Range<Int>)] {
+            if size <= maxTextureSize { return [(0..<size, 0..<size)] }
+            return stride(from: 0, to: size, by: step).map { start in
+                let end = min(size, start + step)
+                return (start..<end, max(0, start - 1)..<min(size, end + 1))
+            }
+        }
+        var result: [(TexelRect, TexelRect)] = []
+        for row in ranges(height) {
+            for column in ranges(width) {
+                result.append((
+                    TexelRect(x0: column.stored.lowerBound, y0: row.stored.lowerBound, x1: column.stored.upperBound,
+                              y1: row.stored.upperBound),
+                    TexelRect(x0: column.core.lowerBound, y0: row.core.lowerBound, x1: column.core.upperBound,
+                              y1: row.core.upperBound)))
+            }
+        }
+        return result
+    }
+
+    private func upload(_ image: Image) throws -> GLESTextureEntry {
+        var tiles: [GLESTile] = []
+        do {
+            for (stored, core) in Self.layout(width: image.width, height: image.height, maxTextureSize: maxTextureSize) {
+                var texture: GLuint = 0
+                glGenTextures(1, &texture)
+                tiles.append(GLESTile(texture: texture, stored: stored, core: core))
+                glBindTexture(GLenum(GL_TEXTURE_2D), texture)
+                // texelFetch ignores filters, but a texture with mipmap filtering and no mipmaps is incomplete.
+                glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), GL_NEAREST)
+                glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAG_FILTER), GL_NEAREST)
+                try transfer(image, stored, allocate: true)
+            }
+        } catch {
+            var ids = tiles.map(\.texture)
+            glDeleteTextures(GLsizei(ids.count), &ids)
+            throw error
+        }
+        uploads += 1
+        return GLESTextureEntry(image: image, tiles: tiles, bytes: image.byteCount, frame: frame)
+    }
+
+    private func reupload(_ image: Image, into entry: GLESTextureEntry) throws {
+        for tile in entry.tiles {
+            glBindTexture(GLenum(GL_TEXTURE_2D), tile.texture)
+            try transfer(image, tile.stored, allocate: false)
+        }
+        entry.generation = image.generation
+        uploads += 1
+    }
+
+    /// Copies the texels of `rect` into the bound texture, allocating it first when asked.
+    private func transfer(_ image: Image, _ rect: TexelRect, allocate: Bool) throws {
+        glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 4)
+        glPixelStorei(GLenum(GL_UNPACK_ROW_LENGTH), GLint(image.width))
+        defer { glPixelStorei(GLenum(GL_UNPACK_ROW_LENGTH), 0) }
+        let first = image.baseAddress.advanced(by: rect.y0 * image.bytesPerRow + rect.x0 * 4)
+        if allocate {
+            glTexImage2D(GLenum(GL_TEXTURE_2D), 0, GL_RGBA8, GLsizei(rect.width), GLsizei(rect.height), 0,
+                         GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), first)
+        } else {
+            glTexSubImage2D(GLenum(GL_TEXTURE_2D), 0, 0, 0, GLsizei(rect.width), GLsizei(rect.height),
+                            GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), first)
+        }
+        let error = glGetError()
+        if error == GLenum(GL_OUT_OF_MEMORY) {
+            throw RenderError.failed(
+                "out of GPU memory uploading a \(rect.width)x\(rect.height) texture (\(rect.width * rect.height * 4) bytes)")
+        }
+        guard error == GLenum(GL_NO_ERROR) else {
+            throw RenderError.failed("uploading a \(rect.width)x\(rect.height) texture: \(GLESError.name(error))")
+        }
+        bytesUploadedThisFrame += rect.width * rect.height * 4
+    }
+}
+
+/// GL error names for messages.
+enum GLESError {
+    static func name(_ code: GLenum) -> String {
+        switch Int32(code) {
+        case GL_NO_ERROR: return "GL_NO_ERROR"
+        case GL_INVALID_ENUM: return "GL_INVALID_ENUM"
+        case GL_INVALID_VALUE: return "GL_INVALID_VALUE"
+        case GL_INVALID_OPERATION: return "GL_INVALID_OPERATION"
+        case GL_INVALID_FRAMEBUFFER_OPERATION: return "GL_INVALID_FRAMEBUFFER_OPERATION"
+        case GL_OUT_OF_MEMORY: return "GL_OUT_OF_MEMORY"
+        default: return String(format: "GL error 0x%04X", code)
+        }
+    }
+}
