@@ -12,9 +12,8 @@ in vec3 a_mapW;                     // w' = dot((x, y, 1), a_mapW); texel = (u',
 in vec4 a_clamp;                    // texels that may be read: x0, y0, x1, y1 (exclusive)
 in vec4 a_color;                    // premultiplied colour in B, G, R, A order (solid), or the opacity (textures)
 
-flat out vec3 v_mapU;
-flat out vec3 v_mapV;
-flat out vec3 v_mapW;
+out vec3 v_texel;                   // homogeneous texel coordinate; linear in screen space, so interpolating it
+                                    // and dividing per pixel is exact even under perspective
 flat out vec4 v_clamp;
 flat out vec4 v_color;
 
@@ -23,9 +22,8 @@ void main() {
     int corner = gl_VertexID & 3;
     vec2 p = vec2((corner & 1) == 0 ? a_rect.x : a_rect.z, (corner & 2) == 0 ? a_rect.y : a_rect.w);
     gl_Position = vec4(p / u_targetSize * 2.0 - 1.0, 0.0, 1.0);
-    v_mapU = a_mapU;
-    v_mapV = a_mapV;
-    v_mapW = a_mapW;
+    vec3 q = vec3(p, 1.0);
+    v_texel = vec3(dot(q, a_mapU), dot(q, a_mapV), dot(q, a_mapW));
     v_clamp = a_clamp;
     v_color = a_color;
 }

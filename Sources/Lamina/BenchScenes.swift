@@ -26,6 +26,10 @@ public enum BenchScene: String, CaseIterable, Sendable {
     case sprites1k = "sprites-1k", sprites10k = "sprites-10k", sprites100k = "sprites-100k"
     /// 2,000 buttons of random sizes (48...240 x 24...72 points) from one 30 x 30 pixel image with contentsCenter.
     case nineslice2k = "nineslice-2k"
+    /// One 3840 x 2160 image aspect-filled into the output.
+    case bigimage
+    /// The same, with the image's pixels changed every frame, so a GPU renderer uploads 33 MB per frame.
+    case upload
 
     /// The layer tree for an output of `size` points.
     public func makeRoot(size: CGSize) throws -> Layer {
@@ -48,6 +52,12 @@ public enum BenchScene: String, CaseIterable, Sendable {
                                              height: 0.125)
                 root.addSublayer(sprite)
             }
+        case .bigimage, .upload:
+            let layer = Layer(frame: root.bounds)
+            layer.contents = try Self.bigImage()
+            layer.contentsGravity = .resizeAspectFill
+            layer.masksToBounds = true
+            root.addSublayer(layer)
         case .nineslice2k:
             let button = try Self.button()
             for _ in 0..<2_000 {
@@ -63,6 +73,28 @@ public enum BenchScene: String, CaseIterable, Sendable {
             }
         }
         return root
+    }
+
+    /// Work done before each frame: for `upload`, a change to the big image's pixels.
+    public func prepareFrame(_ root: Layer, frame: Int) {
+        guard self == .upload, let image = root.sublayers.first?.contents else { return }
+        image.setWord(0xFF00_0000 | UInt32(truncatingIfNeeded: frame &* 2_654_435_761) & 0xFF_FFFF, x: 0, y: 0)
+        image.markModified()
+    }
+
+    /// A 3840 x 2160 picture: diagonal colour gradient with a grid, so scaling artefacts would show.
+    static func bigImage() throws -> Image {
+        let image = try Image(width: 3840, height: 2160)
+        let words = image.baseAddress.assumingMemoryBound(to: UInt32.self)
+        for y in 0..<2160 {
+            for x in 0..<3840 {
+                let grid = x % 120 == 0 || y % 120 == 0
+                let r = UInt32(x * 255 / 3839), g = UInt32(y * 255 / 2159), b = UInt32((x + y) % 256)
+                words[y * 3840 + x] = grid ? 0xFFFF_FFFF : 0xFF00_0000 | r << 16 | g << 8 | b
+            }
+        }
+        image.markModified()
+        return image
     }
 
     /// 8 x 8 frames of 64 x 64 pixels: discs of 64 hues with soft (semi-transparent) rims.

@@ -7,8 +7,13 @@ import LaminaCore
 /// sheet are one draw call).
 struct GLESBatchEncoder {
     struct Batch {
-        var kind: GLESProgram.Kind
+        /// false: solid colours.
+        var textured: Bool
         var texture: GLuint
+        /// The filter the quads ask for.
+        var requested: Filter
+        /// What the batch is drawn with: nearest when asked, or when every quad maps texels 1:1 at whole-pixel
+        /// offsets (where bilinear sampling returns the texel itself); bilinear otherwise.
         var filter: Filter
         /// The first instance and the number of instances.
         var first: Int
@@ -18,11 +23,15 @@ struct GLESBatchEncoder {
     private(set) var instances: [Float] = []
     private(set) var batches: [Batch] = []
     private(set) var quadsDrawn = 0
+    /// The B, G, R, A colour to clear the target to instead of drawing the first quads, when the plan starts
+    /// with opaque solid quads that cover the whole target (a scene's background); nil: no such quad.
+    private(set) var clearColor: (Float, Float, Float, Float)?
 
     mutating func encode(_ plan: RenderPlan, textures: GLESTextureCache) throws {
         instances.removeAll(keepingCapacity: true)
         batches.removeAll(keepingCapacity: true)
         quadsDrawn = 0
+        clearColor = nil
         for quad in plan.quads {
             let opacity = min(max(quad.opacity, 0), 1)
             switch quad.paint {
@@ -31,25 +40,35 @@ struct GLESBatchEncoder {
                 guard c.alpha > 0 else { continue }
                 // Stored B, G, R, A like every pixel of the framebuffer.
                 let bgra = (Float(c.blue) / 255, Float(c.green) / 255, Float(c.red) / 255, Float(c.alpha) / 255)
+                if instances.isEmpty, c.alpha == 255,
+                    case .rect(0, 0, plan.width, plan.height) = quad.pixelCoverage(width: plan.width, height: plan.height)
+                {
+                    // Covers everything drawn so far: clearing to it gives the same pixels for far less work.
+                    clearColor = bgra
+                    quadsDrawn += 1
+                    continue
+                }
                 let before = instances.count
-                add(quad.pixelCoverage(width: plan.width, height: plan.height), kind: .solid, texture: 0,
-                    filter: .nearest, map: .identity, clamp: TexelRect(x0: 0, y0: 0, x1: 0, y1: 0), color: bgra)
+                add(quad.pixelCoverage(width: plan.width, height: plan.height), textured: false, texture: 0,
+                    requested: .nearest, filter: .nearest, map: .identity, clamp: TexelRect(x0: 0, y0: 0, x1: 0, y1: 0), color: bgra)
                 if instances.count > before { quadsDrawn += 1 }
             case .texture(let texture):
                 let alpha = PremultipliedColor.byte(opacity)
                 guard alpha > 0, let targetToTexel = quad.targetToTexel(texture) else { continue }
                 let tiles = try textures.tiles(for: texture.image)
-                let filter: Filter = texture.filter == .nearest || targetToTexel.integerTranslation != nil
+                let requested: Filter = texture.filter == .nearest ? .nearest : .linear
+                let filter: Filter = requested == .nearest || targetToTexel.integerTranslation != nil
                     ? .nearest : .linear
                 let color = (Float(0), Float(0), Float(0), Float(alpha) / 255)
                 let before = instances.count
                 if tiles.count == 1 {
-                    add(quad.pixelCoverage(width: plan.width, height: plan.height), kind: .texture,
-                        texture: tiles[0].texture, filter: filter, map: targetToTexel, clamp: texture.clamp, color: color)
+                    add(quad.pixelCoverage(width: plan.width, height: plan.height), textured: true,
+                        texture: tiles[0].texture, requested: requested, filter: filter, map: targetToTexel,
+                        clamp: texture.clamp, color: color)
                 } else if let polygon = quad.coverage(width: plan.width, height: plan.height) {
                     for tile in tiles {
-                        addTilePiece(polygon, tile: tile, map: targetToTexel, clamp: texture.clamp, filter: filter,
-                                     color: color)
+                        addTilePiece(polygon, tile: tile, map: targetToTexel, clamp: texture.clamp,
+                                     requested: requested, filter: filter, color: color)
                     }
                 }
                 if instances.count > before { quadsDrawn += 1 }
@@ -61,8 +80,8 @@ struct GLESBatchEncoder {
     /// half-planes, in target space, of the core's edges. Edges of the core that are also edges of the clamp
     /// rectangle are left open, since samples beyond them clamp into this tile.
     private mutating func addTilePiece(
-        _ polygon: ConvexPolygon, tile: GLESTile, map m: Matrix3, clamp: TexelRect, filter: Filter,
-        color: (Float, Float, Float, Float)
+        _ polygon: ConvexPolygon, tile: GLESTile, map m: Matrix3, clamp: TexelRect, requested: Filter,
+        filter: Filter, color: (Float, Float, Float, Float)
     ) {
         let core = tile.core
         guard core.x1 > clamp.x0, core.x0 < clamp.x1, core.y1 > clamp.y0, core.y0 < clamp.y1 else { return }
@@ -85,13 +104,14 @@ struct GLESBatchEncoder {
             piece = piece.clipped(a: hi * m.m13 - m.m12, b: hi * m.m23 - m.m22, c: hi * m.m33 - m.m32)
         }
         guard !piece.isEmpty else { return }
-        add(PixelCoverage(piece), kind: .texture, texture: tile.texture, filter: filter, map: m, clamp: clamp,
-            color: color, tile: tile.stored)
+        add(PixelCoverage(piece), textured: true, texture: tile.texture, requested: requested, filter: filter,
+            map: m, clamp: clamp, color: color, tile: tile.stored)
     }
 
     /// Appends one instance per box of `coverage`, extending the last batch when it matches.
     private mutating func add(
-        _ coverage: PixelCoverage, kind: GLESProgram.Kind, texture: GLuint, filter: Filter, map: Matrix3,
+        _ coverage: PixelCoverage, textured: Bool, texture: GLuint, requested: Filter, filter: Filter,
+        map: Matrix3,
         clamp: TexelRect, color: (Float, Float, Float, Float), tile: TexelRect? = nil
     ) {
         let boxes: [PixelBox]
@@ -114,23 +134,22 @@ struct GLESBatchEncoder {
             m = Matrix3(m11: m.m11 * k, m12: m.m12 * k, m13: m.m13 * k, m21: m.m21 * k, m22: m.m22 * k,
                         m23: m.m23 * k, m31: m.m31 * k, m32: m.m32 * k, m33: m.m33 * k)
         }
-        if let last = batches.last, last.kind == kind, last.texture == texture, last.filter == filter,
-            last.first + last.count == instances.count / GLESProgram.instanceFloats
-        {
+        if let last = batches.last, last.textured == textured, last.texture == texture, last.requested == requested {
             batches[batches.count - 1].count += boxes.count
+            if filter != .nearest { batches[batches.count - 1].filter = filter }
         } else {
-            batches.append(Batch(kind: kind, texture: texture, filter: filter,
+            batches.append(Batch(textured: textured, texture: texture, requested: requested, filter: filter,
                                  first: instances.count / GLESProgram.instanceFloats, count: boxes.count))
         }
         for box in boxes {
-            instances.append(contentsOf: [
-                Float(box.x0), Float(box.y0), Float(box.x1), Float(box.y1),
-                Float(m.m11), Float(m.m21), Float(m.m31),
-                Float(m.m12), Float(m.m22), Float(m.m32),
-                Float(m.m13), Float(m.m23), Float(m.m33),
-                Float(c.x0), Float(c.y0), Float(c.x1), Float(c.y1),
-                color.0, color.1, color.2, color.3,
-            ])
+            instances.append(Float(box.x0)); instances.append(Float(box.y0))
+            instances.append(Float(box.x1)); instances.append(Float(box.y1))
+            instances.append(Float(m.m11)); instances.append(Float(m.m21)); instances.append(Float(m.m31))
+            instances.append(Float(m.m12)); instances.append(Float(m.m22)); instances.append(Float(m.m32))
+            instances.append(Float(m.m13)); instances.append(Float(m.m23)); instances.append(Float(m.m33))
+            instances.append(Float(c.x0)); instances.append(Float(c.y0))
+            instances.append(Float(c.x1)); instances.append(Float(c.y1))
+            instances.append(color.0); instances.append(color.1); instances.append(color.2); instances.append(color.3)
         }
     }
 }

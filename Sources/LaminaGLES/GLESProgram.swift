@@ -7,14 +7,19 @@ import LaminaCore
 final class GLESProgram {
     /// The kinds of program the renderer draws with; the cache is keyed by this.
     enum Kind: Hashable, CaseIterable {
-        case solid, texture
+        /// Solid colours.
+        case solid
+        /// Textures sampled at the nearest texel (also 1:1 whole-pixel copies).
+        case nearest
+        /// Textures sampled bilinearly.
+        case bilinear
 
         var shaders: (vertex: String, fragment: String) {
-            switch self {
-            case .solid: return ("quad.vert", "solid.frag")
-            case .texture: return ("quad.vert", "texture.frag")
-            }
+            self == .solid ? ("quad.vert", "solid.frag") : ("quad.vert", "texture.frag")
         }
+
+        /// Preprocessor definitions for the fragment shader.
+        var defines: [String] { self == .bilinear ? ["BILINEAR"] : [] }
     }
 
     /// The per-instance attributes of quad.vert, in location order, with their float counts.
@@ -27,13 +32,12 @@ final class GLESProgram {
     let id: GLuint
     let targetSize: GLint
     let swapRedBlue: GLint
-    let filter: GLint
     let image: GLint
 
     init(_ kind: Kind) throws {
         let vertex = try Self.compile(kind.shaders.vertex, type: GLenum(GL_VERTEX_SHADER))
         defer { glDeleteShader(vertex) }
-        let fragment = try Self.compile(kind.shaders.fragment, type: GLenum(GL_FRAGMENT_SHADER))
+        let fragment = try Self.compile(kind.shaders.fragment, type: GLenum(GL_FRAGMENT_SHADER), defines: kind.defines)
         defer { glDeleteShader(fragment) }
         let program = glCreateProgram()
         glAttachShader(program, vertex)
@@ -52,16 +56,18 @@ final class GLESProgram {
         id = program
         targetSize = glGetUniformLocation(program, "u_targetSize")
         swapRedBlue = glGetUniformLocation(program, "u_swapRedBlue")
-        filter = glGetUniformLocation(program, "u_filter")
         image = glGetUniformLocation(program, "u_image")
     }
 
     deinit { glDeleteProgram(id) }
 
-    /// Compiles one file of Shaders/ (embedded at build time).
-    static func compile(_ name: String, type: GLenum) throws -> GLuint {
-        guard let source = ShaderSources.all[name] else { throw RenderError.failed("no shader named \(name)") }
-        return try compile(source: source, name: name, type: type)
+    /// Compiles one file of Shaders/ (embedded at build time), with `defines` inserted after its #version line.
+    static func compile(_ name: String, type: GLenum, defines: [String] = []) throws -> GLuint {
+        guard var source = ShaderSources.all[name] else { throw RenderError.failed("no shader named \(name)") }
+        if !defines.isEmpty, let end = source.firstIndex(of: "\n") {
+            source.insert(contentsOf: defines.map { "\n#define \($0) 1" }.joined(), at: end)
+        }
+        return try compile(source: source, name: name + defines.map { " -D\($0)" }.joined(), type: type)
     }
 
     /// Compiles GLSL source; throws with the driver's log on failure.

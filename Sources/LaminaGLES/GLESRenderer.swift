@@ -162,6 +162,11 @@ public final class GLESRenderer: Renderer {
 
         glBindFramebuffer(GLenum(GL_FRAMEBUFFER), target)
         glViewport(0, 0, GLsizei(plan.width), GLsizei(plan.height))
+        if let clear = encoder.clearColor {
+            let (b, g, r, a) = clear
+            if swapRedBlue { glClearColor(r, g, b, a) } else { glClearColor(b, g, r, a) }
+            glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
+        }
         glDisable(GLenum(GL_DEPTH_TEST))
         glDisable(GLenum(GL_SCISSOR_TEST))
         glEnable(GLenum(GL_BLEND))
@@ -187,16 +192,16 @@ public final class GLESRenderer: Renderer {
         var current: GLESProgram.Kind?
         let stride = GLsizei(GLESProgram.instanceFloats * MemoryLayout<Float>.stride)
         for batch in encoder.batches {
-            let program = programs[batch.kind]!
-            if current != batch.kind {
+            let kind: GLESProgram.Kind = batch.textured ? (batch.filter == .nearest ? .nearest : .bilinear) : .solid
+            let program = programs[kind]!
+            if current != kind {
                 glUseProgram(program.id)
                 glUniform2f(program.targetSize, GLfloat(plan.width), GLfloat(plan.height))
                 glUniform1i(program.swapRedBlue, swapRedBlue ? 1 : 0)
                 if program.image >= 0 { glUniform1i(program.image, 0) }
-                current = batch.kind
+                current = kind
             }
-            if batch.kind == .texture {
-                glUniform1i(program.filter, batch.filter == .nearest ? 0 : 1)
+            if batch.textured {
                 glActiveTexture(GLenum(GL_TEXTURE0))
                 glBindTexture(GLenum(GL_TEXTURE_2D), batch.texture)
             }

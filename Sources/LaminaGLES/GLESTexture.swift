@@ -145,7 +145,8 @@ final class GLESTextureCache {
                 glGenTextures(1, &texture)
                 tiles.append(GLESTile(texture: texture, stored: stored, core: core))
                 glBindTexture(GLenum(GL_TEXTURE_2D), texture)
-                // texelFetch ignores filters, but a texture with mipmap filtering and no mipmaps is incomplete.
+                // The shaders read texels with texelFetch, which ignores filters; but a texture whose filter wants
+                // mipmaps it lacks is incomplete, so set plain ones.
                 glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), GL_NEAREST)
                 glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAG_FILTER), GL_NEAREST)
                 try transfer(image, stored, allocate: true)

@@ -3,6 +3,39 @@
 /// The GLSL ES 3.00 sources of Shaders/, by file name.
 enum ShaderSources {
     static let all: [String: String] = [
+        "baseline.frag": #"""
+#version 300 es
+precision mediump float;
+
+uniform sampler2D u_image;
+in vec2 v_uv;
+out vec4 o_color;
+
+void main() {
+    o_color = texture(u_image, v_uv);
+}
+"""#,
+        "baseline.vert": #"""
+#version 300 es
+// The benchmark's baseline: the least a GL program can do to draw textured quads (one instanced draw, one
+// texture, the GPU's own bilinear sampler). Lamina's frame time is compared with it.
+
+uniform vec2 u_targetSize;
+uniform vec2 u_textureSize;
+
+in vec4 a_rect;                     // x0, y0, x1, y1 in target pixels
+in vec4 a_source;                   // x0, y0, x1, y1 in texels
+
+out vec2 v_uv;
+
+void main() {
+    int corner = gl_VertexID & 3;
+    bvec2 far = bvec2((corner & 1) != 0, (corner & 2) != 0);
+    vec2 p = vec2(far.x ? a_rect.z : a_rect.x, far.y ? a_rect.w : a_rect.y);
+    v_uv = vec2(far.x ? a_source.z : a_source.x, far.y ? a_source.w : a_source.y) / u_textureSize;
+    gl_Position = vec4(p / u_targetSize * 2.0 - 1.0, 0.0, 1.0);
+}
+"""#,
         "quad.vert": #"""
 #version 300 es
 // One instance per pixel rectangle of a quad's coverage (computed on the CPU with the top-left rule, so the
@@ -18,9 +51,8 @@ in vec3 a_mapW;                     // w' = dot((x, y, 1), a_mapW); texel = (u',
 in vec4 a_clamp;                    // texels that may be read: x0, y0, x1, y1 (exclusive)
 in vec4 a_color;                    // premultiplied colour in B, G, R, A order (solid), or the opacity (textures)
 
-flat out vec3 v_mapU;
-flat out vec3 v_mapV;
-flat out vec3 v_mapW;
+out vec3 v_texel;                   // homogeneous texel coordinate; linear in screen space, so interpolating it
+                                    // and dividing per pixel is exact even under perspective
 flat out vec4 v_clamp;
 flat out vec4 v_color;
 
@@ -29,9 +61,8 @@ void main() {
     int corner = gl_VertexID & 3;
     vec2 p = vec2((corner & 1) == 0 ? a_rect.x : a_rect.z, (corner & 2) == 0 ? a_rect.y : a_rect.w);
     gl_Position = vec4(p / u_targetSize * 2.0 - 1.0, 0.0, 1.0);
-    v_mapU = a_mapU;
-    v_mapV = a_mapV;
-    v_mapW = a_mapW;
+    vec3 q = vec3(p, 1.0);
+    v_texel = vec3(dot(q, a_mapU), dot(q, a_mapV), dot(q, a_mapW));
     v_clamp = a_clamp;
     v_color = a_color;
 }
@@ -42,6 +73,8 @@ precision highp float;
 
 uniform bool u_swapRedBlue;         // true when drawing into a caller's RGBA target
 
+in vec3 v_texel;                    // unused: solid quads share quad.vert
+flat in vec4 v_clamp;
 flat in vec4 v_color;               // premultiplied, already quantised to 8 bits, B, G, R, A order
 out vec4 o_color;
 
@@ -53,19 +86,18 @@ void main() {
 #version 300 es
 // Samples a premultiplied BGRA image stored byte for byte in an RGBA8 texture (so .rgba holds B, G, R, A)
 // the way the CPU renderer's pixman does: the sample point is the pixel centre mapped through the quad's
-// projective target-to-texel map, texel centres are at i + 0.5, and every texel read is clamped to the quad's
+// projective target-to-texel map (interpolated from the box's corners), texel centres are at i + 0.5, and every texel read is clamped to the quad's
 // clamp rectangle (the no-bleed clamp). Bilinear weights are quantised to 7 bits as pixman's are.
 precision highp float;
 precision highp int;
 precision highp sampler2D;
 
+// Compiled twice: with BILINEAR defined (bilinear filtering) and without (nearest). Two programs rather than
+// a uniform branch, because llvmpipe pays for both sides of a branch.
 uniform sampler2D u_image;
-uniform int u_filter;               // 0: nearest, 1: bilinear
 uniform bool u_swapRedBlue;         // true when drawing into a caller's RGBA target
 
-flat in vec3 v_mapU;
-flat in vec3 v_mapV;
-flat in vec3 v_mapW;
+in vec3 v_texel;
 flat in vec4 v_clamp;
 flat in vec4 v_color;               // .a: opacity
 out vec4 o_color;
@@ -75,15 +107,16 @@ vec4 fetch(ivec2 texel, ivec2 lo, ivec2 hi) {
 }
 
 void main() {
-    vec3 q = vec3(gl_FragCoord.xy, 1.0);
-    vec2 t = vec2(dot(q, v_mapU), dot(q, v_mapV)) / dot(q, v_mapW);
+    // Interpolated at the pixel centre, this is the centre's sample point.
+    vec2 t = v_texel.xy / v_texel.z;
     ivec2 lo = ivec2(v_clamp.xy);
     ivec2 hi = ivec2(v_clamp.zw) - 1;
     vec4 c;
-    if (u_filter == 0) {
-        // pixman rounds a point exactly on a texel boundary down (it subtracts its smallest step first).
-        c = fetch(ivec2(floor(t - 1.0 / 65536.0)), lo, hi);
-    } else {
+#ifndef BILINEAR
+    // pixman rounds a point exactly on a texel boundary down (it subtracts its smallest step first).
+    c = fetch(ivec2(floor(t - 1.0 / 65536.0)), lo, hi);
+#else
+    {
         vec2 s = t - 0.5;
         vec2 f = floor(s);
         vec2 w = floor((s - f) * 128.0) / 128.0;
@@ -94,6 +127,7 @@ void main() {
         // pixman truncates the interpolated 8-bit value.
         c = floor(c * 255.0 + 1.0 / 512.0) / 255.0;
     }
+#endif
     c *= v_color.a;
     o_color = u_swapRedBlue ? c.bgra : c;
 }

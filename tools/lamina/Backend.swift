@@ -6,22 +6,40 @@ import Lamina
 enum BackendChoice: String, ExpressibleByArgument, CaseIterable {
     case auto, cpu, gles
 
-    /// The renderer for this choice, and why it was chosen (printed on stderr).
-    func makeRenderer() throws -> (Renderer, String) {
+    /// The renderer for this choice, and why it was chosen (the CLI prints it on stderr).
+    /// `auto` takes GLES on a hardware GPU and the CPU renderer otherwise: on a software rasteriser such as
+    /// llvmpipe, pixman composites faster than the GL path. `LAMINA_RENDERER` (auto, cpu, gles) stands in for
+    /// `--backend auto` when set.
+    func makeRenderer(verbose: Bool = false) throws -> (Renderer, String) {
+        let log: @Sendable (String) -> Void = { line in if verbose { note("lamina: \(line)") } }
         switch self {
         case .cpu:
             return (CPURenderer(), "cpu renderer (requested)")
+        case .gles:
+            do {
+                let renderer = try GLESRenderer(options: .init(log: log))
+                return (renderer, "gles renderer (requested): \(renderer.info.renderer) via EGL \(renderer.info.platform)")
+            } catch {
+                throw CLIFailure.failed("--backend gles: \(error)")
+            }
         case .auto:
             if let requested = ProcessInfo.processInfo.environment["LAMINA_RENDERER"], requested != "auto" {
                 guard let choice = BackendChoice(rawValue: requested) else {
                     throw CLIFailure.badInput("LAMINA_RENDERER=\(requested): expected auto, cpu or gles")
                 }
-                return try choice.makeRenderer()
+                let (renderer, why) = try choice.makeRenderer(verbose: verbose)
+                return (renderer, why.replacingOccurrences(of: "(requested)", with: "(LAMINA_RENDERER)"))
             }
-            return (CPURenderer(), "cpu renderer (auto: the GLES renderer is not part of this build yet)")
-        case .gles:
-            throw CLIFailure.failed(
-                "--backend gles: the GLES renderer is not part of this build yet; use --backend cpu")
+            do {
+                let renderer = try GLESRenderer(options: .init(log: log))
+                if !renderer.info.isSoftware {
+                    return (renderer, "gles renderer (auto: hardware GPU \(renderer.info.renderer))")
+                }
+                return (CPURenderer(),
+                        "cpu renderer (auto: the only GL driver is the software rasteriser \(renderer.info.renderer), which is slower than pixman)")
+            } catch {
+                return (CPURenderer(), "cpu renderer (auto: no EGL display: \(error))")
+            }
         }
     }
 }

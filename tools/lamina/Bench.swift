@@ -4,15 +4,17 @@ import Lamina
 
 struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Measure how fast a renderer composites the built-in benchmark scenes.",
+        abstract: "Measure how fast the renderers composite the built-in benchmark scenes.",
         discussion: """
             Scenes: \(BenchScene.allCases.map(\.rawValue).joined(separator: ", ")). Each frame is planned from \
-            the layer tree and rendered into the same target; the figures are over the counted frames after \
-            warm-up. Placement uses SplitMix64 with a fixed seed, so every run draws the same frames.
+            the layer tree and rendered (GLES: into its framebuffer, then glFinish); the figures are over the \
+            counted frames after warm-up. Placement uses SplitMix64 with a fixed seed, so every run draws the \
+            same frames. With gles, the minimal instanced GL loop over the same quads is timed as a baseline; \
+            for upload, a plain memcpy of the same bytes.
             """)
 
-    @Option(help: "Renderer: cpu (gles comes with the GLES renderer).")
-    var backend: BackendChoice = .cpu
+    @Option(help: "Renderer: cpu, gles or all.")
+    var backend: String = "cpu"
 
     @Option(name: .customLong("scene"), help: "Scene to run; repeat for several. Default: sprites-10k.")
     var scenes: [String] = []
@@ -27,6 +29,13 @@ struct Bench: ParsableCommand {
         guard parts.count == 2, parts[0] >= 64, parts[1] >= 64, parts[0] <= 16384, parts[1] <= 16384 else {
             throw CLIFailure.badInput("--size must be WxH with sides 64...16384, got \(size)")
         }
+        let backends: [BackendChoice]
+        switch backend {
+        case "cpu": backends = [.cpu]
+        case "gles": backends = [.gles]
+        case "all": backends = [.cpu, .gles]
+        default: throw CLIFailure.badInput("--backend must be cpu, gles or all, got \(backend)")
+        }
         let names = scenes.isEmpty ? [BenchScene.sprites10k.rawValue] : scenes
         let chosen = try names.map { name -> BenchScene in
             guard let scene = BenchScene(rawValue: name) else {
@@ -35,43 +44,110 @@ struct Bench: ParsableCommand {
             }
             return scene
         }
-        let (renderer, why) = try backend.makeRenderer()
-        print("lamina \(LaminaVersion.string) bench: \(why), \(ProcessInfo.processInfo.activeProcessorCount) cores, "
+        let size = CGSize(width: parts[0], height: parts[1])
+        print("lamina \(LaminaVersion.string) bench: \(ProcessInfo.processInfo.activeProcessorCount) cores, "
               + "\(parts[0])x\(parts[1]), \(frames) frames after \(warmup) warm-up")
-        for scene in chosen {
-            let root = try scene.makeRoot(size: CGSize(width: parts[0], height: parts[1]))
-            let target = try Image(width: parts[0], height: parts[1])
-            var planTimes: [Double] = [], renderTimes: [Double] = []
-            for frame in 0..<(warmup + frames) {
-                let start = DispatchTime.now().uptimeNanoseconds
-                let plan = try Planner().plan(root)
-                let planned = DispatchTime.now().uptimeNanoseconds
-                try renderer.render(plan, into: target)
-                let done = DispatchTime.now().uptimeNanoseconds
-                if frame >= warmup {
-                    planTimes.append(Double(planned - start) / 1e6)
-                    renderTimes.append(Double(done - planned) / 1e6)
-                }
+        for choice in backends {
+            let (renderer, why) = try choice.makeRenderer()
+            print("\(choice.rawValue): \(why)")
+            for scene in chosen {
+                try measure(scene, renderer: renderer, size: size)
             }
-            let totals = zip(planTimes, renderTimes).map { $0 + $1 }
-            let stats = renderer.statistics
-            print("""
-                \(scene.rawValue): \(format(median(totals))) ms/frame median \
-                (min \(format(totals.min()!)), max \(format(totals.max()!)), p95 \(format(percentile(totals, 0.95)))), \
-                \(format(1000 / median(totals))) fps
-                  plan \(format(median(planTimes))) ms (\(format(100 * median(planTimes) / median(totals)))% of the frame), \
-                raster \(format(median(renderTimes))) ms, \(stats.quads) quads, \(stats.drawCalls) draw calls
-                """)
         }
     }
 
-    private func median(_ values: [Double]) -> Double { percentile(values, 0.5) }
+    private func measure(_ scene: BenchScene, renderer: Renderer, size: CGSize) throws {
+        let root = try scene.makeRoot(size: size)
+        let target = try Image(width: Int(size.width), height: Int(size.height))
+        let gles = renderer as? GLESRenderer
+        var planTimes: [Double] = [], totals: [Double] = [], uploaded: [Int] = []
+        var lastPlan = RenderPlan(width: 1, height: 1)
+        for frame in 0..<(warmup + frames) {
+            scene.prepareFrame(root, frame: frame)
+            let start = DispatchTime.now().uptimeNanoseconds
+            let plan = try Planner().plan(root)
+            let planned = DispatchTime.now().uptimeNanoseconds
+            if let gles {
+                try gles.renderOffscreen(plan)
+                try gles.finish()
+            } else {
+                try renderer.render(plan, into: target)
+            }
+            let done = DispatchTime.now().uptimeNanoseconds
+            if frame >= warmup {
+                planTimes.append(Double(planned - start) / 1e6)
+                totals.append(Double(done - start) / 1e6)
+                uploaded.append(renderer.statistics.bytesUploaded)
+            }
+            lastPlan = plan
+        }
+        let stats = renderer.statistics
+        let median = Self.percentile(totals, 0.5)
+        print("""
+              \(scene.rawValue): \(f(median)) ms/frame median (min \(f(totals.min()!)), max \(f(totals.max()!)), \
+            p95 \(f(Self.percentile(totals, 0.95)))), \(f(1000 / median)) fps, \(stats.drawCalls) draw calls, \
+            \(stats.quads) quads
+                plan \(f(Self.percentile(planTimes, 0.5))) ms (\(f(100 * Self.percentile(planTimes, 0.5) / median))% of the frame)
+            """)
+        if scene == .upload, gles != nil {
+            let bytes = Double(uploaded.max() ?? 0)
+            let memcpyMs = Self.memcpyMilliseconds(bytes: Int(bytes))
+            print("    upload \(f(bytes / 1e6)) MB/frame: \(f(bytes / 1e3 / median)) MB/s counting the whole frame; "
+                  + "plain memcpy of the same bytes: \(f(bytes / 1e3 / memcpyMs)) MB/s (\(f(memcpyMs)) ms)")
+        }
+        if gles != nil, [.sprites1k, .sprites10k, .sprites100k, .nineslice2k].contains(scene) {
+            let baseline = try Self.baseline(for: lastPlan)
+            var times: [Double] = []
+            for frame in 0..<(warmup + frames) {
+                let start = DispatchTime.now().uptimeNanoseconds
+                try baseline.drawFrame()
+                if frame >= warmup { times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6) }
+            }
+            let base = Self.percentile(times, 0.5)
+            print("    baseline (one instanced draw, one texture, no Lamina): \(f(base)) ms/frame, 1 draw call; "
+                  + "Lamina / baseline = \(f(median / base))x")
+        }
+    }
 
-    private func percentile(_ values: [Double], _ p: Double) -> Double {
+    /// The minimal GL loop over the plan's textured quads (axis-aligned ones: the benchmark scenes').
+    private static func baseline(for plan: RenderPlan) throws -> GLESBaseline {
+        var image: Image?
+        var quads: [(destination: CGRect, source: CGRect)] = []
+        for quad in plan.quads {
+            guard case .texture(let texture) = quad.paint else { continue }
+            image = image ?? texture.image
+            let corners = quad.corners.map(\.projected)
+            let a = texture.unitToTexel.apply(.zero).projected, b = texture.unitToTexel.apply(CGPoint(x: 1, y: 1)).projected
+            quads.append((CGRect(x: corners[0].x, y: corners[0].y, width: corners[2].x - corners[0].x,
+                                 height: corners[2].y - corners[0].y),
+                          CGRect(x: a.x, y: a.y, width: b.x - a.x, height: b.y - a.y)))
+        }
+        guard let image else { throw CLIFailure.failed("the scene has no textured quads for a baseline") }
+        return try GLESBaseline(image: image, quads: quads, width: plan.width, height: plan.height)
+    }
+
+    /// Median time of copying `bytes` with memcpy.
+    private static func memcpyMilliseconds(bytes: Int) -> Double {
+        guard bytes > 0 else { return 0 }
+        let source = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 64)
+        let destination = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 64)
+        defer { source.deallocate(); destination.deallocate() }
+        memset(source, 1, bytes)
+        memset(destination, 2, bytes)
+        var times: [Double] = []
+        for _ in 0..<11 {
+            let start = DispatchTime.now().uptimeNanoseconds
+            memcpy(destination, source, bytes)
+            times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+        }
+        return percentile(times, 0.5)
+    }
+
+    static func percentile(_ values: [Double], _ p: Double) -> Double {
         let sorted = values.sorted()
         let index = min(sorted.count - 1, max(0, Int((Double(sorted.count - 1) * p).rounded())))
         return sorted[index]
     }
 
-    private func format(_ value: Double) -> String { String(format: "%.2f", value) }
+    private func f(_ value: Double) -> String { String(format: "%.2f", value) }
 }

@@ -23,7 +23,7 @@ struct Info: ParsableCommand {
             print("GL_VERSION: \(info.version)")
             print("max texture size: \(info.maxTextureSize)")
             print("software rasteriser: \(info.isSoftware ? "yes" : "no")")
-            print("gles renderer: not part of this build yet (the EGL display above is what it will use)")
+            print("gles renderer: available\(info.isSoftware ? " (software: --backend auto prefers the cpu renderer)" : "")")
         } catch {
             print("egl: unavailable: \(error)")
             print("gles renderer: unavailable")

@@ -25,6 +25,9 @@ struct Render: ParsableCommand {
     @Flag(help: "Allow the scene to read images outside its own folder.")
     var allowOutsideFiles = false
 
+    @Flag(name: .shortAndLong, help: "Log each EGL display tried.")
+    var verbose = false
+
     mutating func run() throws {
         if let scale, !(scale.isFinite && scale > 0) {
             throw CLIFailure.badInput("--scale must be a positive number, got \(scale)")
@@ -53,7 +56,7 @@ struct Render: ParsableCommand {
             }
             defaultOutput = "lamina-demo.png"
         }
-        let (renderer, why) = try backend.makeRenderer()
+        let (renderer, why) = try backend.makeRenderer(verbose: verbose)
         note("lamina: using the \(why)")
         let image: Image
         do {
