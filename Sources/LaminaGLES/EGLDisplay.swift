@@ -5,8 +5,8 @@ import LaminaCore
 
 /// An EGL display opened without any window system, chosen in ARCHITECTURE.md's order:
 /// EGL_EXT_platform_device (hardware devices before software ones: NVIDIA's headless path), GBM on a DRM
-/// render node (/dev/dri/renderD*), then EGL_MESA_platform_surfaceless. `LAMINA_EGL_DEVICE` (a device index
-/// or a render-node path) picks one device instead.
+/// render node (/dev/dri/renderD*), then EGL_MESA_platform_surfaceless. `LAMINA_EGL_DEVICE` picks one instead:
+/// an index into the EGL device list, a render-node path, or `surfaceless`; nothing else is tried then.
 public final class EGLDisplayConnection {
     /// One try at opening a display, for logs and error messages.
     public struct Attempt: Sendable, CustomStringConvertible {
@@ -115,6 +115,9 @@ public final class EGLDisplayConnection {
                 record("device", name, "eglInitialize failed (\(errorName(eglGetError())))")
             }
             if described.isEmpty { record("device", "-", "no EGL devices") }
+            if let override, !ordered.contains(where: { String($0.0) == override || $0.2 == override }) {
+                record("device", override, "LAMINA_EGL_DEVICE names no EGL device (there are \(ordered.count))")
+            }
         } else {
             record("device", "-", "EGL_EXT_platform_device not supported")
         }
@@ -125,7 +128,7 @@ public final class EGLDisplayConnection {
                 .filter { $0.hasPrefix("renderD") }.sorted().map { "/dev/dri/" + $0 }
             if nodes.isEmpty { record("gbm", "-", "no /dev/dri/renderD* nodes") }
             for node in nodes {
-                if let override, override != node, Int(override) == nil { continue }
+                if let override, override != node { continue }
                 let file = Foundation.open(node, O_RDWR | O_CLOEXEC)
                 guard file >= 0 else {
                     record("gbm", node, "cannot open: \(String(cString: strerror(errno)))")
@@ -152,7 +155,9 @@ public final class EGLDisplayConnection {
         }
 
         // 3. Mesa's surfaceless platform (llvmpipe when there is no GPU).
-        if clientExtensions.contains("EGL_MESA_platform_surfaceless") {
+        if let override, override != "surfaceless" {
+            record("surfaceless", "default", "skipped: LAMINA_EGL_DEVICE=\(override)")
+        } else if clientExtensions.contains("EGL_MESA_platform_surfaceless") {
             if let display = getPlatformDisplay(EGLenum(EGL_PLATFORM_SURFACELESS_MESA), nil, nil), initialize(display) {
                 record("surfaceless", "default", nil)
                 return EGLDisplayConnection(display: display, platform: "surfaceless", device: "default",

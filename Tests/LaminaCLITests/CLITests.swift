@@ -159,3 +159,46 @@ struct CLI {
         #expect(bad.status == 2 && bad.stderr.contains("unknown scene \"nope\""))
     }
 }
+
+@Suite(.enabled(if: GLESAvailability.skipReason == nil, "no EGL display"))
+struct CLIGLESTests {
+    @Test func glesBackendRendersTheSamePixels() throws {
+        let folder = try CLI.temporaryFolder()
+        let gles = try CLI.run(["render", "--backend", "gles", "-o", "gles.png"], in: folder)
+        #expect(gles.status == 0, "\(gles.stderr)")
+        #expect(gles.stderr.contains("using the gles renderer (requested)"))
+        let cpu = try CLI.run(["render", "--backend", "cpu", "-o", "cpu.png"], in: folder)
+        #expect(cpu.status == 0)
+        let diff = try CLI.run(["diff", "cpu.png", "gles.png", "--tolerance", "8"], in: folder)
+        #expect(diff.status == 0, "\(diff.output)")
+    }
+
+    @Test func autoExplainsItsChoiceAndTheEnvironmentOverrides() throws {
+        let folder = try CLI.temporaryFolder()
+        let auto = try CLI.run(["render", "-o", "a.png"], in: folder)
+        #expect(auto.status == 0)
+        let info = try CLI.run(["info"])
+        if info.output.contains("software rasteriser: yes") {
+            #expect(auto.stderr.contains("cpu renderer (auto: the only GL driver is the software rasteriser"))
+        } else {
+            #expect(auto.stderr.contains("gles renderer (auto: hardware GPU"))
+        }
+        #expect(info.output.contains("GL_RENDERER: ") && info.output.contains("max texture size: "))
+    }
+
+    @Test func aMissingDeviceNamesEveryAttempt() throws {
+        let process = Process()
+        process.executableURL = CLI.binary
+        process.arguments = ["render", "--backend", "gles", "-o", "/dev/null"]
+        process.environment = ProcessInfo.processInfo.environment.merging(
+            ["LAMINA_EGL_DEVICE": "/dev/dri/renderD999"]) { $1 }
+        let err = Pipe()
+        process.standardError = err
+        try process.run()
+        let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 1)
+        #expect(text.contains("no EGL display could be opened: device /dev/dri/renderD999: LAMINA_EGL_DEVICE names no EGL device"))
+        #expect(text.contains("surfaceless default: skipped"))
+    }
+}
