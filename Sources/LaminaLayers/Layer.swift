@@ -8,61 +8,65 @@ import LaminaCore
 ///
 /// Adding a layer as a sublayer of itself or of one of its descendants would make a cycle; Lamina stops
 /// the program with a precondition failure that says so, as Core Animation raises an exception.
+///
+/// Stored properties skip Swift's run-time exclusivity checks (`@exclusivity(unchecked)`): the planner reads
+/// a dozen of them per layer per frame, the checks were a third of its time, and a layer tree is used from one
+/// thread with no overlapping mutations.
 open class Layer {
     /// Used in error messages and debugging; nil by default.
-    public var name: String?
+    @exclusivity(unchecked) public var name: String?
 
     // MARK: Geometry (SEMANTICS.md, "Geometry of a layer")
 
     /// The layer's own coordinate space: its origin scrolls the sublayers; its size is what it paints.
-    public var bounds: CGRect = .zero
+    @exclusivity(unchecked) public var bounds: CGRect = .zero
     /// Where the anchor point sits in the superlayer's space.
-    public var position: CGPoint = .zero
+    @exclusivity(unchecked) public var position: CGPoint = .zero
     /// The point of the bounds, in unit coordinates, that `position` names and transforms turn about.
-    public var anchorPoint = CGPoint(x: 0.5, y: 0.5)
+    @exclusivity(unchecked) public var anchorPoint = CGPoint(x: 0.5, y: 0.5)
     /// Paint order among siblings: higher is later (on top); ties keep array order.
-    public var zPosition: CGFloat = 0
+    @exclusivity(unchecked) public var zPosition: CGFloat = 0
     /// Applied about the anchor point.
-    public var transform: Transform3D = .identity
+    @exclusivity(unchecked) public var transform: Transform3D = .identity
     /// Applied to every sublayer, about this layer's anchor point.
-    public var sublayerTransform: Transform3D = .identity
+    @exclusivity(unchecked) public var sublayerTransform: Transform3D = .identity
 
     // MARK: Appearance
 
     /// Hides the layer and its subtree.
-    public var isHidden = false
+    @exclusivity(unchecked) public var isHidden = false
     /// Multiplies everything the layer and its subtree paint; 0...1.
-    public var opacity: Float = 1
+    @exclusivity(unchecked) public var opacity: Float = 1
     /// nil: no background.
-    public var backgroundColor: Color?
+    @exclusivity(unchecked) public var backgroundColor: Color?
     /// Clips contents and sublayers to the bounds.
-    public var masksToBounds = false
+    @exclusivity(unchecked) public var masksToBounds = false
 
     // MARK: Contents (SEMANTICS.md, "Contents")
 
     /// The backing image; nil paints nothing.
-    public var contents: Image?
+    @exclusivity(unchecked) public var contents: Image?
     /// The part of the image to show, in unit coordinates of the image; may reach outside 0...1.
-    public var contentsRect = CGRect(x: 0, y: 0, width: 1, height: 1)
+    @exclusivity(unchecked) public var contentsRect = CGRect(x: 0, y: 0, width: 1, height: 1)
     /// The stretchable centre of the sub-image, in unit coordinates of the sub-image.
-    public var contentsCenter = CGRect(x: 0, y: 0, width: 1, height: 1)
+    @exclusivity(unchecked) public var contentsCenter = CGRect(x: 0, y: 0, width: 1, height: 1)
     /// How the sub-image is placed in the bounds.
-    public var contentsGravity: ContentsGravity = .resize
+    @exclusivity(unchecked) public var contentsGravity: ContentsGravity = .resize
     /// Image pixels per point.
-    public var contentsScale: CGFloat = 1
+    @exclusivity(unchecked) public var contentsScale: CGFloat = 1
     /// Lamina extension: the sub-image of contentsRect is stored turned 90 degrees clockwise in the image,
     /// as TexturePacker stores rotated sprite-sheet frames; it is turned back when drawn. false by default.
-    public var contentsAreRotated = false
+    @exclusivity(unchecked) public var contentsAreRotated = false
     /// The filter used when the contents are drawn smaller than their pixel size.
-    public var minificationFilter: Filter = .linear
+    @exclusivity(unchecked) public var minificationFilter: Filter = .linear
     /// The filter used when the contents are drawn larger than their pixel size.
-    public var magnificationFilter: Filter = .linear
+    @exclusivity(unchecked) public var magnificationFilter: Filter = .linear
 
     // MARK: Tree
 
     /// The layer this one is a sublayer of; nil for a root.
     public private(set) weak var superlayer: Layer?
-    private var storedSublayers: [Layer] = []
+    @exclusivity(unchecked) private var storedSublayers: [Layer] = []
 
     public init() {}
 
