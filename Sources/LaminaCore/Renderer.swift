@@ -12,6 +12,8 @@ public struct RenderStatistics: Hashable, Sendable {
     public var bytesUploaded = 0
     /// Offscreen passes (group opacity, masks, shadows); 0 for a flat plan.
     public var offscreenPasses = 0
+    /// Seconds spent copying image data to the GPU (0 for the CPU renderer, which reads images in place).
+    public var uploadSeconds: Double = 0
 
     public init() {}
 }

@@ -216,6 +216,7 @@ public final class GLESRenderer: Renderer {
         }
         glBindVertexArray(0)
         stats.bytesUploaded = textures.bytesUploadedThisFrame
+        stats.uploadSeconds = Double(textures.uploadNanosecondsThisFrame) / 1e9
         statistics = stats
         textures.endFrame()
         try checkErrors("drawing")

@@ -51,6 +51,8 @@ final class GLESTextureCache {
     private(set) var uploads = 0
     /// Bytes uploaded in the current frame.
     private(set) var bytesUploadedThisFrame = 0
+    /// Nanoseconds spent uploading in the current frame.
+    private(set) var uploadNanosecondsThisFrame: UInt64 = 0
 
     init(maxTextureSize: Int, budget: Int) {
         self.maxTextureSize = maxTextureSize
@@ -65,6 +67,7 @@ final class GLESTextureCache {
     func beginFrame() {
         frame += 1
         bytesUploadedThisFrame = 0
+        uploadNanosecondsThisFrame = 0
     }
 
     /// The tiles of `image`, uploading it first if it is new or changed.
@@ -175,6 +178,8 @@ final class GLESTextureCache {
         glPixelStorei(GLenum(GL_UNPACK_ROW_LENGTH), GLint(image.width))
         defer { glPixelStorei(GLenum(GL_UNPACK_ROW_LENGTH), 0) }
         let first = image.baseAddress.advanced(by: rect.y0 * image.bytesPerRow + rect.x0 * 4)
+        let start = DispatchTime.now().uptimeNanoseconds
+        defer { uploadNanosecondsThisFrame += DispatchTime.now().uptimeNanoseconds - start }
         if allocate {
             glTexImage2D(GLenum(GL_TEXTURE_2D), 0, GL_RGBA8, GLsizei(rect.width), GLsizei(rect.height), 0,
                          GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), first)

@@ -22,6 +22,8 @@ struct Bench: ParsableCommand {
     @Option(help: "Frames to count.") var frames: Int = 20
     @Option(help: "Frames to draw first, uncounted.") var warmup: Int = 3
     @Option(help: "Output size in pixels, WxH.") var size: String = "1920x1080"
+    @Option(help: "Instead of scenes: make, use and release N renderers, and report memory before and after.")
+    var churn: Int?
 
     mutating func run() throws {
         guard frames >= 1, warmup >= 0 else { throw CLIFailure.badInput("--frames must be at least 1, --warmup 0 or more") }
@@ -45,6 +47,11 @@ struct Bench: ParsableCommand {
             return scene
         }
         let size = CGSize(width: parts[0], height: parts[1])
+        if let churn {
+            guard churn >= 1 else { throw CLIFailure.badInput("--churn must be at least 1") }
+            for choice in backends { try Self.churn(choice, count: churn) }
+            return
+        }
         print("lamina \(LaminaVersion.string) bench: \(ProcessInfo.processInfo.activeProcessorCount) cores, "
               + "\(parts[0])x\(parts[1]), \(frames) frames after \(warmup) warm-up")
         for choice in backends {
@@ -60,7 +67,7 @@ struct Bench: ParsableCommand {
         let root = try scene.makeRoot(size: size)
         let target = try Image(width: Int(size.width), height: Int(size.height))
         let gles = renderer as? GLESRenderer
-        var planTimes: [Double] = [], totals: [Double] = [], uploaded: [Int] = []
+        var planTimes: [Double] = [], totals: [Double] = [], uploaded: [Int] = [], uploadTimes: [Double] = []
         var lastPlan = RenderPlan(width: 1, height: 1)
         for frame in 0..<(warmup + frames) {
             scene.prepareFrame(root, frame: frame)
@@ -78,6 +85,7 @@ struct Bench: ParsableCommand {
                 planTimes.append(Double(planned - start) / 1e6)
                 totals.append(Double(done - start) / 1e6)
                 uploaded.append(renderer.statistics.bytesUploaded)
+                uploadTimes.append(renderer.statistics.uploadSeconds * 1000)
             }
             lastPlan = plan
         }
@@ -92,8 +100,10 @@ struct Bench: ParsableCommand {
         if scene == .upload, gles != nil {
             let bytes = Double(uploaded.max() ?? 0)
             let memcpyMs = Self.memcpyMilliseconds(bytes: Int(bytes))
-            print("    upload \(f(bytes / 1e6)) MB/frame: \(f(bytes / 1e3 / median)) MB/s counting the whole frame; "
-                  + "plain memcpy of the same bytes: \(f(bytes / 1e3 / memcpyMs)) MB/s (\(f(memcpyMs)) ms)")
+            let uploadMs = Self.percentile(uploadTimes, 0.5)
+            print("    upload \(f(bytes / 1e6)) MB/frame in \(f(uploadMs)) ms: \(f(bytes / 1e3 / uploadMs)) MB/s; "
+                  + "plain memcpy of the same bytes: \(f(memcpyMs)) ms, \(f(bytes / 1e3 / memcpyMs)) MB/s "
+                  + "(upload / memcpy = \(f(uploadMs / memcpyMs))x)")
         }
         if gles != nil, [.sprites1k, .sprites10k, .sprites100k, .nineslice2k].contains(scene) {
             let baseline = try Self.baseline(for: lastPlan)
@@ -124,6 +134,37 @@ struct Bench: ParsableCommand {
         }
         guard let image else { throw CLIFailure.failed("the scene has no textured quads for a baseline") }
         return try GLESBaseline(image: image, quads: quads, width: plan.width, height: plan.height)
+    }
+
+    /// Makes, uses and releases `count` renderers; prints resident memory after the first tenth and at the end.
+    private static func churn(_ choice: BackendChoice, count: Int) throws {
+        let root = Layer()
+        root.bounds = CGRect(x: 0, y: 0, width: 128, height: 128)
+        let layer = Layer(frame: root.bounds)
+        layer.contents = try Image(width: 64, height: 64, color: .red)
+        root.addSublayer(layer)
+        let plan = try Planner().plan(root)
+        var baseline = 0
+        let start = DispatchTime.now().uptimeNanoseconds
+        for index in 1...count {
+            let (renderer, _) = try choice.makeRenderer()
+            let image = try renderer.render(plan)
+            guard image.rgba(x: 64, y: 64) == RGBA8(r: 255, g: 0, b: 0, a: 255) else {
+                throw CLIFailure.failed("renderer \(index) drew the wrong pixels")
+            }
+            if index == max(1, count / 10) { baseline = residentKilobytes() }
+        }
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        let end = residentKilobytes()
+        print("\(choice.rawValue): \(count) renderers made, used and released in \(String(format: "%.1f", seconds)) s; "
+              + "resident memory \(baseline / 1024) MB after \(max(1, count / 10)), \(end / 1024) MB after \(count) "
+              + "(\(end - baseline) kB growth)")
+    }
+
+    private static func residentKilobytes() -> Int {
+        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
+        return Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0
     }
 
     /// Median time of copying `bytes` with memcpy.
