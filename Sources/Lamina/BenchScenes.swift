@@ -59,7 +59,7 @@ public enum BenchScene: String, CaseIterable, Sendable {
             layer.masksToBounds = true
             root.addSublayer(layer)
         case .nineslice2k:
-            let button = try Self.button()
+            let button = try DemoImages.button()
             for _ in 0..<2_000 {
                 let w = 48 + random.below(193), h = 24 + random.below(49)
                 let layer = Layer()
@@ -113,20 +113,5 @@ public enum BenchScene: String, CaseIterable, Sendable {
         }
         context.flush()
         return sheet
-    }
-
-    static func button() throws -> Image {
-        let image = try Image(width: 30, height: 30)
-        let c = try DrawingContext(image: image)
-        c.beginPath()
-        c.addRoundedRect(in: CGRect(x: 1, y: 1, width: 28, height: 28), radius: 8)
-        c.setFillColor(Color(hex: "#1E3A8A")!)
-        c.fillPath()
-        c.beginPath()
-        c.addRoundedRect(in: CGRect(x: 3, y: 3, width: 24, height: 24), radius: 6)
-        c.setFillColor(Color(hex: "#3B82F6")!)
-        c.fillPath()
-        c.flush()
-        return image
     }
 }

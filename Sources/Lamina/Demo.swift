@@ -222,23 +222,25 @@ struct DemoImages {
             c.fillPath()
             c.flush()
         }
-        // A 30 x 30 pixel button: rounded, bordered, shaded; its centre stretches.
-        button = try Image(width: 30, height: 30)
-        do {
-            let c = try DrawingContext(image: button)
+        button = try Self.button()
+    }
+
+    /// A 30 x 30 pixel button: rounded, bordered, shaded; its centre stretches (the demo's and nineslice-2k's).
+    static func button() throws -> Image {
+        let image = try Image(width: 30, height: 30)
+        let c = try DrawingContext(image: image)
+        let layers: [(CGRect, CGFloat, String)] = [
+            (CGRect(x: 1, y: 1, width: 28, height: 28), 9, "#1E3A8A"),
+            (CGRect(x: 3, y: 3, width: 24, height: 24), 7, "#2563EB"),
+            (CGRect(x: 3, y: 3, width: 24, height: 11), 5, "#3B82F6"),
+        ]
+        for (rect, radius, colour) in layers {
             c.beginPath()
-            c.addRoundedRect(in: CGRect(x: 1, y: 1, width: 28, height: 28), radius: 9)
-            c.setFillColor(Color(hex: "#1E3A8A")!)
+            c.addRoundedRect(in: rect, radius: radius)
+            c.setFillColor(Color(hex: colour)!)
             c.fillPath()
-            c.beginPath()
-            c.addRoundedRect(in: CGRect(x: 3, y: 3, width: 24, height: 24), radius: 7)
-            c.setFillColor(Color(hex: "#2563EB")!)
-            c.fillPath()
-            c.beginPath()
-            c.addRoundedRect(in: CGRect(x: 3, y: 3, width: 24, height: 11), radius: 5)
-            c.setFillColor(Color(hex: "#3B82F6")!)
-            c.fillPath()
-            c.flush()
         }
+        c.flush()
+        return image
     }
 }
