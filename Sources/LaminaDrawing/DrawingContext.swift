@@ -3,18 +3,26 @@ import Foundation
 import LaminaCore
 
 /// A Core Graphics-like drawing context on cairo that draws straight into an Image's memory (cairo's
-/// ARGB32 is Lamina's premultiplied BGRA, so there is no copy). Method names follow CGContext's Swift
-/// names so that drawing code ports by changing types.
+/// ARGB32 is Lamina's premultiplied BGRA, so nothing is copied). Method names follow CGContext's Swift names,
+/// so Core Graphics drawing code ports by changing types (CGContext -> DrawingContext, CGColor -> Color,
+/// CGLineCap -> LineCap...).
 ///
-/// User space is y-down points: one point is `scale` pixels. Call `flush()` (or let the context go) before
-/// the image is rendered, so that cairo's writes are complete and texture caches see the change.
+/// User space is y-down points, `scale` pixels each. Angles are radians; `addArc`'s `clockwise` has CGContext's
+/// meaning (with `clockwise: false` the angle increases, which on a y-down screen turns clockwise, as in a
+/// flipped UIKit context). Call `flush()` (or let the context go) before the image is rendered, so that cairo's
+/// writes are complete and texture caches see the change.
 public final class DrawingContext {
     /// The image drawn into.
     public let image: Image
     private let surface: OpaquePointer
     private let cr: OpaquePointer
-    private var fillColor = Color.black
-    private var strokeColor = Color.black
+
+    private struct State {
+        var fillColor = Color.black
+        var strokeColor = Color.black
+    }
+    private var state = State()
+    private var saved: [State] = []
 
     /// A context drawing into `image`, with `scale` pixels per point.
     public init(image: Image, scale: CGFloat = 1) throws {
@@ -44,43 +52,112 @@ public final class DrawingContext {
         image.markModified()
     }
 
-    // MARK: State
+    /// Nil while drawing works; otherwise cairo's reason (for example, an invalid matrix from scaleBy(x: 0, ...)).
+    public var error: String? {
+        let status = cairo_status(cr)
+        return status == CAIRO_STATUS_SUCCESS ? nil : String(cString: cairo_status_to_string(status))
+    }
 
-    public func saveGState() { cairo_save(cr) }
-    public func restoreGState() { cairo_restore(cr) }
+    // MARK: Graphics state
+
+    public func saveGState() {
+        cairo_save(cr)
+        saved.append(state)
+    }
+
+    public func restoreGState() {
+        guard let last = saved.popLast() else { return }
+        cairo_restore(cr)
+        state = last
+    }
+
     public func translateBy(x: CGFloat, y: CGFloat) { cairo_translate(cr, Double(x), Double(y)) }
     public func scaleBy(x: CGFloat, y: CGFloat) { cairo_scale(cr, Double(x), Double(y)) }
     /// Rotates user space by `angle` radians (clockwise on the y-down screen for a positive angle).
     public func rotate(by angle: CGFloat) { cairo_rotate(cr, Double(angle)) }
-    public func setFillColor(_ color: Color) { fillColor = color }
-    public func setStrokeColor(_ color: Color) { strokeColor = color }
-    public func setLineWidth(_ width: CGFloat) { cairo_set_line_width(cr, Double(width)) }
+    public func setFillColor(_ color: Color) { state.fillColor = color }
+    public func setStrokeColor(_ color: Color) { state.strokeColor = color }
+    public func setLineWidth(_ width: CGFloat) { cairo_set_line_width(cr, Double(max(0, width))) }
+    public func setMiterLimit(_ limit: CGFloat) { cairo_set_miter_limit(cr, Double(limit)) }
+
+    public func setLineCap(_ cap: LineCap) {
+        switch cap {
+        case .butt: cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT)
+        case .round: cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
+        case .square: cairo_set_line_cap(cr, CAIRO_LINE_CAP_SQUARE)
+        }
+    }
+
+    public func setLineJoin(_ join: LineJoin) {
+        switch join {
+        case .miter: cairo_set_line_join(cr, CAIRO_LINE_JOIN_MITER)
+        case .round: cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
+        case .bevel: cairo_set_line_join(cr, CAIRO_LINE_JOIN_BEVEL)
+        }
+    }
+
+    /// Dashes of alternating on and off lengths, starting `phase` points into the pattern; no lengths: solid.
+    public func setLineDash(phase: CGFloat, lengths: [CGFloat]) {
+        let dashes = lengths.map { Double($0) }
+        cairo_set_dash(cr, dashes, Int32(dashes.count), Double(phase))
+    }
 
     // MARK: Paths
 
     public func beginPath() { cairo_new_path(cr) }
     public func move(to point: CGPoint) { cairo_move_to(cr, Double(point.x), Double(point.y)) }
-    public func addLine(to point: CGPoint) { cairo_line_to(cr, Double(point.x), Double(point.y)) }
+
+    public func addLine(to point: CGPoint) {
+        if cairo_has_current_point(cr) == 0 { move(to: point) } else { cairo_line_to(cr, Double(point.x), Double(point.y)) }
+    }
+
     public func addCurve(to end: CGPoint, control1: CGPoint, control2: CGPoint) {
-        cairo_curve_to(
-            cr, Double(control1.x), Double(control1.y), Double(control2.x), Double(control2.y), Double(end.x),
-            Double(end.y))
+        if cairo_has_current_point(cr) == 0 { move(to: control1) }
+        cairo_curve_to(cr, Double(control1.x), Double(control1.y), Double(control2.x), Double(control2.y),
+                       Double(end.x), Double(end.y))
     }
+
+    /// A quadratic Bézier from the current point (cairo draws it as the equivalent cubic).
+    public func addQuadCurve(to end: CGPoint, control: CGPoint) {
+        if cairo_has_current_point(cr) == 0 { move(to: control) }
+        var x0 = 0.0, y0 = 0.0
+        cairo_get_current_point(cr, &x0, &y0)
+        let (cx, cy, x, y) = (Double(control.x), Double(control.y), Double(end.x), Double(end.y))
+        cairo_curve_to(cr, x0 + 2 / 3 * (cx - x0), y0 + 2 / 3 * (cy - y0), x + 2 / 3 * (cx - x), y + 2 / 3 * (cy - y), x, y)
+    }
+
+    /// An arc of a circle, joined to the current point by a line as in CGContext.
+    public func addArc(center: CGPoint, radius: CGFloat, startAngle: CGFloat, endAngle: CGFloat, clockwise: Bool) {
+        let (x, y, r) = (Double(center.x), Double(center.y), Double(max(0, radius)))
+        if clockwise {
+            cairo_arc_negative(cr, x, y, r, Double(startAngle), Double(endAngle))
+        } else {
+            cairo_arc(cr, x, y, r, Double(startAngle), Double(endAngle))
+        }
+    }
+
     public func closePath() { cairo_close_path(cr) }
+
     public func addRect(_ rect: CGRect) {
-        cairo_rectangle(cr, Double(rect.minX), Double(rect.minY), Double(rect.width), Double(rect.height))
+        let r = rect.standardized
+        cairo_rectangle(cr, Double(r.minX), Double(r.minY), Double(r.width), Double(r.height))
     }
+
     public func addEllipse(in rect: CGRect) {
-        guard rect.width > 0, rect.height > 0 else { return }
+        let r = rect.standardized
+        guard r.width > 0, r.height > 0 else { return }
         cairo_save(cr)
-        cairo_translate(cr, Double(rect.midX), Double(rect.midY))
-        cairo_scale(cr, Double(rect.width / 2), Double(rect.height / 2))
+        cairo_translate(cr, Double(r.midX), Double(r.midY))
+        cairo_scale(cr, Double(r.width / 2), Double(r.height / 2))
         cairo_new_sub_path(cr)
         cairo_arc(cr, 0, 0, 1, 0, 2 * .pi)
+        cairo_close_path(cr)
         cairo_restore(cr)
     }
+
     /// A rectangle with corners of radius `radius` (clamped to half the shorter side).
     public func addRoundedRect(in rect: CGRect, radius: CGFloat) {
+        let rect = rect.standardized
         let r = Double(max(0, min(radius, min(rect.width, rect.height) / 2)))
         let (x0, y0, x1, y1) = (Double(rect.minX), Double(rect.minY), Double(rect.maxX), Double(rect.maxY))
         cairo_new_sub_path(cr)
@@ -91,29 +168,42 @@ public final class DrawingContext {
         cairo_close_path(cr)
     }
 
+    /// The rounded rectangle of CGPath's `addRoundedRect(in:cornerWidth:cornerHeight:)` with equal radii.
+    public func addRoundedRect(in rect: CGRect, cornerWidth: CGFloat, cornerHeight: CGFloat) {
+        addRoundedRect(in: rect, radius: min(cornerWidth, cornerHeight))
+    }
+
     // MARK: Painting
 
-    /// Fills the current path with the fill colour (non-zero winding) and clears it.
-    public func fillPath() {
-        setSource(fillColor)
+    /// Fills the current path with the fill colour and clears the path.
+    public func fillPath(using rule: FillRule = .winding) {
+        setFillRule(rule)
+        setSource(state.fillColor)
         cairo_fill(cr)
     }
 
-    /// Strokes the current path with the stroke colour and line width, and clears it.
+    /// Strokes the current path with the stroke colour, line width, cap, join and dash, and clears the path.
     public func strokePath() {
-        setSource(strokeColor)
+        setSource(state.strokeColor)
         cairo_stroke(cr)
+    }
+
+    /// Intersects the clip with the current path and clears the path.
+    public func clip(using rule: FillRule = .winding) {
+        setFillRule(rule)
+        cairo_clip(cr)
+    }
+
+    /// Intersects the clip with a rectangle.
+    public func clip(to rect: CGRect) {
+        beginPath()
+        addRect(rect)
+        clip()
     }
 
     public func fill(_ rect: CGRect) {
         beginPath()
         addRect(rect)
-        fillPath()
-    }
-
-    public func fillEllipse(in rect: CGRect) {
-        beginPath()
-        addEllipse(in: rect)
         fillPath()
     }
 
@@ -123,31 +213,77 @@ public final class DrawingContext {
         strokePath()
     }
 
+    public func fillEllipse(in rect: CGRect) {
+        beginPath()
+        addEllipse(in: rect)
+        fillPath()
+    }
+
     public func strokeEllipse(in rect: CGRect) {
         beginPath()
         addEllipse(in: rect)
         strokePath()
     }
 
-    /// Fills `rect` with a vertical gradient from `top` to `bottom`.
-    public func fillVerticalGradient(_ rect: CGRect, top: Color, bottom: Color) {
-        let pattern = cairo_pattern_create_linear(0, Double(rect.minY), 0, Double(rect.maxY))!
-        defer { cairo_pattern_destroy(pattern) }
-        cairo_pattern_add_color_stop_rgba(pattern, 0, top.red, top.green, top.blue, top.alpha)
-        cairo_pattern_add_color_stop_rgba(pattern, 1, bottom.red, bottom.green, bottom.blue, bottom.alpha)
-        beginPath()
-        addRect(rect)
-        cairo_set_source(cr, pattern)
+    /// Draws `image` scaled into `rect` (bilinear, edges clamped so the border does not fade).
+    public func draw(_ image: Image, in rect: CGRect) {
+        guard image.width > 0, image.height > 0, rect.width != 0, rect.height != 0 else { return }
+        let data = image.baseAddress.assumingMemoryBound(to: UInt8.self)
+        guard let source = cairo_image_surface_create_for_data(
+            data, CAIRO_FORMAT_ARGB32, Int32(image.width), Int32(image.height), Int32(image.bytesPerRow))
+        else { return }
+        defer { cairo_surface_destroy(source) }
+        cairo_save(cr)
+        cairo_translate(cr, Double(rect.minX), Double(rect.minY))
+        cairo_scale(cr, Double(rect.width) / Double(image.width), Double(rect.height) / Double(image.height))
+        cairo_set_source_surface(cr, source, 0, 0)
+        cairo_pattern_set_extend(cairo_get_source(cr), CAIRO_EXTEND_PAD)
+        cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_BILINEAR)
+        cairo_new_path(cr)
+        cairo_rectangle(cr, 0, 0, Double(image.width), Double(image.height))
         cairo_fill(cr)
+        cairo_restore(cr)
     }
 
-    /// Draws `text` with its baseline starting at `point`, in the fill colour (cairo's simple text).
+    /// Fills the clip with a linear gradient from `start` to `end`.
+    public func drawLinearGradient(
+        _ gradient: Gradient, start: CGPoint, end: CGPoint, options: GradientDrawingOptions = []
+    ) {
+        guard let pattern = cairo_pattern_create_linear(Double(start.x), Double(start.y), Double(end.x), Double(end.y))
+        else { return }
+        paint(gradient, pattern, options: options)
+    }
+
+    /// Fills the clip with a radial gradient between two circles.
+    public func drawRadialGradient(
+        _ gradient: Gradient, startCenter: CGPoint, startRadius: CGFloat, endCenter: CGPoint, endRadius: CGFloat,
+        options: GradientDrawingOptions = []
+    ) {
+        guard let pattern = cairo_pattern_create_radial(
+            Double(startCenter.x), Double(startCenter.y), Double(max(0, startRadius)), Double(endCenter.x),
+            Double(endCenter.y), Double(max(0, endRadius)))
+        else { return }
+        paint(gradient, pattern, options: options)
+    }
+
+    /// Fills `rect` with a vertical gradient from `top` to `bottom`.
+    public func fillVerticalGradient(_ rect: CGRect, top: Color, bottom: Color) {
+        saveGState()
+        clip(to: rect)
+        drawLinearGradient(
+            Gradient(colors: [top, bottom])!, start: CGPoint(x: rect.minX, y: rect.minY),
+            end: CGPoint(x: rect.minX, y: rect.maxY), options: [.drawsBeforeStartLocation, .drawsAfterEndLocation])
+        restoreGState()
+    }
+
+    // MARK: Text
+
+    /// Draws `text` with its baseline starting at `point`, in the fill colour, with cairo's simple text API
+    /// (fontconfig picks the face for `family`).
     public func showText(_ text: String, at point: CGPoint, fontSize: CGFloat, family: String = "sans-serif",
                          bold: Bool = false) {
-        setSource(fillColor)
-        cairo_select_font_face(
-            cr, family, CAIRO_FONT_SLANT_NORMAL, bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL)
-        cairo_set_font_size(cr, Double(fontSize))
+        selectFont(family: family, size: fontSize, bold: bold)
+        setSource(state.fillColor)
         cairo_move_to(cr, Double(point.x), Double(point.y))
         cairo_show_text(cr, text)
         cairo_new_path(cr)
@@ -157,12 +293,42 @@ public final class DrawingContext {
     public func textWidth(_ text: String, fontSize: CGFloat, family: String = "sans-serif", bold: Bool = false)
         -> CGFloat
     {
-        cairo_select_font_face(
-            cr, family, CAIRO_FONT_SLANT_NORMAL, bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL)
-        cairo_set_font_size(cr, Double(fontSize))
+        selectFont(family: family, size: fontSize, bold: bold)
         var extents = cairo_text_extents_t()
         cairo_text_extents(cr, text, &extents)
         return CGFloat(extents.x_advance)
+    }
+
+    // MARK: Private
+
+    private func selectFont(family: String, size: CGFloat, bold: Bool) {
+        cairo_select_font_face(
+            cr, family, CAIRO_FONT_SLANT_NORMAL, bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL)
+        cairo_set_font_size(cr, Double(max(0, size)))
+    }
+
+    private func paint(_ gradient: Gradient, _ pattern: OpaquePointer, options: GradientDrawingOptions) {
+        defer { cairo_pattern_destroy(pattern) }
+        // cairo extends both ends (PAD) or neither (NONE). An end that must not be extended gets a transparent stop
+        // at the same place, beyond the colour's own: cairo keeps stops of equal offset in the order added, and
+        // extends with the outermost one.
+        let first = gradient.locations.min() ?? 0, last = gradient.locations.max() ?? 1
+        cairo_pattern_set_extend(pattern, options.isEmpty ? CAIRO_EXTEND_NONE : CAIRO_EXTEND_PAD)
+        if !options.isEmpty && !options.contains(.drawsBeforeStartLocation) {
+            cairo_pattern_add_color_stop_rgba(pattern, Double(first), 0, 0, 0, 0)
+        }
+        for (color, location) in zip(gradient.colors, gradient.locations) {
+            cairo_pattern_add_color_stop_rgba(pattern, Double(location), color.red, color.green, color.blue, color.alpha)
+        }
+        if !options.isEmpty && !options.contains(.drawsAfterEndLocation) {
+            cairo_pattern_add_color_stop_rgba(pattern, Double(last), 0, 0, 0, 0)
+        }
+        cairo_set_source(cr, pattern)
+        cairo_paint(cr)
+    }
+
+    private func setFillRule(_ rule: FillRule) {
+        cairo_set_fill_rule(cr, rule == .evenOdd ? CAIRO_FILL_RULE_EVEN_ODD : CAIRO_FILL_RULE_WINDING)
     }
 
     private func setSource(_ c: Color) { cairo_set_source_rgba(cr, c.red, c.green, c.blue, c.alpha) }

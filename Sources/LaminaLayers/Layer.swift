@@ -1,5 +1,6 @@
 import Foundation
 import LaminaCore
+import LaminaDrawing
 
 /// A node of the layer tree, with CALayer's names and defaults.
 ///
@@ -19,7 +20,12 @@ open class Layer {
     // MARK: Geometry (SEMANTICS.md, "Geometry of a layer")
 
     /// The layer's own coordinate space: its origin scrolls the sublayers; its size is what it paints.
-    @exclusivity(unchecked) public var bounds: CGRect = .zero
+    /// A change of size marks the layer for drawing when `needsDisplayOnBoundsChange` is true.
+    @exclusivity(unchecked) public var bounds: CGRect = .zero {
+        didSet {
+            if needsDisplayOnBoundsChange, bounds.size != oldValue.size { needsDisplay = true }
+        }
+    }
     /// Where the anchor point sits in the superlayer's space.
     @exclusivity(unchecked) public var position: CGPoint = .zero
     /// The point of the bounds, in unit coordinates, that `position` names and transforms turn about.
@@ -61,6 +67,44 @@ open class Layer {
     @exclusivity(unchecked) public var minificationFilter: Filter = .linear
     /// The filter used when the contents are drawn larger than their pixel size.
     @exclusivity(unchecked) public var magnificationFilter: Filter = .linear
+
+    // MARK: Custom drawing (Layer+Display.swift)
+
+    /// Draws the layer's contents: weakly held, as CALayer holds its delegate.
+    public weak var delegate: LayerDelegate?
+    /// Lamina extension: a delegate the layer itself keeps alive, for delegates nothing else owns (a scene file's
+    /// drawing steps). Setting it sets `delegate` too. nil by default.
+    public var ownedDelegate: LayerDelegate? {
+        didSet { delegate = ownedDelegate }
+    }
+    /// True when the layer is marked to be drawn (setNeedsDisplay()) and has not been drawn since.
+    public internal(set) var needsDisplay = false
+    /// Marks the layer for drawing whenever its bounds change size. false by default.
+    @exclusivity(unchecked) public var needsDisplayOnBoundsChange = false
+    /// How many times `display()` has run: drawing happens only when marked, and this counts it.
+    public private(set) var displayCount = 0
+    /// The image the standard drawing path made last, reused for the next drawing when the size is unchanged.
+    var backingImage: Image?
+    /// Why the last drawing made no image (an absurd size), for the planner to report; nil when it worked.
+    var lastDisplayError: String?
+
+    /// Fills `contents`: the delegate's `display(_:)` if there is a delegate (whose default makes a backing
+    /// image and calls `draw(in:)`), else the standard backing-image path. Subclasses may override it to set
+    /// `contents` themselves.
+    open func display() {
+        displayCount += 1
+        if let delegate {
+            delegate.display(self)
+        } else {
+            displayIntoBackingImage()
+        }
+    }
+
+    /// Draws the layer's contents into `context` (user space: the bounds, in points). The default calls the
+    /// delegate's `draw(_:in:)`; subclasses override it to draw themselves.
+    open func draw(in context: DrawingContext) {
+        delegate?.draw(self, in: context)
+    }
 
     // MARK: Tree
 

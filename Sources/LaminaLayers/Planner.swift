@@ -15,11 +15,14 @@ import LaminaCore
 public enum PlanError: Error, Equatable, CustomStringConvertible {
     case invalidScale(CGFloat)
     case invalidSize(String)
+    /// A layer's custom drawing could not make its backing image.
+    case drawingFailed(String)
 
     public var description: String {
         switch self {
         case .invalidScale(let s): return "scale must be a positive finite number, got \(s)"
         case .invalidSize(let why): return "output size: \(why)"
+        case .drawingFailed(let why): return why
         }
     }
 }
@@ -51,7 +54,7 @@ public struct Planner {
         return (Int(w), Int(h))
     }
 
-    /// Plans `root` and everything under it. The root's bounds become the output; its own position and
+    /// Plans `root` and everything under it, first drawing the visible layers marked with setNeedsDisplay(). The root's bounds become the output; its own position and
     /// transform are ignored, as when a layer is rendered into a context of its own.
     /// - Complexity: O(n log n) in the number of visible layers (sorting siblings by zPosition); iterative, so
     ///   any depth is fine.
@@ -67,6 +70,10 @@ public struct Planner {
             guard !layer.isHidden else { continue }
             let opacity = visit.opacity * min(max(layer.opacity, 0), 1)
             guard opacity > 0 else { continue }
+            // Custom drawing happens here, once, for layers marked with setNeedsDisplay() (SEMANTICS.md).
+            let drawn = layer.displayCount
+            layer.displayIfNeeded()
+            if layer.displayCount != drawn, let error = layer.lastDisplayError { throw PlanError.drawingFailed(error) }
             emit(layer, layerToTarget: visit.layerToTarget, opacity: opacity, clip: visit.clip, into: &plan.quads)
 
             let children = layer.sublayers

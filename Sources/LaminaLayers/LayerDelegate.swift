@@ -1,0 +1,23 @@
+import Foundation
+import LaminaCore
+import LaminaDrawing
+
+/// CALayerDelegate's drawing half: a delegate fills a layer's backing image, either by setting `contents`
+/// itself (`display(_:)`) or by drawing into a context the layer prepares (`draw(_:in:)`). Both are optional:
+/// the default `display(_:)` does what a layer without a delegate does (make a backing image and call the
+/// layer's `draw(in:)`, which calls the delegate's `draw(_:in:)`), so a delegate that implements `display(_:)`
+/// takes over and its `draw(_:in:)` is not called, as in Core Animation.
+public protocol LayerDelegate: AnyObject {
+    /// Sets `layer.contents` directly.
+    func display(_ layer: Layer)
+    /// Draws the layer's contents into `context`, whose user space is the layer's bounds in points (y down).
+    func draw(_ layer: Layer, in context: DrawingContext)
+}
+
+extension LayerDelegate {
+    public func display(_ layer: Layer) {
+        layer.displayIntoBackingImage()
+    }
+
+    public func draw(_ layer: Layer, in context: DrawingContext) {}
+}
