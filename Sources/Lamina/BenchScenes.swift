@@ -26,6 +26,11 @@ public enum BenchScene: String, CaseIterable, Sendable {
     case sprites1k = "sprites-1k", sprites10k = "sprites-10k", sprites100k = "sprites-100k"
     /// 2,000 buttons of random sizes (48...240 x 24...72 points) from one 30 x 30 pixel image with contentsCenter.
     case nineslice2k = "nineslice-2k"
+    /// 1,000 custom-drawn 64 x 64 layers (cairo: a gradient disc, a ring and a dashed cross), drawn once and then
+    /// only composited.
+    case drawn1k = "drawn-1k"
+    /// The same, with 10 of them marked for drawing again before every frame.
+    case drawn1kRedraw10 = "drawn-1k-redraw10"
     /// One 3840 x 2160 image aspect-filled into the output.
     case bigimage
     /// The same, with the image's pixels changed every frame, so a GPU renderer uploads 33 MB per frame.
@@ -52,6 +57,16 @@ public enum BenchScene: String, CaseIterable, Sendable {
                                              height: 0.125)
                 root.addSublayer(sprite)
             }
+        case .drawn1k, .drawn1kRedraw10:
+            for index in 0..<1_000 {
+                let layer = Layer()
+                layer.bounds = CGRect(x: 0, y: 0, width: 64, height: 64)
+                layer.anchorPoint = .zero
+                layer.position = CGPoint(x: random.below(Int(size.width) - 63), y: random.below(Int(size.height) - 63))
+                layer.ownedDelegate = BadgeDrawing(hue: Double(index % 64) / 64)
+                layer.setNeedsDisplay()
+                root.addSublayer(layer)
+            }
         case .bigimage, .upload:
             let layer = Layer(frame: root.bounds)
             layer.contents = try Self.bigImage()
@@ -75,11 +90,25 @@ public enum BenchScene: String, CaseIterable, Sendable {
         return root
     }
 
-    /// Work done before each frame: for `upload`, a change to the big image's pixels.
+    /// Work done before each frame: for `upload`, a change to the big image's pixels; for `drawn-1k-redraw10`,
+    /// ten layers (the next ten in turn) marked for drawing.
     public func prepareFrame(_ root: Layer, frame: Int) {
-        guard self == .upload, let image = root.sublayers.first?.contents else { return }
-        image.setWord(0xFF00_0000 | UInt32(truncatingIfNeeded: frame &* 2_654_435_761) & 0xFF_FFFF, x: 0, y: 0)
-        image.markModified()
+        switch self {
+        case .upload:
+            guard let image = root.sublayers.first?.contents else { return }
+            image.setWord(0xFF00_0000 | UInt32(truncatingIfNeeded: frame &* 2_654_435_761) & 0xFF_FFFF, x: 0, y: 0)
+            image.markModified()
+        case .drawn1kRedraw10:
+            let layers = root.sublayers
+            for index in 0..<10 { layers[(frame * 10 + index) % layers.count].setNeedsDisplay() }
+        default:
+            break
+        }
+    }
+
+    /// Layers drawn (display() run) in the whole tree so far.
+    public static func drawCount(_ root: Layer) -> Int {
+        root.sublayers.reduce(root.displayCount) { $0 + $1.displayCount }
     }
 
     /// A 3840 x 2160 picture: diagonal colour gradient with a grid, so scaling artefacts would show.
@@ -113,5 +142,37 @@ public enum BenchScene: String, CaseIterable, Sendable {
         }
         context.flush()
         return sheet
+    }
+}
+
+/// The drawing of `drawn-1k`: a gradient disc with a ring and a dashed cross, in one hue.
+final class BadgeDrawing: LayerDelegate {
+    let colour: Color
+
+    init(hue: Double) {
+        colour = Color(red: 0.5 + 0.5 * cos(2 * .pi * hue), green: 0.5 + 0.5 * cos(2 * .pi * (hue - 1 / 3.0)),
+                       blue: 0.5 + 0.5 * cos(2 * .pi * (hue - 2 / 3.0)))
+    }
+
+    func draw(_ layer: Layer, in context: DrawingContext) {
+        let b = layer.bounds.insetBy(dx: 4, dy: 4)
+        context.saveGState()
+        context.addEllipse(in: b)
+        context.clip()
+        context.drawRadialGradient(
+            Gradient(colors: [.white, colour])!, startCenter: CGPoint(x: b.midX - 8, y: b.midY - 8), startRadius: 2,
+            endCenter: CGPoint(x: b.midX, y: b.midY), endRadius: b.width / 2, options: [.drawsAfterEndLocation])
+        context.restoreGState()
+        context.setStrokeColor(.black)
+        context.setLineWidth(3)
+        context.strokeEllipse(in: b)
+        context.setLineDash(phase: 0, lengths: [4, 3])
+        context.setLineWidth(1.5)
+        context.beginPath()
+        context.move(to: CGPoint(x: b.minX + 8, y: b.midY))
+        context.addLine(to: CGPoint(x: b.maxX - 8, y: b.midY))
+        context.move(to: CGPoint(x: b.midX, y: b.minY + 8))
+        context.addLine(to: CGPoint(x: b.midX, y: b.maxY - 8))
+        context.strokePath()
     }
 }

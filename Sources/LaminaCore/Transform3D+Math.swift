@@ -2,13 +2,21 @@ import Foundation
 
 extension Transform3D {
     /// The determinant of the 4x4 matrix.
-    public var determinant: CGFloat {
-        // Laplace expansion by 2x2 minors of the first two rows and of the last two rows.
-        let s0 = m11 * m22 - m21 * m12, s1 = m11 * m23 - m21 * m13, s2 = m11 * m24 - m21 * m14
-        let s3 = m12 * m23 - m22 * m13, s4 = m12 * m24 - m22 * m14, s5 = m13 * m24 - m23 * m14
-        let c5 = m33 * m44 - m43 * m34, c4 = m32 * m44 - m42 * m34, c3 = m32 * m43 - m42 * m33
-        let c2 = m31 * m44 - m41 * m34, c1 = m31 * m43 - m41 * m33, c0 = m31 * m42 - m41 * m32
-        return s0 * c5 - s1 * c4 + s2 * c3 + s3 * c2 - s4 * c1 + s5 * c0
+    public var determinant: CGFloat { minors.determinant }
+
+    /// The 2x2 minors of the first two rows (s) and of the last two rows (c), by which both the determinant
+    /// (Laplace expansion) and the adjugate are written.
+    private var minors: (s: [CGFloat], c: [CGFloat], determinant: CGFloat) {
+        let s = [
+            m11 * m22 - m21 * m12, m11 * m23 - m21 * m13, m11 * m24 - m21 * m14,
+            m12 * m23 - m22 * m13, m12 * m24 - m22 * m14, m13 * m24 - m23 * m14,
+        ]
+        let c = [
+            m31 * m42 - m41 * m32, m31 * m43 - m41 * m33, m31 * m44 - m41 * m34,
+            m32 * m43 - m42 * m33, m32 * m44 - m42 * m34, m33 * m44 - m43 * m34,
+        ]
+        let det = s[0] * c[5] - s[1] * c[4] + s[2] * c[3] + s[3] * c[2] - s[4] * c[1] + s[5] * c[0]
+        return (s, c, det)
     }
 
     /// The inverse (CATransform3DInvert), or nil when the matrix is singular, numerically singular or not
@@ -25,13 +33,11 @@ extension Transform3D {
     /// composed with a flattening) is refused instead of yielding entries of 1e16.
     public var inverted: Transform3D? {
         guard isFinite else { return nil }
-        // The adjugate by 2x2 minors (the same minors as `determinant`): exact for the common sparse matrices
-        // (translations, scales, perspective), where most products are zero.
-        let s0 = m11 * m22 - m21 * m12, s1 = m11 * m23 - m21 * m13, s2 = m11 * m24 - m21 * m14
-        let s3 = m12 * m23 - m22 * m13, s4 = m12 * m24 - m22 * m14, s5 = m13 * m24 - m23 * m14
-        let c5 = m33 * m44 - m43 * m34, c4 = m32 * m44 - m42 * m34, c3 = m32 * m43 - m42 * m33
-        let c2 = m31 * m44 - m41 * m34, c1 = m31 * m43 - m41 * m33, c0 = m31 * m42 - m41 * m32
-        let det = s0 * c5 - s1 * c4 + s2 * c3 + s3 * c2 - s4 * c1 + s5 * c0
+        // The adjugate by 2x2 minors: exact for the common sparse matrices (translations, scales, perspective),
+        // where most products are zero.
+        let (s, c, det) = minors
+        let (s0, s1, s2, s3, s4, s5) = (s[0], s[1], s[2], s[3], s[4], s[5])
+        let (c0, c1, c2, c3, c4, c5) = (c[0], c[1], c[2], c[3], c[4], c[5])
         guard det != 0, det.isFinite, abs(det) > 16 * CGFloat.ulpOfOne * hadamardBound else { return nil }
         let inv = 1 / det
         let result = Transform3D(

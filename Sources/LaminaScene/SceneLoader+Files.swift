@@ -140,13 +140,22 @@ extension SceneLoader {
             }
             return ContentsSource(image: sheet.image, scale: sheet.scale, frame: frame)
         }
+        var sheetHint = ""
+        if spriteSheets[text] != nil {
+            sheetHint = "; \(ScenePath.quoted(text)) is a sprite sheet: name a frame as \"\(text)/FRAME\""
+        }
+        return imageByNameOrPath(text, value, path, sheetHint: sheetHint)
+    }
+
+    /// An image name of `images`, else a path relative to the scene (the `contents` of a layer, the `image`
+    /// of a drawing step); nil after reporting a problem. `sheetHint` is added to a not-found message in place
+    /// of a suggested image name.
+    func imageByNameOrPath(_ text: String, _ value: JSONValue, _ path: String, sheetHint: String) -> ContentsSource? {
         if let named = namedImages[text] {
             return named.image.map { ContentsSource(image: $0, scale: named.scale) }
         }
-        var hint = ""
-        if spriteSheets[text] != nil {
-            hint = "; \(ScenePath.quoted(text)) is a sprite sheet: name a frame as \"\(text)/FRAME\""
-        } else if let name = Suggestion.closest(to: text, in: namedImages.keys.sorted()) {
+        var hint = sheetHint
+        if hint.isEmpty, let name = Suggestion.closest(to: text, in: namedImages.keys.sorted()) {
             hint = "; did you mean the image \(ScenePath.quoted(name))?"
         }
         switch resolveFile(text, relativeTo: baseDirectory, notFoundHint: hint).flatMap({ image(atPath: $0) }) {

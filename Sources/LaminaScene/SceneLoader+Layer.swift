@@ -9,7 +9,7 @@ extension SceneLoader {
         "name", "frame", "bounds", "position", "anchorPoint", "zPosition", "transform", "affineTransform",
         "sublayerTransform", "hidden", "opacity", "backgroundColor", "contents", "contentsRect", "contentsCenter",
         "contentsGravity", "contentsScale", "masksToBounds", "minificationFilter", "magnificationFilter",
-        "sublayers",
+        "needsDisplayOnBoundsChange", "draw", "sublayers",
     ]
 
     /// Layer keys of the format that the layer model does not render yet. They are rejected rather than
@@ -17,7 +17,6 @@ extension SceneLoader {
     static let unsupportedLayerKeys = [
         "allowsGroupOpacity", "cornerRadius", "borderWidth", "borderColor", "shadowColor", "shadowOpacity",
         "shadowOffset", "shadowRadius", "shadowPath", "mask", "doubleSided", "allowsEdgeAntialiasing",
-        "needsDisplayOnBoundsChange", "draw",
     ]
 
     /// Builds the layers of `value` (an array of layer objects) as sublayers of `parent`, with all their
@@ -71,6 +70,7 @@ extension SceneLoader {
         if let masks = read("masksToBounds", bool) { layer.masksToBounds = masks }
 
         readContents(layer, keys: keys, path: path)
+        readDrawing(layer, keys: keys, path: path)
         return keys["sublayers"]?.value
     }
 

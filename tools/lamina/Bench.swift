@@ -69,7 +69,10 @@ struct Bench: ParsableCommand {
         let gles = renderer as? GLESRenderer
         var planTimes: [Double] = [], totals: [Double] = [], uploaded: [Int] = [], uploadTimes: [Double] = []
         var lastPlan = RenderPlan(width: 1, height: 1)
+        var drawsBefore = 0
+        var firstFrame = 0.0
         for frame in 0..<(warmup + frames) {
+            if frame == warmup { drawsBefore = BenchScene.drawCount(root) }
             scene.prepareFrame(root, frame: frame)
             let start = DispatchTime.now().uptimeNanoseconds
             let plan = try Planner().plan(root)
@@ -81,6 +84,7 @@ struct Bench: ParsableCommand {
                 try renderer.render(plan, into: target)
             }
             let done = DispatchTime.now().uptimeNanoseconds
+            if frame == 0 { firstFrame = Double(done - start) / 1e6 }
             if frame >= warmup {
                 planTimes.append(Double(planned - start) / 1e6)
                 totals.append(Double(done - start) / 1e6)
@@ -91,11 +95,14 @@ struct Bench: ParsableCommand {
         }
         let stats = renderer.statistics
         let median = Self.percentile(totals, 0.5)
+        let draws = BenchScene.drawCount(root) - drawsBefore
         print("""
               \(scene.rawValue): \(f(median)) ms/frame median (min \(f(totals.min()!)), max \(f(totals.max()!)), \
             p95 \(f(Self.percentile(totals, 0.95)))), \(f(1000 / median)) fps, \(stats.drawCalls) draw calls, \
             \(stats.quads) quads
-                plan \(f(Self.percentile(planTimes, 0.5))) ms (\(f(100 * Self.percentile(planTimes, 0.5) / median))% of the frame)
+                plan \(f(Self.percentile(planTimes, 0.5))) ms (\(f(100 * Self.percentile(planTimes, 0.5) / median))% of the frame, \
+            including custom drawing), \(f(Double(draws) / Double(frames))) layers drawn per frame; first frame \
+            \(f(firstFrame)) ms
             """)
         if scene == .upload, gles != nil {
             let bytes = Double(uploaded.max() ?? 0)

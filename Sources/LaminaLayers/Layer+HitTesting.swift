@@ -1,0 +1,102 @@
+import Foundation
+import LaminaCore
+
+extension Layer {
+    /// The front-most layer of the receiver's subtree (the receiver included) that contains `point`, or nil:
+    /// CALayer's `hitTest(_:)`.
+    ///
+    /// - `point` is in the receiver's *superlayer's* space, as in Core Animation (so `root.hitTest(p)` and
+    ///   `parent.hitTest(p)` take the same kind of point only for a root). For a layer with no superlayer it is
+    ///   in the layer's own space: a root's `position` and `transform` place it in nothing (the planner
+    ///   ignores them too), so its own space is the top space, the one `convert(_:from: nil)` uses. A point in
+    ///   output pixels is `q / scale + root.bounds.origin` there.
+    /// - Front-most means painted last: among siblings, higher `zPosition` first, then later in `sublayers`
+    ///   first; a layer's sublayers are in front of the layer itself, so the deepest hit wins.
+    /// - A hidden layer and its whole subtree are never hit. `opacity` plays no part, as in Core Animation
+    ///   (a layer with opacity 0 is hit although the planner draws nothing for it); hide it to exclude it.
+    /// - With `masksToBounds`, a point outside the layer's bounds hits nothing in its subtree. Without it,
+    ///   sublayers are hit outside their superlayer's bounds, as in Core Animation.
+    /// - Transforms, `sublayerTransform` and perspective count as drawn: the point is mapped into each level
+    ///   through the inverse of the flattened map the planner draws with. A level whose map cannot be
+    ///   inverted (scaled to zero, exactly edge-on) is not hit, nor is a point whose preimage lies at or
+    ///   behind the eye (w <= 0), where nothing of that level is drawn.
+    /// - A layer contains a point by `contains(_:)` (its bounds, min edges in, max edges out).
+    ///
+    /// - Complexity: O(n) in the layers visited; iterative, so any depth is fine.
+    public func hitTest(_ point: CGPoint) -> Layer? {
+        guard !isHidden else { return nil }
+        var own = point
+        if let parent = superlayer {
+            guard let mapped = Self.preimage(of: point, under: mapToSuperlayer(
+                sublayerSpace: parent.sublayerTransformAboutAnchor))
+            else { return nil }
+            own = mapped
+        }
+        return hitTest(inOwnSpace: own)
+    }
+
+    /// Whether the layer contains `point`, given in the layer's own space: CALayer's `contains(_:)`, which is
+    /// `bounds.contains(point)` (a point on the min edges is in, one on the max edges is out, as with
+    /// CGRectContainsPoint). `hitTest(_:)` decides with it.
+    public func contains(_ point: CGPoint) -> Bool {
+        bounds.contains(point)
+    }
+
+    /// `hitTest(_:)` with `point` already in the receiver's own space (and the receiver known not hidden).
+    private func hitTest(inOwnSpace point: CGPoint) -> Layer? {
+        // Depth-first, front to back, with an explicit stack (a 10,000-level chain must not overflow the
+        // call stack). A layer's own test is pushed below its sublayers, so it is decided only after every
+        // sublayer in front of it has missed: the first own test that succeeds is the answer.
+        var pending: [Pending] = [.subtree(self, point)]
+        while let next = pending.popLast() {
+            switch next {
+            case .own(let layer, let p):
+                if layer.contains(p) { return layer }
+            case .subtree(let layer, let p):
+                if layer.masksToBounds, !layer.bounds.contains(p) { continue }
+                pending.append(.own(layer, p))
+                let children = layer.sublayers
+                guard !children.isEmpty else { continue }
+                let sublayerSpace = layer.sublayerTransformAboutAnchor
+                // Pushed in paint order, so the front-most child is popped first.
+                for child in Self.paintOrder(children) where !child.isHidden {
+                    let map = child.mapToSuperlayer(sublayerSpace: sublayerSpace)
+                    guard let q = Self.preimage(of: p, under: map) else { continue }
+                    pending.append(.subtree(child, q))
+                }
+            }
+        }
+        return nil
+    }
+
+    private enum Pending {
+        /// Test the layer's sublayers (then the layer itself); the point is in the layer's space.
+        case subtree(Layer, CGPoint)
+        /// Test the layer alone.
+        case own(Layer, CGPoint)
+    }
+
+    /// Siblings in paint order (the planner's): ascending zPosition, ties in array order.
+    private static func paintOrder(_ children: [Layer]) -> [Layer] {
+        let firstZ = children[0].zPosition
+        if children.allSatisfy({ $0.zPosition == firstZ }) { return children }
+        return children.enumerated().sorted {
+            $0.element.zPosition != $1.element.zPosition
+                ? $0.element.zPosition < $1.element.zPosition : $0.offset < $1.offset
+        }.map(\.element)
+    }
+
+    /// The point of the lower plane that `map` sends to `point`, or nil when there is none in front of the
+    /// eye. With the exact inverse, w = 1 / (the forward w), so w > 0 exactly when the preimage is drawn.
+    private static func preimage(of point: CGPoint, under map: Matrix3) -> CGPoint? {
+        if map.isAffine, map.m11 == 1, map.m12 == 0, map.m21 == 0, map.m22 == 1 {
+            // The common 2D case, a translation: no inverse needed, and exact.
+            return CGPoint(x: point.x - map.m31, y: point.y - map.m32)
+        }
+        guard let inverse = map.inverted else { return nil }
+        let h = inverse.apply(point)
+        guard h.w > 0, h.w.isFinite else { return nil }
+        let p = h.projected
+        return p.x.isFinite && p.y.isFinite ? p : nil
+    }
+}
