@@ -36,8 +36,9 @@ public final class CPURenderer: Renderer {
         var stats = RenderStatistics()
         stats.quads = plan.quads.count
         for quad in plan.quads {
-            let calls = try draw(quad, coverage: quad.pixelCoverage(width: plan.width, height: plan.height),
-                                 into: destination)
+            let calls = quad.antialiasedEdges.isEmpty
+                ? try draw(quad, coverage: quad.pixelCoverage(width: plan.width, height: plan.height), into: destination)
+                : try drawAntialiased(quad, into: destination, width: plan.width, height: plan.height)
             if calls > 0 {
                 stats.quadsDrawn += 1
                 stats.drawCalls += calls
@@ -46,7 +47,50 @@ public final class CPURenderer: Renderer {
         statistics = stats
     }
 
-    /// Draws one quad; returns the number of pixman composites made.
+    /// A pixman source for a quad's paint: `offset` is added to target coordinates to get source coordinates.
+    private struct Source {
+        var image: OpaquePointer
+        var offset: (x: Int32, y: Int32)
+        var owned: Bool
+    }
+
+    /// Sets up the quad's source: a solid fill of `color`, or the texture view with the quad's transform and
+    /// filter. Nil when the quad cannot be drawn (degenerate mapping).
+    private func source(for quad: Quad, solid color: PremultipliedColor?) throws -> Source? {
+        switch quad.paint {
+        case .solid:
+            let bytes = (color ?? PremultipliedColor(red: 0, green: 0, blue: 0, alpha: 0)).quantized
+            var pixel = pixman_color_t(
+                red: UInt16(bytes.red) * 257, green: UInt16(bytes.green) * 257, blue: UInt16(bytes.blue) * 257,
+                alpha: UInt16(bytes.alpha) * 257)
+            guard let fill = pixman_image_create_solid_fill(&pixel) else {
+                throw RenderError.failed("pixman could not make a solid fill")
+            }
+            return Source(image: fill, offset: (0, 0), owned: true)
+        case .texture(let texture):
+            guard let view = views.view(of: texture.image, clamp: texture.clamp) else {
+                throw RenderError.failed("pixman could not wrap \(texture.image)")
+            }
+            guard let targetToTexel = quad.targetToTexel(texture) else { return nil }
+            let targetToView = targetToTexel
+                .concatenating(.translation(-CGFloat(texture.clamp.x0), -CGFloat(texture.clamp.y0)))
+            if let offset = targetToView.integerTranslation {
+                // Whole-pixel placement at 1:1: no transform and no filtering, so pixman takes its fastest path.
+                pixman_image_set_transform(view, nil)
+                pixman_image_set_filter(view, PIXMAN_FILTER_NEAREST, nil, 0)
+                return Source(image: view, offset: (Int32(offset.x), Int32(offset.y)), owned: false)
+            }
+            var transform = pixman_transform()
+            var f = Self.pixmanMatrix(targetToView)
+            guard pixman_transform_from_pixman_f_transform(&transform, &f) != 0 else { return nil }
+            pixman_image_set_transform(view, &transform)
+            let filter = texture.filter == .nearest ? PIXMAN_FILTER_NEAREST : PIXMAN_FILTER_BILINEAR
+            pixman_image_set_filter(view, filter, nil, 0)
+            return Source(image: view, offset: (0, 0), owned: false)
+        }
+    }
+
+    /// Draws one quad under the pixel-centre rule; returns the number of pixman composites made.
     private func draw(_ quad: Quad, coverage: PixelCoverage, into destination: OpaquePointer) throws -> Int {
         // The covered pixels: a box for an axis-aligned rectangle, else a clip region of one box per run.
         let box: pixman_box32_t
@@ -72,56 +116,64 @@ public final class CPURenderer: Renderer {
                 pixman_region32_fini(&region)
             }
         }
-        let width = box.x2 - box.x1, height = box.y2 - box.y1
-        switch quad.paint {
-        case .solid(let color):
-            let c = color.scaled(by: min(max(quad.opacity, 0), 1))
-            guard c.alpha > 0 else { return 0 }
-            let bytes = c.quantized
-            var pixel = pixman_color_t(
-                red: UInt16(bytes.red) * 257, green: UInt16(bytes.green) * 257, blue: UInt16(bytes.blue) * 257,
-                alpha: UInt16(bytes.alpha) * 257)
-            guard let source = pixman_image_create_solid_fill(&pixel) else {
-                throw RenderError.failed("pixman could not make a solid fill")
-            }
-            defer { pixman_image_unref(source) }
-            let op = c.alpha >= 1 ? PIXMAN_OP_SRC : PIXMAN_OP_OVER
-            pixman_image_composite32(op, source, nil, destination, 0, 0, 0, 0, box.x1, box.y1, width, height)
-            return 1
-        case .texture(let texture):
-            let opacity = min(max(quad.opacity, 0), 1)
-            guard opacity > 0 else { return 0 }
-            guard let view = views.view(of: texture.image, clamp: texture.clamp) else {
-                throw RenderError.failed("pixman could not wrap \(texture.image)")
-            }
-            guard let targetToTexel = quad.targetToTexel(texture) else { return 0 }
-            let targetToView = targetToTexel
-                .concatenating(.translation(-CGFloat(texture.clamp.x0), -CGFloat(texture.clamp.y0)))
-            var srcX = box.x1, srcY = box.y1
-            if let offset = targetToView.integerTranslation {
-                // Whole-pixel placement at 1:1: no transform and no filtering, so pixman takes its fastest path.
-                pixman_image_set_transform(view, nil)
-                pixman_image_set_filter(view, PIXMAN_FILTER_NEAREST, nil, 0)
-                srcX += Int32(offset.x)
-                srcY += Int32(offset.y)
-            } else {
-                var transform = pixman_transform()
-                var f = Self.pixmanMatrix(targetToView)
-                guard pixman_transform_from_pixman_f_transform(&transform, &f) != 0 else { return 0 }
-                pixman_image_set_transform(view, &transform)
-                let filter = texture.filter == .nearest ? PIXMAN_FILTER_NEAREST : PIXMAN_FILTER_BILINEAR
-                pixman_image_set_filter(view, filter, nil, 0)
-            }
-            var mask: OpaquePointer?
-            if opacity < 1 {
-                var alpha = pixman_color_t(red: 0, green: 0, blue: 0, alpha: UInt16(PremultipliedColor.byte(opacity)) * 257)
-                mask = pixman_image_create_solid_fill(&alpha)
-            }
-            defer { if let mask { pixman_image_unref(mask) } }
-            pixman_image_composite32(
-                PIXMAN_OP_OVER, view, mask, destination, srcX, srcY, 0, 0, box.x1, box.y1, width, height)
-            return 1
+        let opacity = min(max(quad.opacity, 0), 1)
+        var solid: PremultipliedColor?
+        if case .solid(let color) = quad.paint { solid = color.scaled(by: opacity) }
+        guard PremultipliedColor.byte(solid?.alpha ?? opacity) > 0,
+            let source = try source(for: quad, solid: solid)
+        else { return 0 }
+        defer { if source.owned { pixman_image_unref(source.image) } }
+        var mask: OpaquePointer?
+        if solid == nil, opacity < 1 {
+            var alpha = pixman_color_t(red: 0, green: 0, blue: 0, alpha: UInt16(PremultipliedColor.byte(opacity)) * 257)
+            mask = pixman_image_create_solid_fill(&alpha)
         }
+        defer { if let mask { pixman_image_unref(mask) } }
+        let op = solid.map { $0.quantized.alpha == 255 } == true ? PIXMAN_OP_SRC : PIXMAN_OP_OVER
+        pixman_image_composite32(
+            op, source.image, mask, destination, box.x1 + source.offset.x, box.y1 + source.offset.y, 0, 0, box.x1,
+            box.y1, box.x2 - box.x1, box.y2 - box.y1)
+        return 1
+    }
+
+    /// Draws one quad with antialiased edges: its source through an 8-bit mask holding each pixel's coverage
+    /// times the opacity (the same values the GLES renderer draws with).
+    private func drawAntialiased(_ quad: Quad, into destination: OpaquePointer, width: Int, height: Int) throws -> Int {
+        let coverage = quad.antialiasedCoverage(width: width, height: height)
+        guard !coverage.isEmpty else { return 0 }
+        var x0 = Int32.max, y0 = Int32.max, x1 = Int32.min, y1 = Int32.min
+        for box in coverage.full {
+            x0 = min(x0, Int32(box.x0)); y0 = min(y0, Int32(box.y0))
+            x1 = max(x1, Int32(box.x1)); y1 = max(y1, Int32(box.y1))
+        }
+        for pixel in coverage.partial {
+            x0 = min(x0, pixel.x); y0 = min(y0, pixel.y)
+            x1 = max(x1, pixel.x + 1); y1 = max(y1, pixel.y + 1)
+        }
+        let opacity = min(max(quad.opacity, 0), 1)
+        var solid: PremultipliedColor?
+        if case .solid(let color) = quad.paint { solid = color }
+        guard let source = try source(for: quad, solid: solid) else { return 0 }
+        defer { if source.owned { pixman_image_unref(source.image) } }
+        guard let mask = pixman_image_create_bits(PIXMAN_a8, x1 - x0, y1 - y0, nil, 0) else {
+            throw RenderError.failed("pixman could not make a \(x1 - x0)x\(y1 - y0) coverage mask")
+        }
+        defer { pixman_image_unref(mask) }
+        let bytes = UnsafeMutableRawPointer(pixman_image_get_data(mask)!).assumingMemoryBound(to: UInt8.self)
+        let stride = Int(pixman_image_get_stride(mask))
+        let full = PremultipliedColor.byte(opacity)
+        for box in coverage.full {
+            for y in box.y0..<box.y1 {
+                memset(bytes + (y - Int(y0)) * stride + (box.x0 - Int(x0)), Int32(full), box.x1 - box.x0)
+            }
+        }
+        for pixel in coverage.partial {
+            bytes[Int(pixel.y - y0) * stride + Int(pixel.x - x0)] = PartialPixel.alpha(pixel.coverage, opacity: opacity)
+        }
+        pixman_image_composite32(
+            PIXMAN_OP_OVER, source.image, mask, destination, x0 + source.offset.x, y0 + source.offset.y, 0, 0, x0, y0,
+            x1 - x0, y1 - y0)
+        return 1
     }
 
     /// Lamina's row-vector Matrix3 as pixman's column-vector double matrix, normalised so the w row is

@@ -81,6 +81,17 @@ public enum Paint: Hashable, Sendable {
     case texture(TextureSource)
 }
 
+/// Edges of a quad's unit square: top (v = 0), right (u = 1), bottom (v = 1), left (u = 0).
+public struct QuadEdges: OptionSet, Hashable, Sendable {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+    public static let top = QuadEdges(rawValue: 1)
+    public static let right = QuadEdges(rawValue: 2)
+    public static let bottom = QuadEdges(rawValue: 4)
+    public static let left = QuadEdges(rawValue: 8)
+    public static let all: QuadEdges = [.top, .right, .bottom, .left]
+}
+
 /// One draw item of a render plan: a (possibly projected) rectangle, its paint, opacity and clip.
 /// Everything is resolved; a renderer only rasterises it.
 public struct Quad: Hashable, Sendable {
@@ -92,20 +103,21 @@ public struct Quad: Hashable, Sendable {
     public var opacity: Float
     /// nil: no clipping. Otherwise a convex polygon in target pixels outside which nothing is painted.
     public var clip: ConvexPolygon?
-    /// false: a pixel is covered when its centre is inside (top-left rule); true: analytic edge coverage.
-    public var edgeAntialiasing: Bool
+    /// The edges that get analytic coverage (allowsEdgeAntialiasing); empty: every edge uses the pixel-centre
+    /// rule. The edges of cells inside a nine-slice stay sharp so that cells meet without seams.
+    public var antialiasedEdges: QuadEdges
     /// The layer this quad came from, for debugging and error messages; nil when unnamed.
     public var layerName: String?
 
     public init(
         unitToTarget: Matrix3, paint: Paint, opacity: Float = 1, clip: ConvexPolygon? = nil,
-        edgeAntialiasing: Bool = false, layerName: String? = nil
+        antialiasedEdges: QuadEdges = [], layerName: String? = nil
     ) {
         self.unitToTarget = unitToTarget
         self.paint = paint
         self.opacity = opacity
         self.clip = clip
-        self.edgeAntialiasing = edgeAntialiasing
+        self.antialiasedEdges = antialiasedEdges
         self.layerName = layerName
     }
 

@@ -34,6 +34,10 @@ struct GLESBatchEncoder {
         clearColor = nil
         for quad in plan.quads {
             let opacity = min(max(quad.opacity, 0), 1)
+            if !quad.antialiasedEdges.isEmpty {
+                try encodeAntialiased(quad, opacity: opacity, plan: plan, textures: textures)
+                continue
+            }
             switch quad.paint {
             case .solid(let color):
                 let c = color.scaled(by: opacity).quantized
@@ -76,6 +80,53 @@ struct GLESBatchEncoder {
         }
     }
 
+    /// A quad with antialiased edges: its fully covered boxes, then one 1 x 1 instance per edge pixel carrying the
+    /// pixel's coverage times the opacity, the values the CPU renderer's mask holds. (Tiled images are drawn from
+    /// the tile holding the quad's clamp rectangle's first texel when one tile holds it all; antialiased quads
+    /// across tiles fall back to sharp edges.)
+    private mutating func encodeAntialiased(
+        _ quad: Quad, opacity: Float, plan: RenderPlan, textures: GLESTextureCache
+    ) throws {
+        let coverage = quad.antialiasedCoverage(width: plan.width, height: plan.height)
+        guard !coverage.isEmpty else { return }
+        let opacityByte = PremultipliedColor.byte(opacity)
+        let before = instances.count
+        switch quad.paint {
+        case .solid(let color):
+            func bgra(_ mask: UInt8) -> (Float, Float, Float, Float) {
+                let c = color.quantized(times: mask)
+                return (Float(c.blue) / 255, Float(c.green) / 255, Float(c.red) / 255, Float(c.alpha) / 255)
+            }
+            let none = TexelRect(x0: 0, y0: 0, x1: 0, y1: 0)
+            add(boxes: coverage.full, textured: false, texture: 0, requested: .nearest, filter: .nearest,
+                map: .identity, clamp: none, color: bgra(opacityByte))
+            for pixel in coverage.partial {
+                add(boxes: [PixelBox(x0: Int(pixel.x), y0: Int(pixel.y), x1: Int(pixel.x) + 1, y1: Int(pixel.y) + 1)],
+                    textured: false, texture: 0, requested: .nearest, filter: .nearest, map: .identity, clamp: none,
+                    color: bgra(PartialPixel.alpha(pixel.coverage, opacity: opacity)))
+            }
+        case .texture(let texture):
+            guard let targetToTexel = quad.targetToTexel(texture) else { return }
+            let tiles = try textures.tiles(for: texture.image)
+            let c = texture.clamp
+            guard let tile = tiles.first(where: {
+                $0.stored.x0 <= c.x0 && $0.stored.y0 <= c.y0 && $0.stored.x1 >= c.x1 && $0.stored.y1 >= c.y1
+            }) else { return }
+            let requested: Filter = texture.filter == .nearest ? .nearest : .linear
+            let filter: Filter = requested == .nearest || targetToTexel.integerTranslation != nil ? .nearest : .linear
+            let origin: TexelRect? = tiles.count == 1 ? nil : tile.stored
+            add(boxes: coverage.full, textured: true, texture: tile.texture, requested: requested, filter: filter,
+                map: targetToTexel, clamp: c, color: (0, 0, 0, Float(opacityByte) / 255), tile: origin)
+            for pixel in coverage.partial {
+                let alpha = PartialPixel.alpha(pixel.coverage, opacity: opacity)
+                add(boxes: [PixelBox(x0: Int(pixel.x), y0: Int(pixel.y), x1: Int(pixel.x) + 1, y1: Int(pixel.y) + 1)],
+                    textured: true, texture: tile.texture, requested: requested, filter: filter, map: targetToTexel,
+                    clamp: c, color: (0, 0, 0, Float(alpha) / 255), tile: origin)
+            }
+        }
+        if instances.count > before { quadsDrawn += 1 }
+    }
+
     /// The part of a quad whose (clamped) sample points fall in `tile`'s core: the coverage polygon cut by the
     /// half-planes, in target space, of the core's edges. Edges of the core that are also edges of the clamp
     /// rectangle are left open, since samples beyond them clamp into this tile.
@@ -114,12 +165,23 @@ struct GLESBatchEncoder {
         map: Matrix3,
         clamp: TexelRect, color: (Float, Float, Float, Float), tile: TexelRect? = nil
     ) {
-        let boxes: [PixelBox]
         switch coverage {
         case .none: return
-        case .rect(let x0, let y0, let x1, let y1): boxes = [PixelBox(x0: x0, y0: y0, x1: x1, y1: y1)]
-        case .spans: boxes = coverage.boxes
+        case .rect(let x0, let y0, let x1, let y1):
+            add(boxes: [PixelBox(x0: x0, y0: y0, x1: x1, y1: y1)], textured: textured, texture: texture,
+                requested: requested, filter: filter, map: map, clamp: clamp, color: color, tile: tile)
+        case .spans:
+            add(boxes: coverage.boxes, textured: textured, texture: texture, requested: requested, filter: filter,
+                map: map, clamp: clamp, color: color, tile: tile)
         }
+    }
+
+    /// Appends one instance per box, extending the last batch when it matches.
+    private mutating func add(
+        boxes: [PixelBox], textured: Bool, texture: GLuint, requested: Filter, filter: Filter, map: Matrix3,
+        clamp: TexelRect, color: (Float, Float, Float, Float), tile: TexelRect? = nil
+    ) {
+        guard !boxes.isEmpty else { return }
         // Texel coordinates relative to the tile's texture; the clamp limited to what the tile stores.
         var m = map
         var c = clamp

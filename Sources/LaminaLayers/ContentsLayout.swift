@@ -11,6 +11,8 @@ struct ContentsLayout {
         var unitToTexel: Matrix3
         /// The texels this cell may sample: those touching its source cell.
         var clamp: TexelRect
+        /// The cell's edges that are edges of the whole contents (the ones antialiasing applies to).
+        var outerEdges: QuadEdges = .all
     }
 
     /// The cells in paint order; empty when nothing is painted.
@@ -67,15 +69,22 @@ struct ContentsLayout {
         let rows = Self.slices(
             centre: layer.contentsCenter.minY, extent: layer.contentsCenter.height, sizeInPoints: sizeInPoints.height,
             sizeInPixels: pixelSize.height, destinationStart: destination.minY, destinationLength: destination.height)
-        for row in rows {
-            for column in columns {
-                body(cell(
+        for (rowIndex, row) in rows.enumerated() {
+            for (columnIndex, column) in columns.enumerated() {
+                var outer: QuadEdges = []
+                if rowIndex == 0 { outer.insert(.top) }
+                if rowIndex == rows.count - 1 { outer.insert(.bottom) }
+                if columnIndex == 0 { outer.insert(.left) }
+                if columnIndex == columns.count - 1 { outer.insert(.right) }
+                var next = cell(
                     CGRect(x: column.destination.lowerBound, y: row.destination.lowerBound,
                         width: column.destination.upperBound - column.destination.lowerBound,
                         height: row.destination.upperBound - row.destination.lowerBound),
                     source: CGRect(x: column.source.lowerBound, y: row.source.lowerBound,
                         width: column.source.upperBound - column.source.lowerBound,
-                        height: row.source.upperBound - row.source.lowerBound)))
+                        height: row.source.upperBound - row.source.lowerBound))
+                next.outerEdges = outer
+                body(next)
             }
         }
     }

@@ -47,6 +47,10 @@ open class Layer {
     @exclusivity(unchecked) public var backgroundColor: Color?
     /// Clips contents and sublayers to the bounds.
     @exclusivity(unchecked) public var masksToBounds = false
+    /// false: the layer and its subtree are not drawn while their back faces the viewer (after all transforms).
+    @exclusivity(unchecked) public var isDoubleSided = true
+    /// true: the layer's edges get analytic coverage (antialiasing) instead of the pixel-centre rule.
+    @exclusivity(unchecked) public var allowsEdgeAntialiasing = false
 
     // MARK: Contents (SEMANTICS.md, "Contents")
 

@@ -70,6 +70,9 @@ public struct Planner {
             guard !layer.isHidden else { continue }
             let opacity = visit.opacity * min(max(layer.opacity, 0), 1)
             guard opacity > 0 else { continue }
+            // A single-sided layer whose back faces the viewer is not drawn, nor is its subtree (flattened into it).
+            // With w > 0 its orientation on screen is the sign of its projective map's determinant.
+            if !layer.isDoubleSided, visit.layerToTarget.determinant < 0 { continue }
             // Custom drawing happens here, once, for layers marked with setNeedsDisplay() (SEMANTICS.md).
             let drawn = layer.displayCount
             layer.displayIfNeeded()
@@ -131,10 +134,12 @@ public struct Planner {
     ) {
         let bounds = layer.bounds
         guard bounds.width > 0, bounds.height > 0 else { return }
+        let smooth = layer.allowsEdgeAntialiasing
         if let color = layer.backgroundColor, color.alpha > 0 {
             quads.append(Quad(
                 unitToTarget: Matrix3.unitSquare(to: bounds).concatenating(layerToTarget),
-                paint: .solid(color.premultiplied), opacity: opacity, clip: clip, layerName: layer.name))
+                paint: .solid(color.premultiplied), opacity: opacity, clip: clip,
+                antialiasedEdges: smooth ? .all : [], layerName: layer.name))
         }
         guard let image = layer.contents else { return }
         var contentsClip = clip
@@ -151,7 +156,8 @@ public struct Planner {
                 unitToTarget: unitToTarget,
                 paint: .texture(TextureSource(
                     image: image, unitToTexel: cell.unitToTexel, clamp: cell.clamp, filter: filter)),
-                opacity: opacity, clip: contentsClip, layerName: layer.name))
+                opacity: opacity, clip: contentsClip, antialiasedEdges: smooth ? cell.outerEdges : [],
+                layerName: layer.name))
         }
     }
 
