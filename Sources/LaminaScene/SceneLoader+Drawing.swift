@@ -118,7 +118,7 @@ extension SceneLoader {
                 let list = allowed.map { "\"\($0)\"" }
                 report(
                     memberPath, at: member.keyPosition,
-                    "unknown key (\"\(operation.key)\" also takes \(SceneLoader.listing(list)))")
+                    "unknown key (\"\(operation.key)\" takes \(SceneLoader.listing(list, conjunction: "and")))")
             }
         }
         return drawingOperation(operation, arguments: given, stepValue: value, stepPath: path)
@@ -344,9 +344,9 @@ extension SceneLoader {
         return nil
     }
 
-    /// `a`, `a or b`, `a, b or c`.
-    static func listing(_ items: [String]) -> String {
+    /// `a`, `a or b`, `a, b or c` (or with "and").
+    static func listing(_ items: [String], conjunction: String = "or") -> String {
         guard let last = items.last, items.count > 1 else { return items.first ?? "" }
-        return items.dropLast().joined(separator: ", ") + " or " + last
+        return items.dropLast().joined(separator: ", ") + " \(conjunction) " + last
     }
 }

@@ -64,7 +64,6 @@ import Testing
     @Test(arguments: [
         "allowsGroupOpacity", "cornerRadius", "borderWidth", "borderColor", "shadowColor", "shadowOpacity",
         "shadowOffset", "shadowRadius", "shadowPath", "mask", "doubleSided", "allowsEdgeAntialiasing",
-        "needsDisplayOnBoundsChange", "draw",
     ])
     func notSupportedYet(key: String) {
         #expect(
