@@ -9,14 +9,14 @@ extension SceneLoader {
         "name", "frame", "bounds", "position", "anchorPoint", "zPosition", "transform", "affineTransform",
         "sublayerTransform", "hidden", "opacity", "backgroundColor", "contents", "contentsRect", "contentsCenter",
         "contentsGravity", "contentsScale", "masksToBounds", "minificationFilter", "magnificationFilter",
-        "needsDisplayOnBoundsChange", "draw", "sublayers",
+        "needsDisplayOnBoundsChange", "draw", "doubleSided", "allowsEdgeAntialiasing", "sublayers",
     ]
 
     /// Layer keys of the format that the layer model does not render yet. They are rejected rather than
     /// ignored, so a scene never silently renders differently from what it says.
     static let unsupportedLayerKeys = [
         "allowsGroupOpacity", "cornerRadius", "borderWidth", "borderColor", "shadowColor", "shadowOpacity",
-        "shadowOffset", "shadowRadius", "shadowPath", "mask", "doubleSided", "allowsEdgeAntialiasing",
+        "shadowOffset", "shadowRadius", "shadowPath", "mask",
     ]
 
     /// Builds the layers of `value` (an array of layer objects) as sublayers of `parent`, with all their
@@ -68,6 +68,8 @@ extension SceneLoader {
         }
         if let background = read("backgroundColor", color) { layer.backgroundColor = background }
         if let masks = read("masksToBounds", bool) { layer.masksToBounds = masks }
+        if let doubleSided = read("doubleSided", bool) { layer.isDoubleSided = doubleSided }
+        if let smooth = read("allowsEdgeAntialiasing", bool) { layer.allowsEdgeAntialiasing = smooth }
 
         readContents(layer, keys: keys, path: path)
         readDrawing(layer, keys: keys, path: path)

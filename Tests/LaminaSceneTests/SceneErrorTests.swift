@@ -63,7 +63,7 @@ import Testing
 
     @Test(arguments: [
         "allowsGroupOpacity", "cornerRadius", "borderWidth", "borderColor", "shadowColor", "shadowOpacity",
-        "shadowOffset", "shadowRadius", "shadowPath", "mask", "doubleSided", "allowsEdgeAntialiasing",
+        "shadowOffset", "shadowRadius", "shadowPath", "mask",
     ])
     func notSupportedYet(key: String) {
         #expect(
