@@ -5,17 +5,22 @@ extension Layer {
     /// The front-most layer of the receiver's subtree (the receiver included) that contains `point`, or nil:
     /// CALayer's `hitTest(_:)`.
     ///
-    /// - `point` is in the receiver's *superlayer's* space, as in Core Animation (so `root.hitTest(p)` and
-    ///   `parent.hitTest(p)` take the same kind of point only for a root). For a layer with no superlayer it is
-    ///   in the layer's own space: a root's `position` and `transform` place it in nothing (the planner
-    ///   ignores them too), so its own space is the top space, the one `convert(_:from: nil)` uses. A point in
-    ///   output pixels is `q / scale + root.bounds.origin` there.
+    /// - `point` is in the receiver's *superlayer's* space, as in Core Animation. For a layer with no
+    ///   superlayer it is in the layer's own space: a root's `position` and `transform` place it in nothing
+    ///   (the planner ignores them too), so its own space is the top space, the one `convert(_:from: nil)`
+    ///   uses. Output pixel q of a plan at `scale` is the root's point `q / scale + root.bounds.origin`.
+    /// - Only the receiver's subtree is searched; its ancestors' `isHidden` and `masksToBounds` are not
+    ///   consulted (as in Core Animation), though their transforms decide which way single-sided layers face.
     /// - Front-most means painted last: among siblings, higher `zPosition` first, then later in `sublayers`
     ///   first; a layer's sublayers are in front of the layer itself, so the deepest hit wins.
     /// - A hidden layer and its whole subtree are never hit. `opacity` plays no part, as in Core Animation
     ///   (a layer with opacity 0 is hit although the planner draws nothing for it); hide it to exclude it.
     /// - With `masksToBounds`, a point outside the layer's bounds hits nothing in its subtree. Without it,
     ///   sublayers are hit outside their superlayer's bounds, as in Core Animation.
+    /// - A layer with `isDoubleSided == false` whose back faces the viewer is not hit, nor is its subtree:
+    ///   exactly what the planner leaves undrawn (orientation in the tree's top space, after every transform,
+    ///   the receiver's ancestors' included). Without this, tapping the front of a cube of single-sided faces
+    ///   could hit a culled back face that comes later in paint order.
     /// - Transforms, `sublayerTransform` and perspective count as drawn: the point is mapped into each level
     ///   through the inverse of the flattened map the planner draws with. A level whose map cannot be
     ///   inverted (scaled to zero, exactly edge-on) is not hit, nor is a point whose preimage lies at or
@@ -25,34 +30,26 @@ extension Layer {
     /// - Complexity: O(n) in the layers visited; iterative, so any depth is fine.
     public func hitTest(_ point: CGPoint) -> Layer? {
         guard !isHidden else { return nil }
-        var own = point
-        if let parent = superlayer {
-            guard let mapped = Self.preimage(of: point, under: mapToSuperlayer(
-                sublayerSpace: parent.sublayerTransformAboutAnchor))
-            else { return nil }
-            own = mapped
-        }
-        return hitTest(inOwnSpace: own)
+        guard let parent = superlayer else { return hitTest(inOwnSpace: point, toTop: .identity) }
+        let map = mapToSuperlayer(sublayerSpace: parent.sublayerTransformAboutAnchor)
+        guard let own = Self.preimage(of: point, under: map) else { return nil }
+        return hitTest(inOwnSpace: own, toTop: map.concatenating(parent.mapToTop))
     }
 
-    /// Whether the layer contains `point`, given in the layer's own space: CALayer's `contains(_:)`, which is
-    /// `bounds.contains(point)` (a point on the min edges is in, one on the max edges is out, as with
-    /// CGRectContainsPoint). `hitTest(_:)` decides with it.
-    public func contains(_ point: CGPoint) -> Bool {
-        bounds.contains(point)
-    }
-
-    /// `hitTest(_:)` with `point` already in the receiver's own space (and the receiver known not hidden).
-    private func hitTest(inOwnSpace point: CGPoint) -> Layer? {
+    /// `hitTest(_:)` with `point` already in the receiver's own space (and the receiver known not hidden);
+    /// `toTop` maps the receiver's space to the top space, for the facing of single-sided layers.
+    private func hitTest(inOwnSpace point: CGPoint, toTop: Matrix3) -> Layer? {
         // Depth-first, front to back, with an explicit stack (a 10,000-level chain must not overflow the
         // call stack). A layer's own test is pushed below its sublayers, so it is decided only after every
         // sublayer in front of it has missed: the first own test that succeeds is the answer.
-        var pending: [Pending] = [.subtree(self, point)]
+        var pending: [Pending] = [.subtree(self, point, toTop)]
         while let next = pending.popLast() {
             switch next {
             case .own(let layer, let p):
                 if layer.contains(p) { return layer }
-            case .subtree(let layer, let p):
+            case .subtree(let layer, let p, let toTop):
+                // The planner's test: with w > 0, the orientation on screen is the sign of the determinant.
+                if !layer.isDoubleSided, toTop.determinant < 0 { continue }
                 if layer.masksToBounds, !layer.bounds.contains(p) { continue }
                 pending.append(.own(layer, p))
                 let children = layer.sublayers
@@ -62,7 +59,7 @@ extension Layer {
                 for child in Self.paintOrder(children) where !child.isHidden {
                     let map = child.mapToSuperlayer(sublayerSpace: sublayerSpace)
                     guard let q = Self.preimage(of: p, under: map) else { continue }
-                    pending.append(.subtree(child, q))
+                    pending.append(.subtree(child, q, map.concatenating(toTop)))
                 }
             }
         }
@@ -70,10 +67,22 @@ extension Layer {
     }
 
     private enum Pending {
-        /// Test the layer's sublayers (then the layer itself); the point is in the layer's space.
-        case subtree(Layer, CGPoint)
+        /// Test the layer's sublayers (then the layer itself); the point is in the layer's space, and the
+        /// matrix maps that space to the top space.
+        case subtree(Layer, CGPoint, Matrix3)
         /// Test the layer alone.
         case own(Layer, CGPoint)
+    }
+
+    /// This layer's space to the top space of its tree (its root's layer space), as the planner composes it.
+    private var mapToTop: Matrix3 {
+        var map = Matrix3.identity
+        var node = self
+        while let parent = node.superlayer {
+            map = map.concatenating(node.mapToSuperlayer(sublayerSpace: parent.sublayerTransformAboutAnchor))
+            node = parent
+        }
+        return map
     }
 
     /// Siblings in paint order (the planner's): ascending zPosition, ties in array order.

@@ -104,6 +104,13 @@ open class Layer {
         }
     }
 
+    /// Whether the layer contains `point`, given in the layer's own space: CALayer's `contains(_:)`, which is
+    /// `bounds.contains(point)` (a point on the min edges is in, one on the max edges is out, as with
+    /// CGRectContainsPoint). `hitTest(_:)` decides with it; subclasses may override it for other shapes.
+    open func contains(_ point: CGPoint) -> Bool {
+        bounds.contains(point)
+    }
+
     /// Draws the layer's contents into `context` (user space: the bounds, in points). The default calls the
     /// delegate's `draw(_:in:)`; subclasses override it to draw themselves.
     open func draw(in context: DrawingContext) {
