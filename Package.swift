@@ -40,7 +40,8 @@ let package = Package(
         .target(name: "LaminaTestSupport", dependencies: ["Lamina"]),
         .executableTarget(
             name: "lamina",
-            dependencies: ["Lamina", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            // CCairo: the benchmark's plain-cairo baseline draws the same scenes without Lamina.
+            dependencies: ["Lamina", "CCairo", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "tools/lamina"
         ),
 
