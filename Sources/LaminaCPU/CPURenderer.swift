@@ -4,16 +4,25 @@ import LaminaCore
 
 /// The CPU renderer: rasterises a RenderPlan with pixman (SIMD fast paths, as cairo and Weston use) on
 /// premultiplied BGRA memory, following SEMANTICS.md: pixel-centre coverage with the top-left rule
-/// (ConvexPolygon.spans), texel centres at i + 0.5, the no-bleed clamp (CPUTextureViews), bilinear or
-/// nearest sampling and premultiplied source-over.
+/// (Quad.pixelCoverage), analytic coverage for antialiased edges, texel centres at i + 0.5, the no-bleed clamp
+/// (CPUTextureViews), bilinear or nearest sampling and premultiplied source-over.
+///
+/// It uses every core: each quad's coverage is worked out once, then horizontal bands of the target are
+/// composited in parallel, every band drawing every quad that reaches it, in plan order. Rows never interact
+/// and pixman computes each row from its own start, so the pixels are those of a single thread (a test checks).
 ///
 /// A renderer belongs to the thread that uses it; it keeps no GPU or shared state.
 public final class CPURenderer: Renderer {
     public let name = "cpu"
     public private(set) var statistics = RenderStatistics()
-    private let views = CPUTextureViews()
+    /// Threads that composite bands in parallel (1: everything on the calling thread).
+    public let threads: Int
+    private var bandViews: [CPUTextureViews] = []
 
-    public init() {}
+    /// A renderer using `threads` threads (default: one per core).
+    public init(threads: Int = ProcessInfo.processInfo.activeProcessorCount) {
+        self.threads = max(1, threads)
+    }
 
     /// The pixman library's version, e.g. "0.42.2".
     public static var pixmanVersion: String { String(cString: pixman_version_string()) }
@@ -24,27 +33,225 @@ public final class CPURenderer: Renderer {
             throw RenderError.targetMismatch(
                 "plan is \(plan.width)x\(plan.height), target is \(target.width)x\(target.height)")
         }
-        guard let destination = pixman_image_create_bits_no_clear(
-            PIXMAN_a8r8g8b8, Int32(target.width), Int32(target.height),
-            target.baseAddress.assumingMemoryBound(to: UInt32.self), Int32(target.bytesPerRow))
-        else { throw RenderError.failed("pixman could not wrap the \(target.width)x\(target.height) target") }
-        defer {
-            pixman_image_unref(destination)
-            views.removeAll()
-            target.markModified()
+        defer { target.markModified() }
+        let prepared = plan.quads.map { CPUPreparedQuad($0, width: plan.width, height: plan.height) }
+        // Two bands per thread even out uneven scenes; bands of fewer than 16 rows are not worth a thread.
+        let bandCount = threads == 1 ? 1 : max(1, min(threads * 2, plan.height / 16))
+        while bandViews.count < bandCount { bandViews.append(CPUTextureViews()) }
+        let rows = (0...bandCount).map { $0 * plan.height / bandCount }
+        let job = CPUBandJob(
+            prepared: prepared, target: target, rows: rows, views: Array(bandViews.prefix(bandCount)))
+        if bandCount == 1 {
+            job.draw(band: 0)
+        } else {
+            DispatchQueue.concurrentPerform(iterations: bandCount) { job.draw(band: $0) }
         }
+        if let error = job.error { throw error }
         var stats = RenderStatistics()
         stats.quads = plan.quads.count
-        for quad in plan.quads {
-            let calls = quad.antialiasedEdges.isEmpty
-                ? try draw(quad, coverage: quad.pixelCoverage(width: plan.width, height: plan.height), into: destination)
-                : try drawAntialiased(quad, into: destination, width: plan.width, height: plan.height)
-            if calls > 0 {
-                stats.quadsDrawn += 1
-                stats.drawCalls += calls
+        stats.quadsDrawn = prepared.reduce(0) { $0 + ($1.isEmpty ? 0 : 1) }
+        stats.drawCalls = stats.quadsDrawn
+        statistics = stats
+    }
+}
+
+/// One quad with its covered pixels worked out (once, for every band).
+struct CPUPreparedQuad: @unchecked Sendable {
+    enum Coverage {
+        /// Nothing to draw.
+        case none
+        /// Every pixel of one box.
+        case box(PixelBox)
+        /// Every pixel of several boxes (a non-rectangular shape under the pixel-centre rule).
+        case boxes([PixelBox], bounds: PixelBox)
+        /// An 8-bit mask of coverage x opacity over `bounds` (antialiased edges), rows of `stride` bytes (pixman
+        /// wants a multiple of 4).
+        case mask([UInt8], bounds: PixelBox, stride: Int)
+    }
+
+    let quad: Quad
+    let coverage: Coverage
+    /// The solid colour to composite (opacity applied, unless the mask carries it), or nil for a texture.
+    let solid: PremultipliedColor?
+    /// The opacity as a solid mask for textures without a coverage mask; 255: no mask.
+    let opacityMask: UInt8
+
+    var isEmpty: Bool {
+        if case .none = coverage { return true }
+        return false
+    }
+
+    init(_ quad: Quad, width: Int, height: Int) {
+        self.quad = quad
+        let opacity = min(max(quad.opacity, 0), 1)
+        var solidColor: PremultipliedColor?
+        if case .solid(let color) = quad.paint { solidColor = color }
+        if !quad.antialiasedEdges.isEmpty {
+            // Antialiased: a mask of coverage x opacity; a solid source goes through it at full strength.
+            solid = solidColor
+            opacityMask = 255
+            coverage = Self.mask(quad.antialiasedCoverage(width: width, height: height), opacity: opacity)
+            return
+        }
+        solid = solidColor?.scaled(by: opacity)
+        opacityMask = PremultipliedColor.byte(opacity)
+        let visible = solid.map { $0.quantized.alpha > 0 } ?? (opacityMask > 0)
+        guard visible else {
+            coverage = .none
+            return
+        }
+        let pixels = quad.pixelCoverage(width: width, height: height)
+        switch pixels {
+        case .none:
+            coverage = .none
+        case .rect(let x0, let y0, let x1, let y1):
+            coverage = .box(PixelBox(x0: x0, y0: y0, x1: x1, y1: y1))
+        case .spans:
+            let boxes = pixels.boxes
+            var bounds = boxes[0]
+            for box in boxes {
+                bounds.x0 = min(bounds.x0, box.x0); bounds.x1 = max(bounds.x1, box.x1)
+                bounds.y1 = max(bounds.y1, box.y1)
+            }
+            coverage = .boxes(boxes, bounds: bounds)
+        }
+    }
+
+    private static func mask(_ coverage: AntialiasedCoverage, opacity: Float) -> Coverage {
+        guard !coverage.isEmpty else { return .none }
+        var x0 = Int.max, y0 = Int.max, x1 = Int.min, y1 = Int.min
+        for box in coverage.full {
+            x0 = min(x0, box.x0); y0 = min(y0, box.y0)
+            x1 = max(x1, box.x1); y1 = max(y1, box.y1)
+        }
+        for pixel in coverage.partial {
+            x0 = min(x0, Int(pixel.x)); y0 = min(y0, Int(pixel.y))
+            x1 = max(x1, Int(pixel.x) + 1); y1 = max(y1, Int(pixel.y) + 1)
+        }
+        let width = (x1 - x0 + 3) & ~3
+        var bytes = [UInt8](repeating: 0, count: width * (y1 - y0))
+        let full = PremultipliedColor.byte(opacity)
+        for box in coverage.full {
+            for y in box.y0..<box.y1 {
+                for x in box.x0..<box.x1 { bytes[(y - y0) * width + (x - x0)] = full }
             }
         }
-        statistics = stats
+        for pixel in coverage.partial {
+            bytes[(Int(pixel.y) - y0) * width + (Int(pixel.x) - x0)] = PartialPixel.alpha(pixel.coverage, opacity: opacity)
+        }
+        guard full > 0 || coverage.partial.contains(where: { PartialPixel.alpha($0.coverage, opacity: opacity) > 0 })
+        else { return .none }
+        return .mask(bytes, bounds: PixelBox(x0: x0, y0: y0, x1: x1, y1: y1), stride: width)
+    }
+}
+
+/// The bands of one frame: each draws every prepared quad clipped to its rows, into its own pixman view of the
+/// target (pixman images are not shared between threads; their memory is).
+final class CPUBandJob: @unchecked Sendable {
+    let prepared: [CPUPreparedQuad]
+    let target: Image
+    let rows: [Int]
+    let views: [CPUTextureViews]
+    private let lock = NSLock()
+    private(set) var error: Error?
+
+    init(prepared: [CPUPreparedQuad], target: Image, rows: [Int], views: [CPUTextureViews]) {
+        self.prepared = prepared
+        self.target = target
+        self.rows = rows
+        self.views = views
+    }
+
+    func draw(band: Int) {
+        let top = rows[band], bottom = rows[band + 1]
+        guard bottom > top else { return }
+        let views = views[band]
+        defer { views.removeAll() }
+        let first = target.baseAddress.advanced(by: top * target.bytesPerRow).assumingMemoryBound(to: UInt32.self)
+        guard let destination = pixman_image_create_bits_no_clear(
+            PIXMAN_a8r8g8b8, Int32(target.width), Int32(bottom - top), first, Int32(target.bytesPerRow))
+        else { return fail(RenderError.failed("pixman could not wrap rows \(top)..<\(bottom) of the target")) }
+        defer { pixman_image_unref(destination) }
+        do {
+            for item in prepared {
+                try draw(item, rows: top..<bottom, into: destination, views: views)
+            }
+        } catch {
+            fail(error)
+        }
+    }
+
+    private func fail(_ error: Error) {
+        lock.lock()
+        if self.error == nil { self.error = error }
+        lock.unlock()
+    }
+
+    /// Draws one quad's part in `rows` into a band whose row 0 is target row `rows.lowerBound`.
+    private func draw(
+        _ item: CPUPreparedQuad, rows: Range<Int>, into destination: OpaquePointer, views: CPUTextureViews
+    ) throws {
+        let top = Int32(rows.lowerBound)
+        switch item.coverage {
+        case .none:
+            return
+        case .box(let box):
+            let y0 = max(box.y0, rows.lowerBound), y1 = min(box.y1, rows.upperBound)
+            guard y1 > y0 else { return }
+            try composite(item, x0: box.x0, y0: y0, x1: box.x1, y1: y1, top: top, mask: nil, destination, views)
+        case .boxes(let boxes, let bounds):
+            let y0 = max(bounds.y0, rows.lowerBound), y1 = min(bounds.y1, rows.upperBound)
+            guard y1 > y0 else { return }
+            let clipped = boxes.compactMap { box -> pixman_box32_t? in
+                let a = max(box.y0, y0), b = min(box.y1, y1)
+                guard b > a else { return nil }
+                return pixman_box32_t(x1: Int32(box.x0), y1: Int32(a) - top, x2: Int32(box.x1), y2: Int32(b) - top)
+            }
+            guard !clipped.isEmpty else { return }
+            var region = pixman_region32_t()
+            _ = clipped.withUnsafeBufferPointer { pixman_region32_init_rects(&region, $0.baseAddress, Int32($0.count)) }
+            pixman_image_set_clip_region32(destination, &region)
+            defer {
+                pixman_image_set_clip_region32(destination, nil)
+                pixman_region32_fini(&region)
+            }
+            try composite(item, x0: bounds.x0, y0: y0, x1: bounds.x1, y1: y1, top: top, mask: nil, destination, views)
+        case .mask(let bytes, let bounds, let stride):
+            let y0 = max(bounds.y0, rows.lowerBound), y1 = min(bounds.y1, rows.upperBound)
+            guard y1 > y0 else { return }
+            try bytes.withUnsafeBufferPointer { buffer in
+                // pixman wants a mutable pointer but only reads a mask; the view starts at row y0 of the mask.
+                let start = UnsafeMutableRawPointer(mutating: buffer.baseAddress!).advanced(by: (y0 - bounds.y0) * stride)
+                guard let mask = pixman_image_create_bits_no_clear(
+                    PIXMAN_a8, Int32(bounds.x1 - bounds.x0), Int32(y1 - y0), start.assumingMemoryBound(to: UInt32.self),
+                    Int32(stride))
+                else { throw RenderError.failed("pixman could not make a coverage mask") }
+                defer { pixman_image_unref(mask) }
+                try composite(item, x0: bounds.x0, y0: y0, x1: bounds.x1, y1: y1, top: top, mask: mask, destination,
+                              views)
+            }
+        }
+    }
+
+    /// Composites the quad's source over target pixels x0..<x1, y0..<y1 (target rows; the band starts at `top`),
+    /// through `mask` (whose (0, 0) is (x0, y0)) or the quad's opacity.
+    private func composite(
+        _ item: CPUPreparedQuad, x0: Int, y0: Int, x1: Int, y1: Int, top: Int32, mask: OpaquePointer?,
+        _ destination: OpaquePointer, _ views: CPUTextureViews
+    ) throws {
+        guard let source = try source(for: item, views: views) else { return }
+        defer { if source.owned { pixman_image_unref(source.image) } }
+        var opacity: OpaquePointer?
+        if mask == nil, item.solid == nil, item.opacityMask < 255 {
+            var alpha = pixman_color_t(red: 0, green: 0, blue: 0, alpha: UInt16(item.opacityMask) * 257)
+            opacity = pixman_image_create_solid_fill(&alpha)
+        }
+        defer { if let opacity { pixman_image_unref(opacity) } }
+        let opaqueSolid = mask == nil && item.solid.map { $0.quantized.alpha == 255 } == true
+        pixman_image_composite32(
+            opaqueSolid ? PIXMAN_OP_SRC : PIXMAN_OP_OVER, source.image, mask ?? opacity, destination,
+            Int32(x0) + source.offset.x, Int32(y0) + source.offset.y, 0, 0, Int32(x0), Int32(y0) - top,
+            Int32(x1 - x0), Int32(y1 - y0))
     }
 
     /// A pixman source for a quad's paint: `offset` is added to target coordinates to get source coordinates.
@@ -54,12 +261,12 @@ public final class CPURenderer: Renderer {
         var owned: Bool
     }
 
-    /// Sets up the quad's source: a solid fill of `color`, or the texture view with the quad's transform and
-    /// filter. Nil when the quad cannot be drawn (degenerate mapping).
-    private func source(for quad: Quad, solid color: PremultipliedColor?) throws -> Source? {
+    /// A solid fill, or the texture view with the quad's transform and filter (nil for a degenerate mapping).
+    private func source(for item: CPUPreparedQuad, views: CPUTextureViews) throws -> Source? {
+        let quad = item.quad
         switch quad.paint {
         case .solid:
-            let bytes = (color ?? PremultipliedColor(red: 0, green: 0, blue: 0, alpha: 0)).quantized
+            let bytes = (item.solid ?? PremultipliedColor(red: 0, green: 0, blue: 0, alpha: 0)).quantized
             var pixel = pixman_color_t(
                 red: UInt16(bytes.red) * 257, green: UInt16(bytes.green) * 257, blue: UInt16(bytes.blue) * 257,
                 alpha: UInt16(bytes.alpha) * 257)
@@ -88,92 +295,6 @@ public final class CPURenderer: Renderer {
             pixman_image_set_filter(view, filter, nil, 0)
             return Source(image: view, offset: (0, 0), owned: false)
         }
-    }
-
-    /// Draws one quad under the pixel-centre rule; returns the number of pixman composites made.
-    private func draw(_ quad: Quad, coverage: PixelCoverage, into destination: OpaquePointer) throws -> Int {
-        // The covered pixels: a box for an axis-aligned rectangle, else a clip region of one box per run.
-        let box: pixman_box32_t
-        var region = pixman_region32_t()
-        var clipped = false
-        switch coverage {
-        case .none:
-            return 0
-        case .rect(let x0, let y0, let x1, let y1):
-            box = pixman_box32_t(x1: Int32(x0), y1: Int32(y0), x2: Int32(x1), y2: Int32(y1))
-        case .spans:
-            let boxes = coverage.boxes.map {
-                pixman_box32_t(x1: Int32($0.x0), y1: Int32($0.y0), x2: Int32($0.x1), y2: Int32($0.y1))
-            }
-            _ = boxes.withUnsafeBufferPointer { pixman_region32_init_rects(&region, $0.baseAddress, Int32($0.count)) }
-            box = pixman_region32_extents(&region).pointee
-            pixman_image_set_clip_region32(destination, &region)
-            clipped = true
-        }
-        defer {
-            if clipped {
-                pixman_image_set_clip_region32(destination, nil)
-                pixman_region32_fini(&region)
-            }
-        }
-        let opacity = min(max(quad.opacity, 0), 1)
-        var solid: PremultipliedColor?
-        if case .solid(let color) = quad.paint { solid = color.scaled(by: opacity) }
-        guard PremultipliedColor.byte(solid?.alpha ?? opacity) > 0,
-            let source = try source(for: quad, solid: solid)
-        else { return 0 }
-        defer { if source.owned { pixman_image_unref(source.image) } }
-        var mask: OpaquePointer?
-        if solid == nil, opacity < 1 {
-            var alpha = pixman_color_t(red: 0, green: 0, blue: 0, alpha: UInt16(PremultipliedColor.byte(opacity)) * 257)
-            mask = pixman_image_create_solid_fill(&alpha)
-        }
-        defer { if let mask { pixman_image_unref(mask) } }
-        let op = solid.map { $0.quantized.alpha == 255 } == true ? PIXMAN_OP_SRC : PIXMAN_OP_OVER
-        pixman_image_composite32(
-            op, source.image, mask, destination, box.x1 + source.offset.x, box.y1 + source.offset.y, 0, 0, box.x1,
-            box.y1, box.x2 - box.x1, box.y2 - box.y1)
-        return 1
-    }
-
-    /// Draws one quad with antialiased edges: its source through an 8-bit mask holding each pixel's coverage
-    /// times the opacity (the same values the GLES renderer draws with).
-    private func drawAntialiased(_ quad: Quad, into destination: OpaquePointer, width: Int, height: Int) throws -> Int {
-        let coverage = quad.antialiasedCoverage(width: width, height: height)
-        guard !coverage.isEmpty else { return 0 }
-        var x0 = Int32.max, y0 = Int32.max, x1 = Int32.min, y1 = Int32.min
-        for box in coverage.full {
-            x0 = min(x0, Int32(box.x0)); y0 = min(y0, Int32(box.y0))
-            x1 = max(x1, Int32(box.x1)); y1 = max(y1, Int32(box.y1))
-        }
-        for pixel in coverage.partial {
-            x0 = min(x0, pixel.x); y0 = min(y0, pixel.y)
-            x1 = max(x1, pixel.x + 1); y1 = max(y1, pixel.y + 1)
-        }
-        let opacity = min(max(quad.opacity, 0), 1)
-        var solid: PremultipliedColor?
-        if case .solid(let color) = quad.paint { solid = color }
-        guard let source = try source(for: quad, solid: solid) else { return 0 }
-        defer { if source.owned { pixman_image_unref(source.image) } }
-        guard let mask = pixman_image_create_bits(PIXMAN_a8, x1 - x0, y1 - y0, nil, 0) else {
-            throw RenderError.failed("pixman could not make a \(x1 - x0)x\(y1 - y0) coverage mask")
-        }
-        defer { pixman_image_unref(mask) }
-        let bytes = UnsafeMutableRawPointer(pixman_image_get_data(mask)!).assumingMemoryBound(to: UInt8.self)
-        let stride = Int(pixman_image_get_stride(mask))
-        let full = PremultipliedColor.byte(opacity)
-        for box in coverage.full {
-            for y in box.y0..<box.y1 {
-                memset(bytes + (y - Int(y0)) * stride + (box.x0 - Int(x0)), Int32(full), box.x1 - box.x0)
-            }
-        }
-        for pixel in coverage.partial {
-            bytes[Int(pixel.y - y0) * stride + Int(pixel.x - x0)] = PartialPixel.alpha(pixel.coverage, opacity: opacity)
-        }
-        pixman_image_composite32(
-            PIXMAN_OP_OVER, source.image, mask, destination, x0 + source.offset.x, y0 + source.offset.y, 0, 0, x0, y0,
-            x1 - x0, y1 - y0)
-        return 1
     }
 
     /// Lamina's row-vector Matrix3 as pixman's column-vector double matrix, normalised so the w row is

@@ -305,4 +305,38 @@ import Testing
         _ = try renderer.render(root)
         #expect(renderer.statistics.quads == 10 && renderer.statistics.drawCalls == 10)
     }
+
+    @Test func bandsInParallelGiveTheSinglethreadedPixels() throws {
+        // Everything at once: sprites at fractional positions, rotation, perspective, a rotated clip,
+        // antialiased edges, opacity and a nine-slice.
+        let root = root(301, 203)
+        let sheet = TestImages.quadrants(width: 32, height: 32)
+        var random = SplitMix64(seed: 3)
+        for index in 0..<300 {
+            let sprite = Layer(frame: CGRect(x: CGFloat(random.below(2800)) / 10, y: CGFloat(random.below(1800)) / 10,
+                                             width: 17.5, height: 13.25))
+            sprite.contents = sheet
+            sprite.contentsRect = CGRect(x: 0.25, y: 0.25, width: 0.5, height: 0.5)
+            sprite.opacity = index % 3 == 0 ? 0.6 : 1
+            sprite.transform = Transform3D(rotationAngle: CGFloat(index) * 0.1)
+            sprite.allowsEdgeAntialiasing = index % 2 == 0
+            root.addSublayer(sprite)
+        }
+        let clipper = Layer(frame: CGRect(x: 40, y: 40, width: 120, height: 90))
+        clipper.transform = Transform3D(rotationAngle: 0.3)
+        clipper.masksToBounds = true
+        clipper.sublayerTransform = Transform3D(perspectiveDistance: 300)
+        let face = Layer(frame: CGRect(x: -20, y: -10, width: 160, height: 110))
+        face.contents = TestImages.nineSlice(cell: 6)
+        face.contentsCenter = CGRect(x: 1.0 / 3, y: 1.0 / 3, width: 1.0 / 3, height: 1.0 / 3)
+        face.transform = Transform3D(rotationAngle: 0.5, x: 0, y: 1, z: 0)
+        clipper.addSublayer(face)
+        root.addSublayer(clipper)
+        let single = try CPURenderer(threads: 1).render(root, scale: 1.5)
+        for threads in [2, 3, 8] {
+            let parallel = try CPURenderer(threads: threads).render(root, scale: 1.5)
+            #expect(ImageDifference(single, parallel)?.differingPixels == 0, "\(threads) threads")
+        }
+    }
 }
+
