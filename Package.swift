@@ -48,7 +48,7 @@ let package = Package(
         .testTarget(name: "LaminaCoreTests", dependencies: ["LaminaCore"]),
         .testTarget(name: "LaminaImageIOTests", dependencies: ["LaminaImageIO", "LaminaTestSupport"],
                     resources: [.copy("Fixtures")]),
-        .testTarget(name: "LaminaLayersTests", dependencies: ["LaminaLayers", "LaminaTestSupport"]),
+        .testTarget(name: "LaminaLayersTests", dependencies: ["LaminaLayers", "LaminaDrawing", "LaminaTestSupport"]),
         .testTarget(name: "LaminaRenderTests", dependencies: ["Lamina", "LaminaTestSupport"], exclude: ["PendingScenes"],
                     resources: [.copy("Scenes")]),
         .testTarget(name: "LaminaSceneTests", dependencies: ["Lamina", "LaminaScene", "LaminaTestSupport"],

@@ -15,7 +15,9 @@ import LaminaDrawing
 /// thread with no overlapping mutations.
 open class Layer {
     /// Used in error messages and debugging; nil by default.
-    @exclusivity(unchecked) public var name: String?
+    @exclusivity(unchecked) public var name: String? {
+        didSet { invalidatePlan() }
+    }
 
     // MARK: Geometry (SEMANTICS.md, "Geometry of a layer")
 
@@ -24,53 +26,92 @@ open class Layer {
     @exclusivity(unchecked) public var bounds: CGRect = .zero {
         didSet {
             if needsDisplayOnBoundsChange, bounds.size != oldValue.size { needsDisplay = true }
+            invalidatePlan()
         }
     }
     /// Where the anchor point sits in the superlayer's space.
-    @exclusivity(unchecked) public var position: CGPoint = .zero
+    @exclusivity(unchecked) public var position: CGPoint = .zero {
+        didSet { invalidatePlan() }
+    }
     /// The point of the bounds, in unit coordinates, that `position` names and transforms turn about.
-    @exclusivity(unchecked) public var anchorPoint = CGPoint(x: 0.5, y: 0.5)
+    @exclusivity(unchecked) public var anchorPoint = CGPoint(x: 0.5, y: 0.5) {
+        didSet { invalidatePlan() }
+    }
     /// Paint order among siblings: higher is later (on top); ties keep array order.
-    @exclusivity(unchecked) public var zPosition: CGFloat = 0
+    @exclusivity(unchecked) public var zPosition: CGFloat = 0 {
+        didSet { invalidatePlan() }
+    }
     /// Applied about the anchor point.
-    @exclusivity(unchecked) public var transform: Transform3D = .identity
+    @exclusivity(unchecked) public var transform: Transform3D = .identity {
+        didSet { invalidatePlan() }
+    }
     /// Applied to every sublayer, about this layer's anchor point.
-    @exclusivity(unchecked) public var sublayerTransform: Transform3D = .identity
+    @exclusivity(unchecked) public var sublayerTransform: Transform3D = .identity {
+        didSet { invalidatePlan() }
+    }
 
     // MARK: Appearance
 
     /// Hides the layer and its subtree.
-    @exclusivity(unchecked) public var isHidden = false
+    @exclusivity(unchecked) public var isHidden = false {
+        didSet { invalidatePlan() }
+    }
     /// Multiplies everything the layer and its subtree paint; 0...1.
-    @exclusivity(unchecked) public var opacity: Float = 1
+    @exclusivity(unchecked) public var opacity: Float = 1 {
+        didSet { invalidatePlan() }
+    }
     /// nil: no background.
-    @exclusivity(unchecked) public var backgroundColor: Color?
+    @exclusivity(unchecked) public var backgroundColor: Color? {
+        didSet { invalidatePlan() }
+    }
     /// Clips contents and sublayers to the bounds.
-    @exclusivity(unchecked) public var masksToBounds = false
+    @exclusivity(unchecked) public var masksToBounds = false {
+        didSet { invalidatePlan() }
+    }
     /// false: the layer and its subtree are not drawn while their back faces the viewer (after all transforms).
-    @exclusivity(unchecked) public var isDoubleSided = true
+    @exclusivity(unchecked) public var isDoubleSided = true {
+        didSet { invalidatePlan() }
+    }
     /// true: the layer's edges get analytic coverage (antialiasing) instead of the pixel-centre rule.
-    @exclusivity(unchecked) public var allowsEdgeAntialiasing = false
+    @exclusivity(unchecked) public var allowsEdgeAntialiasing = false {
+        didSet { invalidatePlan() }
+    }
 
     // MARK: Contents (SEMANTICS.md, "Contents")
 
     /// The backing image; nil paints nothing.
-    @exclusivity(unchecked) public var contents: Image?
+    @exclusivity(unchecked) public var contents: Image? {
+        didSet { invalidatePlan() }
+    }
     /// The part of the image to show, in unit coordinates of the image; may reach outside 0...1.
-    @exclusivity(unchecked) public var contentsRect = CGRect(x: 0, y: 0, width: 1, height: 1)
+    @exclusivity(unchecked) public var contentsRect = CGRect(x: 0, y: 0, width: 1, height: 1) {
+        didSet { invalidatePlan() }
+    }
     /// The stretchable centre of the sub-image, in unit coordinates of the sub-image.
-    @exclusivity(unchecked) public var contentsCenter = CGRect(x: 0, y: 0, width: 1, height: 1)
+    @exclusivity(unchecked) public var contentsCenter = CGRect(x: 0, y: 0, width: 1, height: 1) {
+        didSet { invalidatePlan() }
+    }
     /// How the sub-image is placed in the bounds.
-    @exclusivity(unchecked) public var contentsGravity: ContentsGravity = .resize
+    @exclusivity(unchecked) public var contentsGravity: ContentsGravity = .resize {
+        didSet { invalidatePlan() }
+    }
     /// Image pixels per point.
-    @exclusivity(unchecked) public var contentsScale: CGFloat = 1
+    @exclusivity(unchecked) public var contentsScale: CGFloat = 1 {
+        didSet { invalidatePlan() }
+    }
     /// Lamina extension: the sub-image of contentsRect is stored turned 90 degrees clockwise in the image,
     /// as TexturePacker stores rotated sprite-sheet frames; it is turned back when drawn. false by default.
-    @exclusivity(unchecked) public var contentsAreRotated = false
+    @exclusivity(unchecked) public var contentsAreRotated = false {
+        didSet { invalidatePlan() }
+    }
     /// The filter used when the contents are drawn smaller than their pixel size.
-    @exclusivity(unchecked) public var minificationFilter: Filter = .linear
+    @exclusivity(unchecked) public var minificationFilter: Filter = .linear {
+        didSet { invalidatePlan() }
+    }
     /// The filter used when the contents are drawn larger than their pixel size.
-    @exclusivity(unchecked) public var magnificationFilter: Filter = .linear
+    @exclusivity(unchecked) public var magnificationFilter: Filter = .linear {
+        didSet { invalidatePlan() }
+    }
 
     // MARK: Custom drawing (Layer+Display.swift)
 
@@ -82,11 +123,28 @@ open class Layer {
         didSet { delegate = ownedDelegate }
     }
     /// True when the layer is marked to be drawn (setNeedsDisplay()) and has not been drawn since.
-    public internal(set) var needsDisplay = false
+    public internal(set) var needsDisplay = false {
+        didSet { if needsDisplay { invalidatePlan() } }
+    }
     /// Marks the layer for drawing whenever its bounds change size. false by default.
     @exclusivity(unchecked) public var needsDisplayOnBoundsChange = false
     /// How many times `display()` has run: drawing happens only when marked, and this counts it.
     public private(set) var displayCount = 0
+    /// Bumped whenever this layer or anything under it changes; the planner reuses what it planned for a subtree
+    /// while this (and the subtree's place on screen) stays the same.
+    var subtreeVersion: UInt64 = 0
+    /// What the planner emitted for this subtree last time, and under which conditions (Planner+Cache.swift).
+    var planFragment: PlanFragment?
+
+    /// Marks this layer's subtree, and so every ancestor's, as changed.
+    func invalidatePlan() {
+        var node: Layer? = self
+        while let layer = node {
+            layer.subtreeVersion &+= 1
+            node = layer.superlayer
+        }
+    }
+
     /// The image the standard drawing path made last, reused for the next drawing when the size is unchanged.
     var backingImage: Image?
     /// Why the last drawing made no image (an absurd size), for the planner to report; nil when it worked.
@@ -138,6 +196,7 @@ open class Layer {
         set {
             for layer in storedSublayers { layer.superlayer = nil }
             storedSublayers = []
+            invalidatePlan()
             for layer in newValue { addSublayer(layer) }
         }
     }
@@ -156,6 +215,7 @@ open class Layer {
         layer.removeFromSuperlayer()
         storedSublayers.insert(layer, at: min(max(index, 0), storedSublayers.count))
         layer.superlayer = self
+        invalidatePlan()
     }
 
     /// Inserts `layer` just below `sibling` (or at the bottom when `sibling` is nil or not a sublayer).
@@ -182,6 +242,7 @@ open class Layer {
         guard let parent = superlayer else { return }
         parent.storedSublayers.removeAll { $0 === self }
         superlayer = nil
+        parent.invalidatePlan()
     }
 
     /// True when `self` is `layer` or one of its ancestors.

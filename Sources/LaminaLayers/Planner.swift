@@ -64,10 +64,38 @@ public struct Planner {
         plan.quads.reserveCapacity(64)
         let rootToTarget = Matrix3.translation(-root.bounds.minX, -root.bounds.minY)
             .concatenating(.scale(scale, scale))
-        var stack: [Visit] = [Visit(layer: root, layerToTarget: rootToTarget, opacity: 1, clip: nil)]
-        while let visit = stack.popLast() {
+        if let fragment = root.planFragment,
+            fragment.matches(version: root.subtreeVersion, layerToTarget: rootToTarget, opacity: 1, clip: nil)
+        {
+            plan.quads = fragment.quads
+            return plan
+        }
+        var stack: [Step] = [.visit(Visit(layer: root, layerToTarget: rootToTarget, opacity: 1, clip: nil))]
+        while let step = stack.popLast() {
+            let visit: Visit
+            switch step {
+            case .visit(let next):
+                visit = next
+            case .end(let ended, let start):
+                // The subtree is done: keep its quads for the next plan when they are few, or it is the root.
+                let layer = ended.layer
+                let count = plan.quads.count - start
+                layer.planFragment = count <= PlanFragment.limit || layer === root
+                    ? PlanFragment(version: layer.subtreeVersion, layerToTarget: ended.layerToTarget,
+                                   opacity: ended.opacity, clip: ended.clip, quads: Array(plan.quads[start...]))
+                    : nil
+                continue
+            }
             let layer = visit.layer
             guard !layer.isHidden else { continue }
+            if let fragment = layer.planFragment,
+                fragment.matches(version: layer.subtreeVersion, layerToTarget: visit.layerToTarget,
+                                 opacity: visit.opacity, clip: visit.clip)
+            {
+                plan.quads.append(contentsOf: fragment.quads)
+                continue
+            }
+            stack.append(.end(visit, start: plan.quads.count))
             let opacity = visit.opacity * min(max(layer.opacity, 0), 1)
             guard opacity > 0 else { continue }
             // A single-sided layer whose back faces the viewer is not drawn, nor is its subtree (flattened into it).
@@ -102,9 +130,9 @@ public struct Planner {
             stack.reserveCapacity(stack.count + ordered.count)
             for child in ordered.reversed() {
                 let childToLayer = Self.childToSuperlayer(child, sublayerSpace: sublayerSpace)
-                stack.append(Visit(
+                stack.append(.visit(Visit(
                     layer: child, layerToTarget: childToLayer.concatenating(visit.layerToTarget),
-                    opacity: opacity, clip: clip))
+                    opacity: opacity, clip: clip)))
             }
         }
         return plan
@@ -119,6 +147,13 @@ public struct Planner {
         }
         if sublayerSpace.isIdentity { return child.localToSuperlayer.flattened }
         return child.localToSuperlayer.concatenating(sublayerSpace).flattened
+    }
+
+    private enum Step {
+        /// Plan this layer and its subtree.
+        case visit(Visit)
+        /// This layer's subtree has been planned from quad `start` on.
+        case end(Visit, start: Int)
     }
 
     private struct Visit {
