@@ -116,6 +116,12 @@ struct CLI {
         #expect(missing.stderr.contains("nothing-here.json"))
     }
 
+    @Test func aFailureWhileWritingExitsOne() throws {
+        let result = try CLI.run(["render", "--backend", "cpu", "-o", "/nonexistent-folder/out.png"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("cannot write /nonexistent-folder/out.png"), "\(result.stderr)")
+    }
+
     @Test func usageErrorsExitTwo() throws {
         #expect(try CLI.run(["render", "--scale", "0"]).status == 2)
         #expect(try CLI.run(["render", "--backend", "vulkan"]).status == 2)
