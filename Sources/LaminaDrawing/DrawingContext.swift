@@ -75,6 +75,21 @@ public final class DrawingContext {
     public func scaleBy(x: CGFloat, y: CGFloat) { cairo_scale(cr, Double(x), Double(y)) }
     /// Rotates user space by `angle` radians (clockwise on the y-down screen for a positive angle).
     public func rotate(by angle: CGFloat) { cairo_rotate(cr, Double(angle)) }
+    /// Applies `transform` to user space before the current transform (CGContext's concatenate).
+    public func concatenate(_ transform: CGAffineTransform) {
+        var matrix = cairo_matrix_t(
+            xx: Double(transform.a), yx: Double(transform.b), xy: Double(transform.c), yy: Double(transform.d),
+            x0: Double(transform.tx), y0: Double(transform.ty))
+        cairo_transform(cr, &matrix)
+    }
+
+    /// The current user-space-to-pixel transform (CGContext's ctm).
+    public var ctm: CGAffineTransform {
+        var m = cairo_matrix_t()
+        cairo_get_matrix(cr, &m)
+        return CGAffineTransform(a: m.xx, b: m.yx, c: m.xy, d: m.yy, tx: m.x0, ty: m.y0)
+    }
+
     public func setFillColor(_ color: Color) { state.fillColor = color }
     public func setStrokeColor(_ color: Color) { state.strokeColor = color }
     public func setLineWidth(_ width: CGFloat) { cairo_set_line_width(cr, Double(max(0, width))) }

@@ -160,4 +160,29 @@ import Testing
         #expect(layer.contents === first)
         if let gles { #expect(gles.textureUploads == 2) }
     }
+
+    @Test func concatenateAppliesACGAffineTransformToUserSpace() throws {
+        final class Shifted: LayerDelegate {
+            var ctm = CGAffineTransform.identity
+            func draw(_ layer: Layer, in context: DrawingContext) {
+                context.concatenate(CGAffineTransform(translationX: 10, y: 0).scaledBy(x: 2, y: 1))
+                ctm = context.ctm
+                context.setFillColor(.green)
+                context.fill(CGRect(x: 0, y: 0, width: 5, height: 10))
+            }
+        }
+        let root = Layer()
+        root.bounds = CGRect(x: 0, y: 0, width: 40, height: 10)
+        let layer = Layer(frame: root.bounds)
+        let delegate = Shifted()
+        layer.delegate = delegate
+        layer.contentsScale = 2
+        layer.setNeedsDisplay()
+        root.addSublayer(layer)
+        let image = try CPURenderer().render(root, scale: 2)
+        // (0...5) scaled by 2 then moved by 10 covers 10 ..< 20 points: pixels 20 ..< 40 at scale 2.
+        #expect(image.rgba(x: 19, y: 5).a == 0 && image.rgba(x: 20, y: 5).g == 255 && image.rgba(x: 39, y: 5).g == 255)
+        #expect(image.rgba(x: 40, y: 5).a == 0)
+        #expect(delegate.ctm == CGAffineTransform(a: 4, b: 0, c: 0, d: 2, tx: 20, ty: 0))
+    }
 }
