@@ -35,6 +35,12 @@ public enum BenchScene: String, CaseIterable, Sendable {
     case bigimage
     /// The same, with the image's pixels changed every frame, so a GPU renderer uploads 33 MB per frame.
     case upload
+    /// A chain of 1,000 nested layers, each a 16 x 16 point square with its own colour, turned by 0.36 degrees
+    /// and moved along from its superlayer, so the chain winds once round a circle; the leaf is a white 64 x 64
+    /// square showing a sprite. Every level paints, so the planner's per-level transform work is paid for in
+    /// pixels too. Before every frame the first level's turn changes a little (the whole chain sways by at most
+    /// 1.1 degrees), so the chain is planned again each frame: an unchanged tree's plan would be reused whole.
+    case deeptree
 
     /// The layer tree for an output of `size` points.
     public func makeRoot(size: CGSize) throws -> Layer {
@@ -73,6 +79,8 @@ public enum BenchScene: String, CaseIterable, Sendable {
             layer.contentsGravity = .resizeAspectFill
             layer.masksToBounds = true
             root.addSublayer(layer)
+        case .deeptree:
+            Self.addChain(to: root, size: size, sheet: try Self.spriteSheet())
         case .nineslice2k:
             let button = try DemoImages.button()
             for _ in 0..<2_000 {
@@ -91,7 +99,7 @@ public enum BenchScene: String, CaseIterable, Sendable {
     }
 
     /// Work done before each frame: for `upload`, a change to the big image's pixels; for `drawn-1k-redraw10`,
-    /// ten layers (the next ten in turn) marked for drawing.
+    /// ten layers (the next ten in turn) marked for drawing; for `deeptree`, a new turn of the chain's first level.
     public func prepareFrame(_ root: Layer, frame: Int) {
         switch self {
         case .upload:
@@ -99,16 +107,87 @@ public enum BenchScene: String, CaseIterable, Sendable {
             image.setWord(0xFF00_0000 | UInt32(truncatingIfNeeded: frame &* 2_654_435_761) & 0xFF_FFFF, x: 0, y: 0)
             image.markModified()
         case .drawn1kRedraw10:
-            let layers = root.sublayers
-            for index in 0..<10 { layers[(frame * 10 + index) % layers.count].setNeedsDisplay() }
+            for layer in redrawnLayers(root, frame: frame) { layer.setNeedsDisplay() }
+        case .deeptree:
+            root.sublayers.first?.transform = Transform3D(rotationAngle: Self.chainTurn + 0.02 * sin(CGFloat(frame)))
         default:
             break
         }
     }
 
+    /// The layers `prepareFrame` marks for drawing before `frame` (drawn-1k-redraw10 only), so that a baseline
+    /// can redraw the same ones.
+    public func redrawnLayers(_ root: Layer, frame: Int) -> [Layer] {
+        guard self == .drawn1kRedraw10 else { return [] }
+        let layers = root.sublayers
+        return (0..<10).map { layers[(frame * 10 + $0) % layers.count] }
+    }
+
     /// Layers drawn (display() run) in the whole tree so far.
     public static func drawCount(_ root: Layer) -> Int {
-        root.sublayers.reduce(root.displayCount) { $0 + $1.displayCount }
+        var count = 0
+        forEachLayer(root, visibleOnly: false) { count += $0.displayCount }
+        return count
+    }
+
+    /// Layers that can paint: not hidden and not fully transparent, nor under a layer that is; the root counts.
+    /// `lamina bench` multiplies this by frames per second for its layers-per-second figure.
+    public static func visibleLayerCount(_ root: Layer) -> Int {
+        var count = 0
+        forEachLayer(root, visibleOnly: true) { _ in count += 1 }
+        return count
+    }
+
+    /// Visits the tree without recursion: deeptree's chain is 1,000 levels deep.
+    private static func forEachLayer(_ root: Layer, visibleOnly: Bool, _ body: (Layer) -> Void) {
+        var stack = [root]
+        while let layer = stack.popLast() {
+            if visibleOnly, layer.isHidden || layer.opacity <= 0 { continue }
+            body(layer)
+            stack.append(contentsOf: layer.sublayers)
+        }
+    }
+
+    /// deeptree's depth.
+    static let chainLevels = 1_000
+    /// deeptree's turn per level: one full turn over the chain.
+    static let chainTurn = 2 * CGFloat.pi / CGFloat(chainLevels)
+
+    /// deeptree's chain. Each level's origin sits `step` points along its superlayer's x axis and is turned by
+    /// `turn`, so the origins lie on a circle (radius 40% of the shorter side) that the chain goes round once;
+    /// the first level is placed so that the circle is centred in the output.
+    static func addChain(to root: Layer, size: CGSize, sheet: Image) {
+        let levels = chainLevels, turn = chainTurn
+        let radius = max(8, min(size.width, size.height) * 0.4 - 32)
+        let step = 2 * radius * sin(turn / 2)
+        // Lamina turns (1, 0) to (cos, sin) for a positive angle. Origins p(n) = centre + R^n a, where
+        // (R - I) a = (step, 0); the first level's origin is centre + R a.
+        let c = cos(turn), s = sin(turn), det = 2 - 2 * c
+        let a = CGPoint(x: step * (c - 1) / det, y: -step * s / det)
+        let centre = CGPoint(x: size.width / 2 - 8, y: size.height / 2 - 8)
+        var parent = root
+        for level in 0..<levels {
+            let layer = Layer()
+            layer.bounds = CGRect(x: 0, y: 0, width: 16, height: 16)
+            layer.anchorPoint = .zero
+            layer.position = level == 0
+                ? CGPoint(x: centre.x + c * a.x - s * a.y, y: centre.y + s * a.x + c * a.y)
+                : CGPoint(x: step, y: 0)
+            layer.transform = Transform3D(rotationAngle: turn)
+            let hue = Double(level) / Double(levels)
+            layer.backgroundColor = Color(
+                red: 0.5 + 0.5 * cos(2 * .pi * hue), green: 0.5 + 0.5 * cos(2 * .pi * (hue - 1 / 3.0)),
+                blue: 0.5 + 0.5 * cos(2 * .pi * (hue - 2 / 3.0)))
+            if level == levels - 1 {
+                // White, so that the sprite (a red disc) shows on it.
+                layer.backgroundColor = .white
+                layer.bounds = CGRect(x: 0, y: 0, width: 64, height: 64)
+                layer.contents = sheet
+                layer.contentsRect = CGRect(x: 0, y: 0, width: 0.125, height: 0.125)
+            }
+            parent.addSublayer(layer)
+            parent = layer
+        }
     }
 
     /// A 3840 x 2160 picture: diagonal colour gradient with a grid, so scaling artefacts would show.

@@ -1,0 +1,332 @@
+import CCairo
+import Foundation
+import Lamina
+
+/// Shoelace area of a polygon (either winding).
+private func area(_ points: [CGPoint]) -> Double {
+    var sum: CGFloat = 0
+    for i in points.indices {
+        let a = points[i], b = points[(i + 1) % points.count]
+        sum += a.x * b.y - b.x * a.y
+    }
+    return abs(Double(sum)) / 2
+}
+
+/// The memcpy floor: the time to copy the bytes a frame must at least read and write, had compositing no
+/// cost beyond moving them.
+enum MemcpyFloor {
+    /// Timed copies; the figure is their median.
+    static let runs = 11
+    /// The largest single copy: bigger than this machine's 32 MiB L3, so the floor runs at memory speed; a larger
+    /// total is copied in pieces between the same two buffers.
+    static let piece = 64 << 20
+
+    /// Written: the target once (width x height x 4). Read: for each texture quad, the texels under its visible
+    /// part (its area after the clip and the target's edges, in pixels, times the texels per pixel of its source
+    /// mapping, at most its clamp rectangle), x 4. Solid quads read nothing.
+    static func bytes(for plan: RenderPlan) -> (read: Int, written: Int) {
+        var texels = 0.0
+        for quad in plan.quads {
+            guard case .texture(let texture) = quad.paint,
+                  let visible = quad.coverage(width: plan.width, height: plan.height)
+            else { continue }
+            let whole = area(quad.corners.map(\.projected))
+            guard whole > 1e-9 else { continue }
+            let unit = [CGPoint(x: 0, y: 0), CGPoint(x: 1, y: 0), CGPoint(x: 1, y: 1), CGPoint(x: 0, y: 1)]
+            let source = area(unit.map { texture.unitToTexel.apply($0).projected })
+            let clamp = Double(texture.clamp.width * texture.clamp.height)
+            texels += min(area(visible.vertices) / whole * source, clamp)
+        }
+        return (Int(texels.rounded()) * 4, plan.width * plan.height * 4)
+    }
+
+    static func measure(_ plan: RenderPlan, label: String) -> BaselineFigures {
+        let (read, written) = bytes(for: plan)
+        let total = read + written
+        let size = min(total, piece)
+        let source = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 64)
+        let destination = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 64)
+        defer {
+            source.deallocate()
+            destination.deallocate()
+        }
+        // Touch every page first, so that no run pays for page faults.
+        memset(source, 1, size)
+        memset(destination, 2, size)
+        func copy() {
+            var left = total
+            while left > 0 {
+                let n = min(left, size)
+                memcpy(destination, source, n)
+                left -= n
+            }
+        }
+        copy()
+        var times: [Double] = []
+        let progress = Progress(label: label, total: runs)
+        defer { progress.finish() }
+        for run in 0..<runs {
+            let start = DispatchTime.now().uptimeNanoseconds
+            copy()
+            times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+            progress.update(run + 1)
+        }
+        var figures = BaselineFigures(frame: FrameStats(times), note: nil, skipped: nil)
+        figures.bytesRead = read
+        figures.bytesWritten = written
+        return figures
+    }
+}
+
+/// The plan's quads drawn with plain cairo calls into an image surface of the output's size: what a Linux
+/// program without Lamina would write. The draw list is made once from the plan (geometry only); a frame is
+/// the cairo calls.
+final class CairoBaseline {
+    static var version: String { String(cString: cairo_version_string()) }
+
+    private enum Shape {
+        case rect(CGRect)
+        case polygon([CGPoint])
+    }
+
+    private enum Operation {
+        /// An opaque colour over the whole target.
+        case background(r: Double, g: Double, b: Double)
+        case solid(Shape, r: Double, g: Double, b: Double, a: Double, antialias: cairo_antialias_t)
+        /// A 1:1 image at a whole-pixel offset: set_source_surface(x, y), rectangle, fill.
+        case translated(OpaquePointer, x: Double, y: Double, Shape, opacity: Double, antialias: cairo_antialias_t)
+        /// A scaled or turned image: the source locked to the texel-to-target matrix, its clamp rectangle as a
+        /// subsurface with EXTEND_PAD (so bilinear filtering cannot bleed in neighbouring cells), then the shape
+        /// filled in target pixels.
+        case transformed(
+            OpaquePointer, matrix: cairo_matrix_t, origin: CGPoint, Shape, filter: cairo_filter_t, opacity: Double,
+            antialias: cairo_antialias_t)
+    }
+
+    private let target: OpaquePointer
+    private let cr: OpaquePointer
+    private var images: [ObjectIdentifier: (image: Image, surface: OpaquePointer, generation: UInt64)] = [:]
+    private var subsurfaces: [String: OpaquePointer] = [:]
+    private var operations: [Operation] = []
+    /// Where the baseline does less or other than Lamina.
+    private(set) var notes: [String] = []
+
+    init(plan: RenderPlan) throws {
+        target = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(plan.width), Int32(plan.height))
+        cr = cairo_create(target)
+        guard cairo_status(cr) == CAIRO_STATUS_SUCCESS else { throw RenderError.failed("cairo: cannot make a target") }
+        var perspective = false
+        for (index, quad) in plan.quads.enumerated() {
+            guard let visible = quad.coverage(width: plan.width, height: plan.height) else { continue }
+            let shape: Shape = visible.axisAlignedRect.map { .rect($0) } ?? .polygon(visible.vertices)
+            let antialias = quad.antialiasedEdges.isEmpty ? CAIRO_ANTIALIAS_NONE : CAIRO_ANTIALIAS_DEFAULT
+            switch quad.paint {
+            case .solid(let premultiplied):
+                let c = premultiplied.scaled(by: quad.opacity)
+                guard c.alpha > 0 else { continue }
+                let a = Double(c.alpha)
+                let whole = visible.axisAlignedRect == CGRect(x: 0, y: 0, width: plan.width, height: plan.height)
+                if index == 0, whole, a >= 1 {
+                    operations.append(.background(r: Double(c.red), g: Double(c.green), b: Double(c.blue)))
+                } else {
+                    operations.append(.solid(shape, r: Double(c.red) / a, g: Double(c.green) / a,
+                                             b: Double(c.blue) / a, a: a, antialias: antialias))
+                }
+            case .texture(let texture):
+                var unitToTarget = quad.unitToTarget
+                if !unitToTarget.isAffine {
+                    // cairo has no projective sources; the affine map through three corners is what a cairo
+                    // program could do.
+                    perspective = true
+                    let p = quad.corners.map(\.projected)
+                    unitToTarget = .affine(a: p[1].x - p[0].x, b: p[1].y - p[0].y, c: p[3].x - p[0].x,
+                                           d: p[3].y - p[0].y, tx: p[0].x, ty: p[0].y)
+                }
+                guard let texelToUnit = texture.unitToTexel.inverted else { continue }
+                let m = texelToUnit.concatenating(unitToTarget)
+                guard m.isFinite, abs(m.determinant) > 1e-12 else { continue }
+                let surface = try source(texture.image)
+                let opacity = Double(quad.opacity)
+                let (x, y) = (m.m31.rounded(), m.m32.rounded())
+                let unscaled = abs(m.m11 - 1) < 1e-9 && abs(m.m22 - 1) < 1e-9 && abs(m.m12) < 1e-9 && abs(m.m21) < 1e-9
+                if unscaled, abs(m.m31 - x) < 1e-6, abs(m.m32 - y) < 1e-6 {
+                    operations.append(.translated(surface, x: Double(x), y: Double(y), shape, opacity: opacity,
+                                                  antialias: antialias))
+                } else {
+                    let clamp = texture.clamp
+                    let sub = try subsurface(texture.image, surface, clamp)
+                    let matrix = cairo_matrix_t(xx: Double(m.m11), yx: Double(m.m12), xy: Double(m.m21),
+                                                yy: Double(m.m22), x0: Double(m.m31), y0: Double(m.m32))
+                    operations.append(.transformed(
+                        sub, matrix: matrix, origin: CGPoint(x: clamp.x0, y: clamp.y0), shape,
+                        filter: texture.filter == .nearest ? CAIRO_FILTER_NEAREST : CAIRO_FILTER_BILINEAR,
+                        opacity: opacity, antialias: antialias))
+                }
+            }
+        }
+        if perspective { notes.append("perspective quads drawn as affine") }
+    }
+
+    deinit {
+        for surface in subsurfaces.values { cairo_surface_destroy(surface) }
+        for entry in images.values { cairo_surface_destroy(entry.surface) }
+        cairo_destroy(cr)
+        cairo_surface_destroy(target)
+    }
+
+    /// An image surface on the Image's own memory (premultiplied BGRA words are CAIRO_FORMAT_ARGB32), made once.
+    private func source(_ image: Image) throws -> OpaquePointer {
+        if let entry = images[ObjectIdentifier(image)] { return entry.surface }
+        let surface = cairo_image_surface_create_for_data(
+            image.baseAddress.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32, Int32(image.width),
+            Int32(image.height), Int32(image.bytesPerRow))!
+        guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else {
+            cairo_surface_destroy(surface)
+            throw RenderError.failed("cairo: cannot wrap \(image)")
+        }
+        images[ObjectIdentifier(image)] = (image, surface, image.generation)
+        return surface
+    }
+
+    private func subsurface(_ image: Image, _ surface: OpaquePointer, _ clamp: TexelRect) throws -> OpaquePointer {
+        if clamp == TexelRect(x0: 0, y0: 0, x1: image.width, y1: image.height) { return surface }
+        let key = "\(ObjectIdentifier(image).hashValue) \(clamp)"
+        if let sub = subsurfaces[key] { return sub }
+        guard let sub = cairo_surface_create_for_rectangle(
+            surface, Double(clamp.x0), Double(clamp.y0), Double(clamp.width), Double(clamp.height))
+        else { throw RenderError.failed("cairo: cannot cut \(clamp) from \(image)") }
+        subsurfaces[key] = sub
+        return sub
+    }
+
+    private func path(_ shape: Shape) {
+        switch shape {
+        case .rect(let r):
+            cairo_rectangle(cr, Double(r.minX), Double(r.minY), Double(r.width), Double(r.height))
+        case .polygon(let points):
+            for (index, p) in points.enumerated() {
+                if index == 0 {
+                    cairo_move_to(cr, Double(p.x), Double(p.y))
+                } else {
+                    cairo_line_to(cr, Double(p.x), Double(p.y))
+                }
+            }
+            cairo_close_path(cr)
+        }
+    }
+
+    /// Fills the current path with the current source, at `opacity`.
+    private func fill(opacity: Double) {
+        if opacity >= 1 {
+            cairo_fill(cr)
+        } else {
+            cairo_clip(cr)
+            cairo_paint_with_alpha(cr, opacity)
+            cairo_reset_clip(cr)
+        }
+    }
+
+    func drawFrame() throws {
+        // Images changed since the last frame (upload, redrawn badges): cairo must be told, as any program must.
+        for (key, entry) in images where entry.image.generation != entry.generation {
+            cairo_surface_mark_dirty(entry.surface)
+            images[key]?.generation = entry.image.generation
+        }
+        var antialias = CAIRO_ANTIALIAS_DEFAULT
+        cairo_set_antialias(cr, antialias)
+        func use(_ wanted: cairo_antialias_t) {
+            if wanted != antialias {
+                antialias = wanted
+                cairo_set_antialias(cr, wanted)
+            }
+        }
+        for operation in operations {
+            switch operation {
+            case .background(let r, let g, let b):
+                cairo_set_source_rgb(cr, r, g, b)
+                cairo_paint(cr)
+            case .solid(let shape, let r, let g, let b, let a, let wanted):
+                use(wanted)
+                cairo_set_source_rgba(cr, r, g, b, a)
+                path(shape)
+                cairo_fill(cr)
+            case .translated(let surface, let x, let y, let shape, let opacity, let wanted):
+                use(wanted)
+                cairo_set_source_surface(cr, surface, x, y)
+                path(shape)
+                fill(opacity: opacity)
+            case .transformed(let surface, var matrix, let origin, let shape, let filter, let opacity, let wanted):
+                use(wanted)
+                cairo_save(cr)
+                cairo_transform(cr, &matrix)
+                cairo_set_source_surface(cr, surface, Double(origin.x), Double(origin.y))
+                let pattern = cairo_get_source(cr)
+                cairo_pattern_set_filter(pattern, filter)
+                cairo_pattern_set_extend(pattern, CAIRO_EXTEND_PAD)
+                // The source stays locked to the texel space it was set in; the shape is in target pixels.
+                cairo_identity_matrix(cr)
+                path(shape)
+                fill(opacity: opacity)
+                cairo_restore(cr)
+            }
+        }
+        cairo_surface_flush(target)
+        let status = cairo_status(cr)
+        guard status == CAIRO_STATUS_SUCCESS else {
+            throw RenderError.failed("cairo: \(String(cString: cairo_status_to_string(status)))")
+        }
+    }
+}
+
+/// The minimal instanced GL loop (GLESBaseline) over the plan's textured quads.
+enum GLESInstancedBaseline {
+    /// The baseline and a note on what it leaves out; nil when the plan does not suit it (see `whyNot`).
+    static func make(for plan: RenderPlan) throws -> (GLESBaseline, String?)? {
+        guard whyNot(plan).isEmpty else { return nil }
+        var image: Image?
+        var images = Set<ObjectIdentifier>()
+        var solids = 0
+        var quads: [(destination: CGRect, source: CGRect)] = []
+        for (index, quad) in plan.quads.enumerated() {
+            guard let visible = quad.coverage(width: plan.width, height: plan.height) else { continue }
+            guard case .texture(let texture) = quad.paint else {
+                if index > 0 { solids += 1 }  // the background is the baseline's clear
+                continue
+            }
+            image = image ?? texture.image
+            images.insert(ObjectIdentifier(texture.image))
+            // The visible rectangle, and the texels under it.
+            let d = visible.axisAlignedRect!
+            let toTexel = quad.unitToTarget.inverted!.concatenating(texture.unitToTexel)
+            let a = toTexel.apply(CGPoint(x: d.minX, y: d.minY)).projected
+            let b = toTexel.apply(CGPoint(x: d.maxX, y: d.maxY)).projected
+            quads.append((d, CGRect(x: a.x, y: a.y, width: b.x - a.x, height: b.y - a.y)))
+        }
+        var notes: [String] = []
+        if images.count > 1 { notes.append("one texture (the first of \(images.count)) for every quad") }
+        if solids > 0 { notes.append("\(solids) solid quads left out") }
+        let baseline = try GLESBaseline(image: image!, quads: quads, width: plan.width, height: plan.height)
+        return (baseline, notes.isEmpty ? nil : notes.joined(separator: "; "))
+    }
+
+    /// Why the plan does not suit the baseline, or "" when it does: it needs textured quads, every one of them an
+    /// axis-aligned rectangle on screen with an axis-aligned source, and no more solid quads (which it leaves out)
+    /// than textured ones besides the background.
+    static func whyNot(_ plan: RenderPlan) -> String {
+        var textured = 0, solids = 0
+        for (index, quad) in plan.quads.enumerated() {
+            guard let visible = quad.coverage(width: plan.width, height: plan.height) else { continue }
+            guard case .texture(let texture) = quad.paint else {
+                if index > 0 { solids += 1 }
+                continue
+            }
+            textured += 1
+            let m = quad.unitToTarget, t = texture.unitToTexel
+            guard visible.axisAlignedRect != nil, m.isAffine, abs(m.m12) < 1e-9, abs(m.m21) < 1e-9,
+                  abs(t.m12) < 1e-9, abs(t.m21) < 1e-9, m.inverted != nil
+            else { return "the baseline draws axis-aligned quads only" }
+        }
+        if textured == 0 { return "no textured quads" }
+        return solids > textured ? "mostly solid quads, which the baseline does not draw" : ""
+    }
+}
