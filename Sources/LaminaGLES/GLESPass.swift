@@ -4,7 +4,7 @@ import LaminaCore
 
 /// Turns a plan into instance data and draw batches: one instance per pixel box of a quad's coverage, and one
 /// batch per run of consecutive quads that share a program, texture and filter (so 10,000 sprites from one
-/// sheet are one draw call).
+/// sheet are one draw call, and so are 1,000 small images packed into one atlas page).
 struct GLESBatchEncoder {
     struct Batch {
         /// false: solid colours.
@@ -58,7 +58,7 @@ struct GLESBatchEncoder {
                 if instances.count > before { quadsDrawn += 1 }
             case .texture(let texture):
                 let alpha = PremultipliedColor.byte(opacity)
-                guard alpha > 0, let targetToTexel = quad.targetToTexel(texture) else { continue }
+                guard alpha > 0, let targetToTexel = quad.targetToTexel(texture)?.snappedToAffine else { continue }
                 let tiles = try textures.tiles(for: texture.image)
                 let requested: Filter = texture.filter == .nearest ? .nearest : .linear
                 let filter: Filter = requested == .nearest || targetToTexel.integerTranslation != nil
@@ -68,7 +68,7 @@ struct GLESBatchEncoder {
                 if tiles.count == 1 {
                     add(quad.pixelCoverage(width: plan.width, height: plan.height), textured: true,
                         texture: tiles[0].texture, requested: requested, filter: filter, map: targetToTexel,
-                        clamp: texture.clamp, color: color)
+                        clamp: texture.clamp, color: color, tile: Self.placement(tiles[0]))
                 } else if let polygon = quad.coverage(width: plan.width, height: plan.height) {
                     for tile in tiles {
                         addTilePiece(polygon, tile: tile, map: targetToTexel, clamp: texture.clamp,
@@ -106,7 +106,7 @@ struct GLESBatchEncoder {
                     color: bgra(PartialPixel.alpha(pixel.coverage, opacity: opacity)))
             }
         case .texture(let texture):
-            guard let targetToTexel = quad.targetToTexel(texture) else { return }
+            guard let targetToTexel = quad.targetToTexel(texture)?.snappedToAffine else { return }
             let tiles = try textures.tiles(for: texture.image)
             let c = texture.clamp
             guard let tile = tiles.first(where: {
@@ -114,7 +114,7 @@ struct GLESBatchEncoder {
             }) else { return }
             let requested: Filter = texture.filter == .nearest ? .nearest : .linear
             let filter: Filter = requested == .nearest || targetToTexel.integerTranslation != nil ? .nearest : .linear
-            let origin: TexelRect? = tiles.count == 1 ? nil : tile.stored
+            let origin = tiles.count == 1 ? Self.placement(tile) : tile
             add(boxes: coverage.full, textured: true, texture: tile.texture, requested: requested, filter: filter,
                 map: targetToTexel, clamp: c, color: (0, 0, 0, Float(opacityByte) / 255), tile: origin)
             for pixel in coverage.partial {
@@ -156,14 +156,14 @@ struct GLESBatchEncoder {
         }
         guard !piece.isEmpty else { return }
         add(PixelCoverage(piece), textured: true, texture: tile.texture, requested: requested, filter: filter,
-            map: m, clamp: clamp, color: color, tile: tile.stored)
+            map: m, clamp: clamp, color: color, tile: tile)
     }
 
     /// Appends one instance per box of `coverage`, extending the last batch when it matches.
     private mutating func add(
         _ coverage: PixelCoverage, textured: Bool, texture: GLuint, requested: Filter, filter: Filter,
         map: Matrix3,
-        clamp: TexelRect, color: (Float, Float, Float, Float), tile: TexelRect? = nil
+        clamp: TexelRect, color: (Float, Float, Float, Float), tile: GLESTile? = nil
     ) {
         switch coverage {
         case .none: return
@@ -176,19 +176,50 @@ struct GLESBatchEncoder {
         }
     }
 
-    /// Appends one instance per box, extending the last batch when it matches.
+    /// The tile to place a single-texture image's texels by: nil for a texture of its own (image texels are
+    /// texture texels), the tile for an atlas slot away from the page's corner.
+    private static func placement(_ tile: GLESTile) -> GLESTile? {
+        tile.offsetX == 0 && tile.offsetY == 0 ? nil : tile
+    }
+
+    /// Appends one instance per box, extending the last batch when it matches. With a tile, the map and clamp
+    /// are moved from image texels to the texels of the tile's texture (a tile of a large image, or a slot of an
+    /// atlas page), and the clamp is limited to what the tile stores.
     private mutating func add(
         boxes: [PixelBox], textured: Bool, texture: GLuint, requested: Filter, filter: Filter, map: Matrix3,
-        clamp: TexelRect, color: (Float, Float, Float, Float), tile: TexelRect? = nil
+        clamp: TexelRect, color: (Float, Float, Float, Float), tile: GLESTile? = nil
     ) {
         guard !boxes.isEmpty else { return }
-        // Texel coordinates relative to the tile's texture; the clamp limited to what the tile stores.
         var m = map
         var c = clamp
         if let tile {
-            m = map.concatenating(.translation(-CGFloat(tile.x0), -CGFloat(tile.y0)))
-            c = TexelRect(x0: max(clamp.x0, tile.x0) - tile.x0, y0: max(clamp.y0, tile.y0) - tile.y0,
-                          x1: min(clamp.x1, tile.x1) - tile.x0, y1: min(clamp.y1, tile.y1) - tile.y0)
+            let (dx, dy) = (tile.offsetX, tile.offsetY)
+            let s = tile.stored
+            m = map.concatenating(.translation(CGFloat(dx), CGFloat(dy)))
+            c = TexelRect(x0: max(clamp.x0, s.x0) + dx, y0: max(clamp.y0, s.y0) + dy,
+                          x1: min(clamp.x1, s.x1) + dx, y1: min(clamp.y1, s.y1) + dy)
+        }
+        if textured, requested == .nearest, m.isAffine {
+            // Nearest sampling rounds a sample exactly on a texel edge (a halved image samples nothing else) down,
+            // as pixman does. The shader subtracts 1/65536 first, but the interpolated coordinate is only as exact
+            // as floats at the largest magnitude its computation meets: the texel coordinates (far out in an
+            // atlas page or a large image) and the map's terms at the pixels drawn (large on a large target).
+            // Moving the map down by four float steps at that magnitude, more than the interpolation's error,
+            // puts a sample on an edge in the texel before it whatever the rounding; any other sample more than
+            // that from an edge stays in its texel.
+            var reach = max(CGFloat(max(c.x1, c.y1)), abs(m.m31), abs(m.m32))
+            for box in boxes {
+                let (x, y) = (CGFloat(max(abs(box.x0), abs(box.x1))), CGFloat(max(abs(box.y0), abs(box.y1))))
+                reach = max(reach, x * abs(m.m11) + y * abs(m.m21), x * abs(m.m12) + y * abs(m.m22))
+            }
+            let step = 4 * CGFloat(Float(reach).ulp)
+            m = m.concatenating(.translation(-step, -step))
+        } else if textured, filter == .nearest {
+            // A 1:1 quad at whole pixels samples texel centres. Drawn in a batch with the bilinear program (next to
+            // scaled quads of the same texture or atlas page), a centre read a float step low would blend in
+            // 127/128 of the texel before it; 1/256 texel further on, both programs read the texel itself whatever
+            // the rounding of the interpolated coordinate (bilinear: weight floor(128 / 256) = 0).
+            m = m.concatenating(.translation(1.0 / 256, 1.0 / 256))
         }
         if !m.isAffine {
             // Keep the w row near 1 for float precision.
@@ -213,5 +244,18 @@ struct GLESBatchEncoder {
             instances.append(Float(c.x1)); instances.append(Float(c.y1))
             instances.append(color.0); instances.append(color.1); instances.append(color.2); instances.append(color.3)
         }
+    }
+}
+
+fileprivate extension Matrix3 {
+    /// This map with a w row that differs from (0, 0, 1) by rounding alone made exactly (0, 0, 1). Inverting
+    /// a placement leaves m33 = 0.9999999999999999 for many sizes; taken as perspective, a 1:1 quad would miss
+    /// the texel-copying path and divide per pixel, which a float does a step off and a bilinear read then
+    /// blends with the texel before. The tolerance is far below anything a float32 texel coordinate resolves.
+    var snappedToAffine: Matrix3 {
+        guard !isAffine, abs(m13) < 1e-12, abs(m23) < 1e-12, abs(m33 - 1) < 1e-12 else { return self }
+        let k = 1 / m33
+        return Matrix3(m11: m11 * k, m12: m12 * k, m13: 0, m21: m21 * k, m22: m22 * k, m23: 0, m31: m31 * k,
+                       m32: m32 * k, m33: 1)
     }
 }

@@ -9,7 +9,7 @@ import LaminaCore
 /// (`Quad.pixelCoverage`, the top-left rule) and drawn as whole-pixel rectangles, and the fragment shader maps
 /// each pixel centre through the same target-to-texel matrix and samples as pixman does (texel centres,
 /// no-bleed clamp, 7-bit bilinear weights). Quads that share a texture and filter are drawn by one instanced
-/// call.
+/// call; small images share the pages of a texture atlas, so quads of different small images batch too.
 ///
 /// A renderer and its context belong to the thread that made it; GL objects and the context are released
 /// when it is deinitialised.
@@ -19,13 +19,22 @@ public final class GLESRenderer: Renderer {
         public var maxTextureSize: Int?
         /// Bytes of textures kept between frames before the least recently used are freed.
         public var textureBudget: Int
+        /// Images with both sides at most this many texels are packed into shared atlas pages, so that quads of
+        /// different small images batch into one draw call; larger ones get textures of their own. 0 turns the
+        /// atlas off (every image its own texture). Limited to `atlasPageSize`.
+        public var atlasMaxImageSize: Int
+        /// The side in texels that atlas pages grow to (from 512, doubling as they fill; an RGBA8 texture of
+        /// side x side x 4 bytes) before another page is started; limited to the largest texture side.
+        public var atlasPageSize: Int
         /// Receives one line per EGL attempt and driver message (debug logging).
         public var log: (@Sendable (String) -> Void)?
 
-        public init(maxTextureSize: Int? = nil, textureBudget: Int = 512 << 20,
-                    log: (@Sendable (String) -> Void)? = nil) {
+        public init(maxTextureSize: Int? = nil, textureBudget: Int = 512 << 20, atlasMaxImageSize: Int = 256,
+                    atlasPageSize: Int = 2048, log: (@Sendable (String) -> Void)? = nil) {
             self.maxTextureSize = maxTextureSize
             self.textureBudget = textureBudget
+            self.atlasMaxImageSize = atlasMaxImageSize
+            self.atlasPageSize = atlasPageSize
             self.log = log
         }
     }
@@ -36,7 +45,8 @@ public final class GLESRenderer: Renderer {
     public let info: GLESInfo
 
     private let context: GLESContext
-    private let textures: GLESTextureCache
+    /// Internal rather than private so that tests can see where images went.
+    let textures: GLESTextureCache
     private var programs: [GLESProgram.Kind: GLESProgram] = [:]
     private var vertexArray: GLuint = 0
     private var instanceBuffer: GLuint = 0
@@ -54,7 +64,8 @@ public final class GLESRenderer: Renderer {
         let extensions = context.extensions
         let driverMax = context.maxTextureSize
         textures = GLESTextureCache(
-            maxTextureSize: min(options.maxTextureSize ?? driverMax, driverMax), budget: options.textureBudget)
+            maxTextureSize: min(options.maxTextureSize ?? driverMax, driverMax), budget: options.textureBudget,
+            atlasPageSize: options.atlasPageSize, atlasMaxImageSize: options.atlasMaxImageSize)
         resetStatus = extensions.contains("GL_KHR_robustness") || extensions.contains("GL_EXT_robustness")
             ? EGLDisplayConnection.procedure("glGetGraphicsResetStatusKHR")
                 ?? EGLDisplayConnection.procedure("glGetGraphicsResetStatusEXT")
@@ -81,8 +92,10 @@ public final class GLESRenderer: Renderer {
 
     /// Texture uploads since the renderer was made (first uploads and re-uploads of changed images).
     public var textureUploads: Int { textures.uploads }
-    /// Images with textures held by the cache.
+    /// Images with textures (or atlas slots) held by the cache.
     public var cachedTextureCount: Int { textures.count }
+    /// Atlas pages held (each at most `atlasPageSize` texels square); pages left empty are deleted after a frame.
+    public var atlasPageCount: Int { textures.atlas.pages.count }
     /// The largest texture side used; larger images are drawn from tiles.
     public var maxTextureSize: Int { textures.maxTextureSize }
 

@@ -12,57 +12,74 @@ struct GLESTile {
     /// The texels this tile answers for: `stored` less the one-texel border it shares with its neighbours,
     /// so a bilinear sample anywhere in `core` finds its four texels in this tile.
     let core: TexelRect
+    /// The texel of `texture` that holds the image's texel (stored.x0, stored.y0): (0, 0) for a texture of its
+    /// own, the slot's corner for an atlas page.
+    var originX = 0
+    var originY = 0
+
+    /// Image texel + (offsetX, offsetY) = texture texel.
+    var offsetX: Int { originX - stored.x0 }
+    var offsetY: Int { originY - stored.y0 }
 }
 
-/// The textures of one image: one tile, or several when the image is larger than GL_MAX_TEXTURE_SIZE.
+/// The textures of one image: one tile, several when the image is larger than GL_MAX_TEXTURE_SIZE, or one slot
+/// of an atlas page.
 final class GLESTextureEntry {
     weak var image: Image?
     var generation: UInt64
     var tiles: [GLESTile]
+    /// Where the image lives when it is atlased; its one tile then names the page's texture.
+    let slot: GLESAtlasSlot?
     let bytes: Int
     var lastUsedFrame: UInt64
 
-    init(image: Image, tiles: [GLESTile], bytes: Int, frame: UInt64) {
+    init(image: Image, tiles: [GLESTile], slot: GLESAtlasSlot? = nil, bytes: Int, frame: UInt64) {
         self.image = image
         self.generation = image.generation
         self.tiles = tiles
+        self.slot = slot
         self.bytes = bytes
         self.lastUsedFrame = frame
     }
-
-    func delete() {
-        var ids = tiles.map(\.texture)
-        glDeleteTextures(GLsizei(ids.count), &ids)
-        tiles = []
-    }
 }
 
-/// Textures cached per Image identity and generation: uploaded once, uploaded again only when the image's
-/// generation changes, released when the image is gone or, least recently used first, when the cache holds
-/// more than its byte budget at the end of a frame.
+/// Textures cached per Image identity and generation: uploaded once, uploaded again (into the same texture or
+/// atlas slot) only when the image's generation changes, released when the image is gone or, least recently used
+/// first, when the cache holds more than its byte budget at the end of a frame. Small images are packed into the
+/// pages of `atlas`; larger ones get textures (or tiles) of their own.
 final class GLESTextureCache {
     private var entries: [ObjectIdentifier: GLESTextureEntry] = [:]
     /// The largest texture side the driver takes (or a smaller one, for tests of tiling).
     let maxTextureSize: Int
-    /// Bytes of textures kept between frames.
+    /// Bytes of images kept between frames (what the images hold; an atlas page's unused texels are not
+    /// counted, and pages left empty are deleted at the end of the frame).
     let budget: Int
+    let atlas: GLESAtlas
     private(set) var frame: UInt64 = 0
-    /// Texture uploads (allocations and re-uploads), since the renderer was made.
+    /// Image uploads (first uploads and re-uploads), since the renderer was made.
     private(set) var uploads = 0
     /// Bytes uploaded in the current frame.
     private(set) var bytesUploadedThisFrame = 0
     /// Nanoseconds spent uploading in the current frame.
     private(set) var uploadNanosecondsThisFrame: UInt64 = 0
 
-    init(maxTextureSize: Int, budget: Int) {
+    /// `atlasPageSize` is limited to `maxTextureSize`; `atlasMaxImageSize` 0 turns the atlas off.
+    init(maxTextureSize: Int, budget: Int, atlasPageSize: Int = 2048, atlasMaxImageSize: Int = 256) {
         self.maxTextureSize = maxTextureSize
         self.budget = budget
+        atlas = GLESAtlas(pageSide: min(atlasPageSize, maxTextureSize), maxImageSize: atlasMaxImageSize)
     }
 
     deinit { removeAll() }
 
     var residentBytes: Int { entries.values.reduce(0) { $0 + $1.bytes } }
     var count: Int { entries.count }
+
+    /// The atlas slot holding `image`, nil when it has none (not cached, or a texture of its own).
+    func slot(for image: Image) -> GLESAtlasSlot? {
+        guard let entry = entries[ObjectIdentifier(image)], entry.image === image else { return nil }
+        return entry.slot
+    }
 
     func beginFrame() {
         frame += 1
@@ -76,40 +93,62 @@ final class GLESTextureCache {
         if let entry = entries[key] {
             if entry.image === image {
                 entry.lastUsedFrame = frame
+                if let slot = entry.slot, entry.tiles[0].texture != slot.page.texture {
+                    // The page grew into a new texture (which holds the same texels at the same place).
+                    entry.tiles = [Self.tile(slot)]
+                }
                 if entry.generation != image.generation {
                     try reupload(image, into: entry)
                 }
                 return entry.tiles
             }
             // The identifier was reused by a new image after the old one was freed.
-            entry.delete()
+            release(entry)
             entries[key] = nil
         }
-        let entry = try upload(image)
+        let entry = try atlas.accepts(width: image.width, height: image.height) ? uploadToAtlas(image) : upload(image)
         entries[key] = entry
         return entry.tiles
     }
 
     /// Frees what is over budget (least recently used first, never what this frame used) and what belongs to
-    /// images that no longer exist.
+    /// images that no longer exist; then deletes atlas pages left empty.
     func endFrame() {
-        for (key, entry) in entries where entry.image == nil {
-            entry.delete()
-            entries[key] = nil
-        }
+        releaseGoneImages()
         var total = residentBytes
-        guard total > budget else { return }
-        for (key, entry) in entries.sorted(by: { $0.value.lastUsedFrame < $1.value.lastUsedFrame }) {
-            guard total > budget, entry.lastUsedFrame < frame else { break }
-            total -= entry.bytes
-            entry.delete()
+        if total > budget {
+            for (key, entry) in entries.sorted(by: { $0.value.lastUsedFrame < $1.value.lastUsedFrame }) {
+                guard total > budget, entry.lastUsedFrame < frame else { break }
+                total -= entry.bytes
+                release(entry)
+                entries[key] = nil
+            }
+        }
+        atlas.endFrame()
+    }
+
+    func removeAll() {
+        for entry in entries.values where entry.slot == nil { release(entry) }
+        entries.removeAll()
+        atlas.removeAll()
+    }
+
+    private func releaseGoneImages() {
+        for (key, entry) in entries where entry.image == nil {
+            release(entry)
             entries[key] = nil
         }
     }
 
-    func removeAll() {
-        for entry in entries.values { entry.delete() }
-        entries.removeAll()
+    /// Deletes an entry's textures, or gives its atlas slot back.
+    private func release(_ entry: GLESTextureEntry) {
+        if let slot = entry.slot {
+            atlas.free(slot)
+        } else {
+            var ids = entry.tiles.map(\.texture)
+            glDeleteTextures(GLsizei(ids.count), &ids)
+        }
+        entry.tiles = []
     }
 
     /// The tile layout of a width x height image: cores of at most maxTextureSize - 2 texels (one border
@@ -163,17 +202,53 @@ final class GLESTextureCache {
         return GLESTextureEntry(image: image, tiles: tiles, bytes: image.byteCount, frame: frame)
     }
 
+    /// Uploads a small image into a slot of an atlas page: a free slot of a page in use; else one given back by
+    /// an image gone since the last frame ended (so a scene that replaces its images every frame reuses the
+    /// slots of those it replaced rather than growing or opening pages); else a slot in a page grown for it;
+    /// else a slot of a new page.
+    private func uploadToAtlas(_ image: Image) throws -> GLESTextureEntry {
+        let (w, h) = (image.width, image.height)
+        var found = atlas.allocate(width: w, height: h)
+        if found == nil {
+            releaseGoneImages()
+            found = atlas.allocate(width: w, height: h)
+        }
+        if found == nil { found = try atlas.allocateGrowing(width: w, height: h) }
+        if found == nil { found = try atlas.allocateInNewPage(width: w, height: h) }
+        guard let slot = found else {
+            throw RenderError.failed("a \(w)x\(h) image does not fit an empty \(atlas.pageSide)-texel atlas page")
+        }
+        let tile = Self.tile(slot)
+        glBindTexture(GLenum(GL_TEXTURE_2D), tile.texture)
+        do {
+            try transfer(image, tile.stored, allocate: false, at: (slot.x, slot.y))
+        } catch {
+            atlas.free(slot)
+            throw error
+        }
+        uploads += 1
+        return GLESTextureEntry(image: image, tiles: [tile], slot: slot, bytes: image.byteCount, frame: frame)
+    }
+
+    /// The one tile of an atlased image: all its texels, in its page's current texture at the slot's corner.
+    private static func tile(_ slot: GLESAtlasSlot) -> GLESTile {
+        let all = TexelRect(x0: 0, y0: 0, x1: slot.width, y1: slot.height)
+        return GLESTile(texture: slot.page.texture, stored: all, core: all, originX: slot.x, originY: slot.y)
+    }
+
+    /// Uploads a changed image into the textures (or the atlas slot) it already has: its size cannot change.
     private func reupload(_ image: Image, into entry: GLESTextureEntry) throws {
         for tile in entry.tiles {
             glBindTexture(GLenum(GL_TEXTURE_2D), tile.texture)
-            try transfer(image, tile.stored, allocate: false)
+            try transfer(image, tile.stored, allocate: false, at: (tile.originX, tile.originY))
         }
         entry.generation = image.generation
         uploads += 1
     }
 
-    /// Copies the texels of `rect` into the bound texture, allocating it first when asked.
-    private func transfer(_ image: Image, _ rect: TexelRect, allocate: Bool) throws {
+    /// Copies the texels of `rect` into the bound texture with their first at `at`, or into a texture of their
+    /// own that is allocated first.
+    private func transfer(_ image: Image, _ rect: TexelRect, allocate: Bool, at: (x: Int, y: Int) = (0, 0)) throws {
         glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 4)
         glPixelStorei(GLenum(GL_UNPACK_ROW_LENGTH), GLint(image.width))
         defer { glPixelStorei(GLenum(GL_UNPACK_ROW_LENGTH), 0) }
@@ -184,8 +259,8 @@ final class GLESTextureCache {
             glTexImage2D(GLenum(GL_TEXTURE_2D), 0, GL_RGBA8, GLsizei(rect.width), GLsizei(rect.height), 0,
                          GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), first)
         } else {
-            glTexSubImage2D(GLenum(GL_TEXTURE_2D), 0, 0, 0, GLsizei(rect.width), GLsizei(rect.height),
-                            GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), first)
+            glTexSubImage2D(GLenum(GL_TEXTURE_2D), 0, GLint(at.x), GLint(at.y), GLsizei(rect.width),
+                            GLsizei(rect.height), GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), first)
         }
         let error = glGetError()
         if error == GLenum(GL_OUT_OF_MEMORY) {
