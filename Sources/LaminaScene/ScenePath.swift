@@ -1,4 +1,5 @@
 import Foundation
+import LaminaCore
 
 /// Builds the JSON paths that problems name: `size`, `layers[0].sublayers[1].contentsRect`,
 /// `images["my image"]`.
@@ -17,26 +18,8 @@ enum ScenePath {
         base + "[\(index)]"
     }
 
-    /// `text` in double quotes, with quotes, backslashes and control characters escaped as JSON writes them.
-    static func quoted(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\t": result += "\\t"
-            case "\r": result += "\\r"
-            default:
-                if scalar.value < 0x20 {
-                    result += String(format: "\\u%04X", scalar.value)
-                } else {
-                    result.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return result + "\""
-    }
+    /// `text` in double quotes, escaped as JSON writes it.
+    static func quoted(_ text: String) -> String { text.jsonQuoted }
 
     private static func isIdentifier(_ key: String) -> Bool {
         guard let first = key.unicodeScalars.first, first == "_" || isASCIILetter(first) else { return false }

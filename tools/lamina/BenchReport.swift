@@ -37,25 +37,7 @@ indirect enum BenchJSON {
         }
     }
 
-    private static func quoted(_ value: String) -> String {
-        var out = "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            case "\r": out += "\\r"
-            default:
-                if scalar.value < 0x20 {
-                    out += String(format: "\\u%04x", scalar.value)
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
-    }
+    private static func quoted(_ value: String) -> String { value.jsonQuoted }
 }
 
 /// Everything one `lamina bench` run measured, as JSON and as a chart.
