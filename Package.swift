@@ -49,7 +49,7 @@ let package = Package(
         .testTarget(name: "LaminaImageIOTests", dependencies: ["LaminaImageIO", "LaminaTestSupport"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "LaminaLayersTests", dependencies: ["LaminaLayers", "LaminaDrawing", "LaminaTestSupport"]),
-        .testTarget(name: "LaminaRenderTests", dependencies: ["Lamina", "LaminaTestSupport"], exclude: ["PendingScenes"],
+        .testTarget(name: "LaminaRenderTests", dependencies: ["Lamina", "LaminaTestSupport"],
                     resources: [.copy("Scenes")]),
         .testTarget(name: "LaminaSceneTests", dependencies: ["Lamina", "LaminaScene", "LaminaTestSupport"],
                     resources: [.copy("Fixtures")]),

@@ -40,7 +40,8 @@ public final class CPURenderer: Renderer {
         while bandViews.count < bandCount { bandViews.append(CPUTextureViews()) }
         let rows = (0...bandCount).map { $0 * plan.height / bandCount }
         let job = CPUBandJob(
-            prepared: prepared, target: target, rows: rows, views: Array(bandViews.prefix(bandCount)))
+            prepared: prepared, groups: plan.groups, target: target, rows: rows,
+            views: Array(bandViews.prefix(bandCount)))
         if bandCount == 1 {
             job.draw(band: 0)
         } else {
@@ -51,6 +52,7 @@ public final class CPURenderer: Renderer {
         stats.quads = plan.quads.count
         stats.quadsDrawn = prepared.reduce(0) { $0 + ($1.isEmpty ? 0 : 1) }
         stats.drawCalls = stats.quadsDrawn
+        stats.offscreenPasses = plan.groups.count
         statistics = stats
     }
 }
@@ -146,17 +148,20 @@ struct CPUPreparedQuad: @unchecked Sendable {
 }
 
 /// The bands of one frame: each draws every prepared quad clipped to its rows, into its own pixman view of the
-/// target (pixman images are not shared between threads; their memory is).
+/// target (pixman images are not shared between threads; their memory is). A group is drawn into an offscreen
+/// buffer covering the group's pixels in the band's rows, then composited with its opacity.
 final class CPUBandJob: @unchecked Sendable {
     let prepared: [CPUPreparedQuad]
+    let groups: [PlanGroup]
     let target: Image
     let rows: [Int]
     let views: [CPUTextureViews]
     private let lock = NSLock()
     private(set) var error: Error?
 
-    init(prepared: [CPUPreparedQuad], target: Image, rows: [Int], views: [CPUTextureViews]) {
+    init(prepared: [CPUPreparedQuad], groups: [PlanGroup], target: Image, rows: [Int], views: [CPUTextureViews]) {
         self.prepared = prepared
+        self.groups = groups
         self.target = target
         self.rows = rows
         self.views = views
@@ -172,11 +177,54 @@ final class CPUBandJob: @unchecked Sendable {
             PIXMAN_a8r8g8b8, Int32(target.width), Int32(bottom - top), first, Int32(target.bytesPerRow))
         else { return fail(RenderError.failed("pixman could not wrap rows \(top)..<\(bottom) of the target")) }
         defer { pixman_image_unref(destination) }
+        // Where quads go now: the band, or the innermost open group's buffer (nil when the group misses the band).
+        struct Target {
+            var image: OpaquePointer?
+            var origin: (x: Int, y: Int)
+            var rows: Range<Int>
+            var group: PlanGroup?
+        }
+        var stack = [Target(image: destination, origin: (0, top), rows: top..<bottom, group: nil)]
+        func close() {
+            let done = stack.removeLast()
+            guard let image = done.image, let group = done.group else { return }
+            defer { pixman_image_unref(image) }
+            let parent = stack[stack.count - 1]
+            guard let into = parent.image else { return }
+            var alpha = pixman_color_t(red: 0, green: 0, blue: 0, alpha: UInt16(PremultipliedColor.byte(group.opacity)) * 257)
+            let mask = pixman_image_create_solid_fill(&alpha)
+            defer { if let mask { pixman_image_unref(mask) } }
+            pixman_image_composite32(
+                PIXMAN_OP_OVER, image, mask, into, 0, 0, 0, 0, Int32(group.bounds.x0 - parent.origin.x),
+                Int32(done.rows.lowerBound - parent.origin.y), Int32(group.bounds.x1 - group.bounds.x0),
+                Int32(done.rows.count))
+        }
+        var nextGroup = 0
         do {
-            for item in prepared {
-                try draw(item, rows: top..<bottom, into: destination, views: views)
+            for (index, item) in prepared.enumerated() {
+                while let open = stack.last?.group, open.range.upperBound <= index { close() }
+                while nextGroup < groups.count, groups[nextGroup].range.lowerBound == index {
+                    let group = groups[nextGroup]
+                    nextGroup += 1
+                    let outer = stack[stack.count - 1]
+                    let low = max(group.bounds.y0, outer.rows.lowerBound)
+                    let rows = low..<max(low, min(group.bounds.y1, outer.rows.upperBound))
+                    var image: OpaquePointer?
+                    if outer.image != nil, !rows.isEmpty {
+                        image = pixman_image_create_bits(
+                            PIXMAN_a8r8g8b8, Int32(group.bounds.x1 - group.bounds.x0), Int32(rows.count), nil, 0)
+                        guard image != nil else { throw RenderError.failed("pixman could not make a group buffer") }
+                    }
+                    stack.append(Target(image: image, origin: (group.bounds.x0, rows.lowerBound),
+                                        rows: rows.isEmpty ? 0..<0 : rows, group: group))
+                }
+                let current = stack[stack.count - 1]
+                guard let into = current.image else { continue }
+                try draw(item, rows: current.rows, into: into, origin: current.origin, views: views)
             }
+            while stack.count > 1 { close() }
         } catch {
+            while stack.count > 1 { close() }
             fail(error)
         }
     }
@@ -187,25 +235,28 @@ final class CPUBandJob: @unchecked Sendable {
         lock.unlock()
     }
 
-    /// Draws one quad's part in `rows` into a band whose row 0 is target row `rows.lowerBound`.
+    /// Draws one quad's part in `rows` into `destination`, whose pixel (0, 0) is target pixel `origin`.
     private func draw(
-        _ item: CPUPreparedQuad, rows: Range<Int>, into destination: OpaquePointer, views: CPUTextureViews
+        _ item: CPUPreparedQuad, rows: Range<Int>, into destination: OpaquePointer, origin: (x: Int, y: Int),
+        views: CPUTextureViews
     ) throws {
-        let top = Int32(rows.lowerBound)
+        let top = Int32(origin.y), left = Int32(origin.x)
         switch item.coverage {
         case .none:
             return
         case .box(let box):
             let y0 = max(box.y0, rows.lowerBound), y1 = min(box.y1, rows.upperBound)
             guard y1 > y0 else { return }
-            try composite(item, x0: box.x0, y0: y0, x1: box.x1, y1: y1, top: top, mask: nil, destination, views)
+            try composite(item, x0: box.x0, y0: y0, x1: box.x1, y1: y1, origin: (left, top), mask: nil, destination,
+                          views)
         case .boxes(let boxes, let bounds):
             let y0 = max(bounds.y0, rows.lowerBound), y1 = min(bounds.y1, rows.upperBound)
             guard y1 > y0 else { return }
             let clipped = boxes.compactMap { box -> pixman_box32_t? in
                 let a = max(box.y0, y0), b = min(box.y1, y1)
                 guard b > a else { return nil }
-                return pixman_box32_t(x1: Int32(box.x0), y1: Int32(a) - top, x2: Int32(box.x1), y2: Int32(b) - top)
+                return pixman_box32_t(
+                    x1: Int32(box.x0) - left, y1: Int32(a) - top, x2: Int32(box.x1) - left, y2: Int32(b) - top)
             }
             guard !clipped.isEmpty else { return }
             var region = pixman_region32_t()
@@ -215,7 +266,8 @@ final class CPUBandJob: @unchecked Sendable {
                 pixman_image_set_clip_region32(destination, nil)
                 pixman_region32_fini(&region)
             }
-            try composite(item, x0: bounds.x0, y0: y0, x1: bounds.x1, y1: y1, top: top, mask: nil, destination, views)
+            try composite(item, x0: bounds.x0, y0: y0, x1: bounds.x1, y1: y1, origin: (left, top), mask: nil,
+                          destination, views)
         case .mask(let bytes, let bounds, let stride):
             let y0 = max(bounds.y0, rows.lowerBound), y1 = min(bounds.y1, rows.upperBound)
             guard y1 > y0 else { return }
@@ -227,16 +279,16 @@ final class CPUBandJob: @unchecked Sendable {
                     Int32(stride))
                 else { throw RenderError.failed("pixman could not make a coverage mask") }
                 defer { pixman_image_unref(mask) }
-                try composite(item, x0: bounds.x0, y0: y0, x1: bounds.x1, y1: y1, top: top, mask: mask, destination,
-                              views)
+                try composite(item, x0: bounds.x0, y0: y0, x1: bounds.x1, y1: y1, origin: (left, top), mask: mask,
+                              destination, views)
             }
         }
     }
 
-    /// Composites the quad's source over target pixels x0..<x1, y0..<y1 (target rows; the band starts at `top`),
-    /// through `mask` (whose (0, 0) is (x0, y0)) or the quad's opacity.
+    /// Composites the quad's source over target pixels x0..<x1, y0..<y1 (the destination's (0, 0) is target pixel
+    /// `origin`), through `mask` (whose (0, 0) is (x0, y0)) or the quad's opacity.
     private func composite(
-        _ item: CPUPreparedQuad, x0: Int, y0: Int, x1: Int, y1: Int, top: Int32, mask: OpaquePointer?,
+        _ item: CPUPreparedQuad, x0: Int, y0: Int, x1: Int, y1: Int, origin: (x: Int32, y: Int32), mask: OpaquePointer?,
         _ destination: OpaquePointer, _ views: CPUTextureViews
     ) throws {
         guard let source = try source(for: item, views: views) else { return }
@@ -250,7 +302,7 @@ final class CPUBandJob: @unchecked Sendable {
         let opaqueSolid = mask == nil && item.solid.map { $0.quantized.alpha == 255 } == true
         pixman_image_composite32(
             opaqueSolid ? PIXMAN_OP_SRC : PIXMAN_OP_OVER, source.image, mask ?? opacity, destination,
-            Int32(x0) + source.offset.x, Int32(y0) + source.offset.y, 0, 0, Int32(x0), Int32(y0) - top,
+            Int32(x0) + source.offset.x, Int32(y0) + source.offset.y, 0, 0, Int32(x0) - origin.x, Int32(y0) - origin.y,
             Int32(x1 - x0), Int32(y1 - y0))
     }
 

@@ -137,17 +137,45 @@ public struct Quad: Hashable, Sendable {
     }
 }
 
+/// A run of quads drawn into an offscreen buffer of their own and composited as one (group opacity).
+public struct PlanGroup: Hashable, Sendable {
+    /// The quads of the group: indices into `RenderPlan.quads`.
+    public var range: Range<Int>
+    /// What the group's picture is multiplied by when it is composited (0...1).
+    public var opacity: Float
+    /// The target pixels the group's quads can touch; the offscreen buffer's size and place.
+    public var bounds: PixelBox
+
+    public init(range: Range<Int>, opacity: Float, bounds: PixelBox) {
+        self.range = range
+        self.opacity = opacity
+        self.bounds = bounds
+    }
+}
+
 /// The flat, ordered output of the planner: what to draw into a target of `width` x `height` pixels,
 /// bottom to top. The target starts transparent.
 public struct RenderPlan: Sendable {
     public var width: Int
     public var height: Int
     public var quads: [Quad]
+    /// Offscreen groups, outer before inner (ascending start, then descending length); their ranges nest.
+    /// Empty: every quad is composited straight onto the target.
+    public var groups: [PlanGroup]
 
-    public init(width: Int, height: Int, quads: [Quad] = []) {
+    public init(width: Int, height: Int, quads: [Quad] = [], groups: [PlanGroup] = []) {
         self.width = width
         self.height = height
         self.quads = quads
+        self.groups = groups
+    }
+
+    /// The groups in drawing order: outer groups first where several start at one quad.
+    public static func ordered(_ groups: [PlanGroup]) -> [PlanGroup] {
+        groups.sorted {
+            $0.range.lowerBound != $1.range.lowerBound
+                ? $0.range.lowerBound < $1.range.lowerBound : $0.range.count > $1.range.count
+        }
     }
 
     /// Checks what every renderer relies on (finite numbers, sizes within limits, clamp rectangles inside
@@ -156,6 +184,17 @@ public struct RenderPlan: Sendable {
         if width <= 0 || height <= 0 { throw RenderError.invalidPlan("target size \(width)x\(height) is empty") }
         if let reason = limits.violation(width: width, height: height) {
             throw RenderError.invalidPlan("target \(reason)")
+        }
+        var open: [Range<Int>] = []
+        for group in groups {
+            guard group.range.lowerBound >= 0, group.range.upperBound <= quads.count, group.opacity.isFinite,
+                group.bounds.x1 > group.bounds.x0, group.bounds.y1 > group.bounds.y0
+            else { throw RenderError.invalidPlan("group \(group.range): out of range or empty") }
+            while let last = open.last, last.upperBound <= group.range.lowerBound { open.removeLast() }
+            if let last = open.last, group.range.upperBound > last.upperBound {
+                throw RenderError.invalidPlan("group \(group.range) overlaps group \(last) without nesting")
+            }
+            open.append(group.range)
         }
         for (index, quad) in quads.enumerated() {
             guard quad.unitToTarget.isFinite, quad.opacity.isFinite else {

@@ -18,6 +18,14 @@ struct GLESBatchEncoder {
         /// The first instance and the number of instances.
         var first: Int
         var count: Int
+        /// nil: quads. Otherwise a group boundary: `begin` switches drawing to the group's offscreen buffer; `end`
+        /// switches back and composites the buffer with its one instance (texture: the buffer's, at draw time).
+        var group: GroupMarker?
+    }
+
+    enum GroupMarker {
+        case begin(PlanGroup)
+        case end(PlanGroup)
     }
 
     private(set) var instances: [Float] = []
@@ -32,7 +40,18 @@ struct GLESBatchEncoder {
         batches.removeAll(keepingCapacity: true)
         quadsDrawn = 0
         clearColor = nil
-        for quad in plan.quads {
+        var nextGroup = 0
+        var open: [PlanGroup] = []
+        for (index, quad) in plan.quads.enumerated() {
+            while let last = open.last, last.range.upperBound <= index { closeGroup(open.removeLast()) }
+            while nextGroup < plan.groups.count, plan.groups[nextGroup].range.lowerBound == index {
+                let group = plan.groups[nextGroup]
+                nextGroup += 1
+                open.append(group)
+                batches.append(Batch(textured: false, texture: 0, requested: .nearest, filter: .nearest,
+                                     first: instances.count / GLESProgram.instanceFloats, count: 0,
+                                     group: .begin(group)))
+            }
             let opacity = min(max(quad.opacity, 0), 1)
             if !quad.antialiasedEdges.isEmpty {
                 try encodeAntialiased(quad, opacity: opacity, plan: plan, textures: textures)
@@ -44,7 +63,7 @@ struct GLESBatchEncoder {
                 guard c.alpha > 0 else { continue }
                 // Stored B, G, R, A like every pixel of the framebuffer.
                 let bgra = (Float(c.blue) / 255, Float(c.green) / 255, Float(c.red) / 255, Float(c.alpha) / 255)
-                if instances.isEmpty, c.alpha == 255,
+                if instances.isEmpty, open.isEmpty, c.alpha == 255,
                     case .rect(0, 0, plan.width, plan.height) = quad.pixelCoverage(width: plan.width, height: plan.height)
                 {
                     // Covers everything drawn so far: clearing to it gives the same pixels for far less work.
@@ -78,6 +97,20 @@ struct GLESBatchEncoder {
                 if instances.count > before { quadsDrawn += 1 }
             }
         }
+        while let last = open.popLast() { closeGroup(last) }
+    }
+
+    /// Ends a group: one instance that draws its offscreen buffer (group pixels map 1:1 to its texels) with the
+    /// group's opacity, nearest.
+    private mutating func closeGroup(_ group: PlanGroup) {
+        let b = group.bounds
+        let first = instances.count / GLESProgram.instanceFloats
+        let map = Matrix3.translation(-CGFloat(b.x0), -CGFloat(b.y0))
+        let alpha = Float(PremultipliedColor.byte(min(max(group.opacity, 0), 1))) / 255
+        appendInstance(PixelBox(x0: b.x0, y0: b.y0, x1: b.x1, y1: b.y1), map: map,
+                       clamp: TexelRect(x0: 0, y0: 0, x1: b.x1 - b.x0, y1: b.y1 - b.y0), color: (0, 0, 0, alpha))
+        batches.append(Batch(textured: true, texture: 0, requested: .nearest, filter: .nearest, first: first, count: 1,
+                             group: .end(group)))
     }
 
     /// A quad with antialiased edges: its fully covered boxes, then one 1 x 1 instance per edge pixel carrying the
@@ -227,23 +260,30 @@ struct GLESBatchEncoder {
             m = Matrix3(m11: m.m11 * k, m12: m.m12 * k, m13: m.m13 * k, m21: m.m21 * k, m22: m.m22 * k,
                         m23: m.m23 * k, m31: m.m31 * k, m32: m.m32 * k, m33: m.m33 * k)
         }
-        if let last = batches.last, last.textured == textured, last.texture == texture, last.requested == requested {
+        if let last = batches.last, last.group == nil, last.textured == textured, last.texture == texture,
+            last.requested == requested
+        {
             batches[batches.count - 1].count += boxes.count
             if filter != .nearest { batches[batches.count - 1].filter = filter }
         } else {
             batches.append(Batch(textured: textured, texture: texture, requested: requested, filter: filter,
                                  first: instances.count / GLESProgram.instanceFloats, count: boxes.count))
         }
-        for box in boxes {
-            instances.append(Float(box.x0)); instances.append(Float(box.y0))
-            instances.append(Float(box.x1)); instances.append(Float(box.y1))
-            instances.append(Float(m.m11)); instances.append(Float(m.m21)); instances.append(Float(m.m31))
-            instances.append(Float(m.m12)); instances.append(Float(m.m22)); instances.append(Float(m.m32))
-            instances.append(Float(m.m13)); instances.append(Float(m.m23)); instances.append(Float(m.m33))
-            instances.append(Float(c.x0)); instances.append(Float(c.y0))
-            instances.append(Float(c.x1)); instances.append(Float(c.y1))
-            instances.append(color.0); instances.append(color.1); instances.append(color.2); instances.append(color.3)
-        }
+        for box in boxes { appendInstance(box, map: m, clamp: c, color: color) }
+    }
+
+    /// One instance: a pixel box, its target-to-texel map, clamp rectangle and colour (or opacity).
+    private mutating func appendInstance(
+        _ box: PixelBox, map m: Matrix3, clamp c: TexelRect, color: (Float, Float, Float, Float)
+    ) {
+        instances.append(Float(box.x0)); instances.append(Float(box.y0))
+        instances.append(Float(box.x1)); instances.append(Float(box.y1))
+        instances.append(Float(m.m11)); instances.append(Float(m.m21)); instances.append(Float(m.m31))
+        instances.append(Float(m.m12)); instances.append(Float(m.m22)); instances.append(Float(m.m32))
+        instances.append(Float(m.m13)); instances.append(Float(m.m23)); instances.append(Float(m.m33))
+        instances.append(Float(c.x0)); instances.append(Float(c.y0))
+        instances.append(Float(c.x1)); instances.append(Float(c.y1))
+        instances.append(color.0); instances.append(color.1); instances.append(color.2); instances.append(color.3)
     }
 }
 

@@ -31,6 +31,7 @@ final class GLESProgram {
 
     let id: GLuint
     let targetSize: GLint
+    let origin: GLint
     let swapRedBlue: GLint
     let image: GLint
 
@@ -55,6 +56,7 @@ final class GLESProgram {
         }
         id = program
         targetSize = glGetUniformLocation(program, "u_targetSize")
+        origin = glGetUniformLocation(program, "u_origin")
         swapRedBlue = glGetUniformLocation(program, "u_swapRedBlue")
         image = glGetUniformLocation(program, "u_image")
     }

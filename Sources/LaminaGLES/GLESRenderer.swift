@@ -88,6 +88,10 @@ public final class GLESRenderer: Renderer {
         glDeleteBuffers(1, &instanceBuffer)
         glDeleteFramebuffers(1, &framebuffer)
         if colorTexture != 0 { glDeleteTextures(1, &colorTexture) }
+        for var target in groupTargets {
+            glDeleteFramebuffers(1, &target.framebuffer)
+            glDeleteTextures(1, &target.texture)
+        }
     }
 
     /// Texture uploads since the renderer was made (first uploads and re-uploads of changed images).
@@ -202,21 +206,62 @@ public final class GLESRenderer: Renderer {
             glEnableVertexAttribArray(GLuint(location))
             glVertexAttribDivisor(GLuint(location), 1)
         }
+        // The framebuffers being drawn into: the target, then an offscreen buffer per open group.
+        struct Destination {
+            var framebuffer: GLuint
+            var width: Int, height: Int
+            var origin: (x: Int, y: Int)
+            /// Swap red and blue on output: only into a caller's RGBA framebuffer; group buffers keep Lamina's order.
+            var swap: Bool
+            var pooled: Int?
+        }
+        var destinations = [Destination(framebuffer: target, width: plan.width, height: plan.height, origin: (0, 0),
+                                        swap: swapRedBlue, pooled: nil)]
         var current: GLESProgram.Kind?
         let stride = GLsizei(GLESProgram.instanceFloats * MemoryLayout<Float>.stride)
         for batch in encoder.batches {
+            var texture = batch.texture
+            switch batch.group {
+            case .begin(let group)?:
+                let b = group.bounds
+                let index = try acquireGroupTarget(width: b.x1 - b.x0, height: b.y1 - b.y0)
+                destinations.append(Destination(
+                    framebuffer: groupTargets[index].framebuffer, width: b.x1 - b.x0, height: b.y1 - b.y0,
+                    origin: (b.x0, b.y0), swap: false, pooled: index))
+                glBindFramebuffer(GLenum(GL_FRAMEBUFFER), groupTargets[index].framebuffer)
+                glViewport(0, 0, GLsizei(b.x1 - b.x0), GLsizei(b.y1 - b.y0))
+                glClearColor(0, 0, 0, 0)
+                glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
+                current = nil
+                continue
+            case .end?:
+                let done = destinations.removeLast()
+                let parent = destinations[destinations.count - 1]
+                glBindFramebuffer(GLenum(GL_FRAMEBUFFER), parent.framebuffer)
+                glViewport(0, 0, GLsizei(parent.width), GLsizei(parent.height))
+                if let pooled = done.pooled {
+                    texture = groupTargets[pooled].texture
+                    groupTargets[pooled].inUse = false
+                }
+                current = nil
+                stats.offscreenPasses += 1
+            case nil:
+                break
+            }
+            let destination = destinations[destinations.count - 1]
             let kind: GLESProgram.Kind = batch.textured ? (batch.filter == .nearest ? .nearest : .bilinear) : .solid
             let program = programs[kind]!
             if current != kind {
                 glUseProgram(program.id)
-                glUniform2f(program.targetSize, GLfloat(plan.width), GLfloat(plan.height))
-                glUniform1i(program.swapRedBlue, swapRedBlue ? 1 : 0)
+                glUniform2f(program.targetSize, GLfloat(destination.width), GLfloat(destination.height))
+                glUniform2f(program.origin, GLfloat(destination.origin.x), GLfloat(destination.origin.y))
+                glUniform1i(program.swapRedBlue, destination.swap ? 1 : 0)
                 if program.image >= 0 { glUniform1i(program.image, 0) }
                 current = kind
             }
             if batch.textured {
                 glActiveTexture(GLenum(GL_TEXTURE0))
-                glBindTexture(GLenum(GL_TEXTURE_2D), batch.texture)
+                glBindTexture(GLenum(GL_TEXTURE_2D), texture)
             }
             var offset = batch.first * GLESProgram.instanceFloats * MemoryLayout<Float>.stride
             for (location, attribute) in GLESProgram.attributes.enumerated() {
@@ -227,12 +272,55 @@ public final class GLESRenderer: Renderer {
             glDrawArraysInstanced(GLenum(GL_TRIANGLE_STRIP), 0, 4, GLsizei(batch.count))
             stats.drawCalls += 1
         }
+        trimGroupTargets()
         glBindVertexArray(0)
         stats.bytesUploaded = textures.bytesUploadedThisFrame
         stats.uploadSeconds = Double(textures.uploadNanosecondsThisFrame) / 1e9
         statistics = stats
         textures.endFrame()
         try checkErrors("drawing")
+    }
+
+    /// Offscreen buffers for groups, reused between groups and frames.
+    private struct GroupTarget {
+        var texture: GLuint
+        var framebuffer: GLuint
+        var width: Int, height: Int
+        var inUse: Bool
+    }
+    private var groupTargets: [GroupTarget] = []
+
+    /// A free buffer of exactly this size from the pool, or a new one.
+    private func acquireGroupTarget(width: Int, height: Int) throws -> Int {
+        if let index = groupTargets.firstIndex(where: { !$0.inUse && $0.width == width && $0.height == height }) {
+            groupTargets[index].inUse = true
+            return index
+        }
+        var texture: GLuint = 0, framebuffer: GLuint = 0
+        glGenTextures(1, &texture)
+        glBindTexture(GLenum(GL_TEXTURE_2D), texture)
+        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), GL_NEAREST)
+        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAG_FILTER), GL_NEAREST)
+        glTexStorage2D(GLenum(GL_TEXTURE_2D), 1, GLenum(GL_RGBA8), GLsizei(width), GLsizei(height))
+        if glGetError() == GLenum(GL_OUT_OF_MEMORY) {
+            glDeleteTextures(1, &texture)
+            throw RenderError.failed("out of GPU memory allocating a \(width)x\(height) group buffer")
+        }
+        glGenFramebuffers(1, &framebuffer)
+        glBindFramebuffer(GLenum(GL_FRAMEBUFFER), framebuffer)
+        glFramebufferTexture2D(GLenum(GL_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), GLenum(GL_TEXTURE_2D), texture, 0)
+        groupTargets.append(GroupTarget(texture: texture, framebuffer: framebuffer, width: width, height: height,
+                                        inUse: true))
+        return groupTargets.count - 1
+    }
+
+    /// Keeps at most 16 idle group buffers between frames.
+    private func trimGroupTargets() {
+        while groupTargets.count > 16, let index = groupTargets.firstIndex(where: { !$0.inUse }) {
+            var target = groupTargets.remove(at: index)
+            glDeleteFramebuffers(1, &target.framebuffer)
+            glDeleteTextures(1, &target.texture)
+        }
     }
 
     private func prepareFramebuffer(width: Int, height: Int) throws {

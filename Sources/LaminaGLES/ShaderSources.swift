@@ -43,6 +43,7 @@ void main() {
 // Target row 0 is GL window row 0 (no y flip), so glReadPixels returns rows top to bottom.
 
 uniform vec2 u_targetSize;          // pixels
+uniform vec2 u_origin;              // the target pixel at the framebuffer's (0, 0): a group's offscreen corner
 
 in vec4 a_rect;                     // x0, y0, x1, y1 in target pixels
 in vec3 a_mapU;                     // target pixel -> texel: u' = dot((x, y, 1), a_mapU)
@@ -60,7 +61,7 @@ void main() {
     // Triangle strip: (x0, y0), (x1, y0), (x0, y1), (x1, y1).
     int corner = gl_VertexID & 3;
     vec2 p = vec2((corner & 1) == 0 ? a_rect.x : a_rect.z, (corner & 2) == 0 ? a_rect.y : a_rect.w);
-    gl_Position = vec4(p / u_targetSize * 2.0 - 1.0, 0.0, 1.0);
+    gl_Position = vec4((p - u_origin) / u_targetSize * 2.0 - 1.0, 0.0, 1.0);
     vec3 q = vec3(p, 1.0);
     v_texel = vec3(dot(q, a_mapU), dot(q, a_mapV), dot(q, a_mapW));
     v_clamp = a_clamp;

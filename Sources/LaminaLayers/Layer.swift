@@ -60,6 +60,11 @@ open class Layer {
     @exclusivity(unchecked) public var opacity: Float = 1 {
         didSet { invalidatePlan() }
     }
+    /// true: with opacity below 1 and visible sublayers, the layer and its subtree are composited as one picture
+    /// (offscreen) and then faded; false: each layer is faded on its own.
+    @exclusivity(unchecked) public var allowsGroupOpacity = true {
+        didSet { invalidatePlan() }
+    }
     /// nil: no background.
     @exclusivity(unchecked) public var backgroundColor: Color? {
         didSet { invalidatePlan() }

@@ -11,6 +11,8 @@ struct PlanFragment {
     var opacity: Float
     var clip: ConvexPolygon?
     var quads: [Quad]
+    /// The offscreen groups among `quads`, with ranges relative to the fragment's first quad.
+    var groups: [PlanGroup] = []
 
     /// Subtrees up to this many quads are kept at every level (so a change deep in a tree re-plans only its
     /// branch); a plan's root keeps its whole plan (so an unchanged tree is not planned again at all).

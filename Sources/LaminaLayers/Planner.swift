@@ -68,6 +68,7 @@ public struct Planner {
             fragment.matches(version: root.subtreeVersion, layerToTarget: rootToTarget, opacity: 1, clip: nil)
         {
             plan.quads = fragment.quads
+            plan.groups = RenderPlan.ordered(fragment.groups)
             return plan
         }
         var stack: [Step] = [.visit(Visit(layer: root, layerToTarget: rootToTarget, opacity: 1, clip: nil))]
@@ -76,13 +77,23 @@ public struct Planner {
             switch step {
             case .visit(let next):
                 visit = next
-            case .end(let ended, let start):
-                // The subtree is done: keep its quads for the next plan when they are few, or it is the root.
+            case .end(let ended, let start, let groupStart, let groupOpacity):
                 let layer = ended.layer
+                if let groupOpacity, plan.quads.count > start,
+                    let bounds = Self.bounds(of: plan.quads[start...], width: width, height: height)
+                {
+                    plan.groups.append(PlanGroup(range: start..<plan.quads.count, opacity: groupOpacity, bounds: bounds))
+                }
+                // The subtree is done: keep its quads for the next plan when they are few, or it is the root.
                 let count = plan.quads.count - start
                 layer.planFragment = count <= PlanFragment.limit || layer === root
-                    ? PlanFragment(version: layer.subtreeVersion, layerToTarget: ended.layerToTarget,
-                                   opacity: ended.opacity, clip: ended.clip, quads: Array(plan.quads[start...]))
+                    ? PlanFragment(
+                        version: layer.subtreeVersion, layerToTarget: ended.layerToTarget, opacity: ended.opacity,
+                        clip: ended.clip, quads: Array(plan.quads[start...]),
+                        groups: plan.groups[groupStart...].map {
+                            PlanGroup(range: ($0.range.lowerBound - start)..<($0.range.upperBound - start),
+                                      opacity: $0.opacity, bounds: $0.bounds)
+                        })
                     : nil
                 continue
             }
@@ -92,12 +103,22 @@ public struct Planner {
                 fragment.matches(version: layer.subtreeVersion, layerToTarget: visit.layerToTarget,
                                  opacity: visit.opacity, clip: visit.clip)
             {
+                let offset = plan.quads.count
+                plan.groups += fragment.groups.map {
+                    PlanGroup(range: ($0.range.lowerBound + offset)..<($0.range.upperBound + offset),
+                              opacity: $0.opacity, bounds: $0.bounds)
+                }
                 plan.quads.append(contentsOf: fragment.quads)
                 continue
             }
-            stack.append(.end(visit, start: plan.quads.count))
-            let opacity = visit.opacity * min(max(layer.opacity, 0), 1)
-            guard opacity > 0 else { continue }
+            // Group opacity (SEMANTICS.md): a layer fading with visible sublayers is drawn as one picture, then
+            // faded by its own and its ungrouped ancestors' opacity; inside, its quads are drawn unfaded.
+            let own = min(max(layer.opacity, 0), 1)
+            let grouped = own < 1 && layer.allowsGroupOpacity && layer.sublayers.contains { !$0.isHidden }
+            let opacity = grouped ? 1 : visit.opacity * own
+            guard visit.opacity * own > 0 else { continue }
+            stack.append(.end(visit, start: plan.quads.count, groupStart: plan.groups.count,
+                              groupOpacity: grouped ? visit.opacity * own : nil))
             // A single-sided layer whose back faces the viewer is not drawn, nor is its subtree (flattened into it).
             // With w > 0 its orientation on screen is the sign of its projective map's determinant.
             if !layer.isDoubleSided, visit.layerToTarget.determinant < 0 { continue }
@@ -135,7 +156,22 @@ public struct Planner {
                     opacity: opacity, clip: clip)))
             }
         }
+        plan.groups = RenderPlan.ordered(plan.groups)
         return plan
+    }
+
+    /// The pixels `quads` can touch (their coverage's bounding boxes, one pixel wider for antialiased edges),
+    /// within the target; nil when none.
+    private static func bounds(of quads: ArraySlice<Quad>, width: Int, height: Int) -> PixelBox? {
+        var x0 = Int.max, y0 = Int.max, x1 = Int.min, y1 = Int.min
+        for quad in quads {
+            guard let box = quad.coverage(width: width, height: height)?.bounds else { continue }
+            let grow: CGFloat = quad.antialiasedEdges.isEmpty ? 0 : 1
+            x0 = min(x0, Int((box.minX - grow).rounded(.down))); y0 = min(y0, Int((box.minY - grow).rounded(.down)))
+            x1 = max(x1, Int((box.maxX + grow).rounded(.up))); y1 = max(y1, Int((box.maxY + grow).rounded(.up)))
+        }
+        let box = PixelBox(x0: max(x0, 0), y0: max(y0, 0), x1: min(x1, width), y1: min(y1, height))
+        return box.x1 > box.x0 && box.y1 > box.y0 ? box : nil
     }
 
     /// A child's layer space to its superlayer's, through the superlayer's sublayerTransform, flattened. The
@@ -152,8 +188,9 @@ public struct Planner {
     private enum Step {
         /// Plan this layer and its subtree.
         case visit(Visit)
-        /// This layer's subtree has been planned from quad `start` on.
-        case end(Visit, start: Int)
+        /// This layer's subtree has been planned from quad `start` (and group `groupStart`) on; a group layer
+        /// closes its group, of `groupOpacity`, here.
+        case end(Visit, start: Int, groupStart: Int, groupOpacity: Float?)
     }
 
     private struct Visit {

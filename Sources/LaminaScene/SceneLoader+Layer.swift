@@ -9,13 +9,14 @@ extension SceneLoader {
         "name", "frame", "bounds", "position", "anchorPoint", "zPosition", "transform", "affineTransform",
         "sublayerTransform", "hidden", "opacity", "backgroundColor", "contents", "contentsRect", "contentsCenter",
         "contentsGravity", "contentsScale", "masksToBounds", "minificationFilter", "magnificationFilter",
-        "needsDisplayOnBoundsChange", "draw", "doubleSided", "allowsEdgeAntialiasing", "sublayers",
+        "needsDisplayOnBoundsChange", "draw", "doubleSided", "allowsEdgeAntialiasing", "allowsGroupOpacity",
+        "sublayers",
     ]
 
     /// Layer keys of the format that the layer model does not render yet. They are rejected rather than
     /// ignored, so a scene never silently renders differently from what it says.
     static let unsupportedLayerKeys = [
-        "allowsGroupOpacity", "cornerRadius", "borderWidth", "borderColor", "shadowColor", "shadowOpacity",
+        "cornerRadius", "borderWidth", "borderColor", "shadowColor", "shadowOpacity",
         "shadowOffset", "shadowRadius", "shadowPath", "mask",
     ]
 
@@ -69,6 +70,7 @@ extension SceneLoader {
         if let background = read("backgroundColor", color) { layer.backgroundColor = background }
         if let masks = read("masksToBounds", bool) { layer.masksToBounds = masks }
         if let doubleSided = read("doubleSided", bool) { layer.isDoubleSided = doubleSided }
+        if let grouped = read("allowsGroupOpacity", bool) { layer.allowsGroupOpacity = grouped }
         if let smooth = read("allowsEdgeAntialiasing", bool) { layer.allowsEdgeAntialiasing = smooth }
 
         readContents(layer, keys: keys, path: path)

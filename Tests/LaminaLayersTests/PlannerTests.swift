@@ -84,7 +84,14 @@ import Testing
         b.backgroundColor = .green
         a.addSublayer(b)
         r.addSublayer(a)
-        #expect(try Planner().plan(r).quads.map(\.opacity) == [0.25])
+        // Group opacity (the default): a fades as one picture, in which b is drawn at its own opacity.
+        let grouped = try Planner().plan(r)
+        #expect(grouped.quads.map(\.opacity) == [0.5])
+        #expect(grouped.groups == [PlanGroup(range: 0..<1, opacity: 0.5, bounds: PixelBox(x0: 0, y0: 0, x1: 10, y1: 10))])
+        // Without it, opacity multiplies down layer by layer.
+        a.allowsGroupOpacity = false
+        let flat = try Planner().plan(r)
+        #expect(flat.quads.map(\.opacity) == [0.25] && flat.groups.isEmpty)
     }
 
     @Test func anchorPointAndRotationTransformAboutAnchor() throws {

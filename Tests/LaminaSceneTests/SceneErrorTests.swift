@@ -62,7 +62,7 @@ import Testing
     }
 
     @Test(arguments: [
-        "allowsGroupOpacity", "cornerRadius", "borderWidth", "borderColor", "shadowColor", "shadowOpacity",
+        "cornerRadius", "borderWidth", "borderColor", "shadowColor", "shadowOpacity",
         "shadowOffset", "shadowRadius", "shadowPath", "mask",
     ])
     func notSupportedYet(key: String) {
