@@ -69,6 +69,14 @@ open class Layer {
     @exclusivity(unchecked) public var backgroundColor: Color? {
         didSet { invalidatePlan() }
     }
+    /// The width of the border drawn inside the bounds, above the sublayers; 0: no border.
+    @exclusivity(unchecked) public var borderWidth: CGFloat = 0 {
+        didSet { invalidatePlan() }
+    }
+    /// The border's colour; opaque black by default, as CALayer's.
+    @exclusivity(unchecked) public var borderColor: Color = .black {
+        didSet { invalidatePlan() }
+    }
     /// Clips contents and sublayers to the bounds.
     @exclusivity(unchecked) public var masksToBounds = false {
         didSet { invalidatePlan() }

@@ -77,8 +77,11 @@ public struct Planner {
             switch step {
             case .visit(let next):
                 visit = next
-            case .end(let ended, let start, let groupStart, let groupOpacity):
+            case .end(let ended, let start, let groupStart, let groupOpacity, let opacity):
                 let layer = ended.layer
+                // The border goes above the sublayers (SEMANTICS.md, "What one layer paints").
+                emitBorder(layer, layerToTarget: ended.layerToTarget, opacity: opacity, clip: ended.clip,
+                           into: &plan.quads)
                 if let groupOpacity, plan.quads.count > start,
                     let bounds = Self.bounds(of: plan.quads[start...], width: width, height: height)
                 {
@@ -117,11 +120,11 @@ public struct Planner {
             let grouped = own < 1 && layer.allowsGroupOpacity && layer.sublayers.contains { !$0.isHidden }
             let opacity = grouped ? 1 : visit.opacity * own
             guard visit.opacity * own > 0 else { continue }
-            stack.append(.end(visit, start: plan.quads.count, groupStart: plan.groups.count,
-                              groupOpacity: grouped ? visit.opacity * own : nil))
             // A single-sided layer whose back faces the viewer is not drawn, nor is its subtree (flattened into it).
             // With w > 0 its orientation on screen is the sign of its projective map's determinant.
             if !layer.isDoubleSided, visit.layerToTarget.determinant < 0 { continue }
+            stack.append(.end(visit, start: plan.quads.count, groupStart: plan.groups.count,
+                              groupOpacity: grouped ? visit.opacity * own : nil, opacity: opacity))
             // Custom drawing happens here, once, for layers marked with setNeedsDisplay() (SEMANTICS.md).
             let drawn = layer.displayCount
             layer.displayIfNeeded()
@@ -190,7 +193,7 @@ public struct Planner {
         case visit(Visit)
         /// This layer's subtree has been planned from quad `start` (and group `groupStart`) on; a group layer
         /// closes its group, of `groupOpacity`, here.
-        case end(Visit, start: Int, groupStart: Int, groupOpacity: Float?)
+        case end(Visit, start: Int, groupStart: Int, groupOpacity: Float?, opacity: Float)
     }
 
     private struct Visit {
@@ -230,6 +233,30 @@ public struct Planner {
                     image: image, unitToTexel: cell.unitToTexel, clamp: cell.clamp, filter: filter)),
                 opacity: opacity, clip: contentsClip, antialiasedEdges: smooth ? cell.outerEdges : [],
                 layerName: layer.name))
+        }
+    }
+
+    /// The border: borderWidth inset inside the bounds, as four solid bands (top and bottom full width, the sides
+    /// between them), so no pixel is painted twice. A border wider than half the bounds fills them.
+    private func emitBorder(
+        _ layer: Layer, layerToTarget: Matrix3, opacity: Float, clip: ConvexPolygon?, into quads: inout [Quad]
+    ) {
+        let b = layer.bounds
+        let width = min(layer.borderWidth, b.width / 2, b.height / 2)
+        guard width > 0, b.width > 0, b.height > 0, layer.borderColor.alpha > 0 else { return }
+        let bands = [
+            CGRect(x: b.minX, y: b.minY, width: b.width, height: width),
+            CGRect(x: b.minX, y: b.maxY - width, width: b.width, height: width),
+            CGRect(x: b.minX, y: b.minY + width, width: width, height: b.height - 2 * width),
+            CGRect(x: b.maxX - width, y: b.minY + width, width: width, height: b.height - 2 * width),
+        ]
+        // Antialiasing applies to the outer edges of the bounds only, so the bands meet without seams.
+        let outer: [QuadEdges] = [[.top, .left, .right], [.bottom, .left, .right], [.left], [.right]]
+        for (band, edges) in zip(bands, outer) where band.width > 0 && band.height > 0 {
+            quads.append(Quad(
+                unitToTarget: Matrix3.unitSquare(to: band).concatenating(layerToTarget),
+                paint: .solid(layer.borderColor.premultiplied), opacity: opacity, clip: clip,
+                antialiasedEdges: layer.allowsEdgeAntialiasing ? edges : [], layerName: layer.name))
         }
     }
 

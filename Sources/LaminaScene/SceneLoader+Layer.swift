@@ -10,13 +10,13 @@ extension SceneLoader {
         "sublayerTransform", "hidden", "opacity", "backgroundColor", "contents", "contentsRect", "contentsCenter",
         "contentsGravity", "contentsScale", "masksToBounds", "minificationFilter", "magnificationFilter",
         "needsDisplayOnBoundsChange", "draw", "doubleSided", "allowsEdgeAntialiasing", "allowsGroupOpacity",
-        "sublayers",
+        "borderWidth", "borderColor", "sublayers",
     ]
 
     /// Layer keys of the format that the layer model does not render yet. They are rejected rather than
     /// ignored, so a scene never silently renders differently from what it says.
     static let unsupportedLayerKeys = [
-        "cornerRadius", "borderWidth", "borderColor", "shadowColor", "shadowOpacity",
+        "cornerRadius", "shadowColor", "shadowOpacity",
         "shadowOffset", "shadowRadius", "shadowPath", "mask",
     ]
 
@@ -71,6 +71,14 @@ extension SceneLoader {
         if let masks = read("masksToBounds", bool) { layer.masksToBounds = masks }
         if let doubleSided = read("doubleSided", bool) { layer.isDoubleSided = doubleSided }
         if let grouped = read("allowsGroupOpacity", bool) { layer.allowsGroupOpacity = grouped }
+        if let member = keys["borderWidth"], let width = number(member.value, ScenePath.key(path, "borderWidth")) {
+            if width >= 0 {
+                layer.borderWidth = CGFloat(width)
+            } else {
+                report(ScenePath.key(path, "borderWidth"), at: member.value.position, "must not be negative")
+            }
+        }
+        if let border = read("borderColor", color) { layer.borderColor = border }
         if let smooth = read("allowsEdgeAntialiasing", bool) { layer.allowsEdgeAntialiasing = smooth }
 
         readContents(layer, keys: keys, path: path)

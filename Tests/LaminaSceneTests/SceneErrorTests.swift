@@ -62,7 +62,7 @@ import Testing
     }
 
     @Test(arguments: [
-        "cornerRadius", "borderWidth", "borderColor", "shadowColor", "shadowOpacity",
+        "cornerRadius", "shadowColor", "shadowOpacity",
         "shadowOffset", "shadowRadius", "shadowPath", "mask",
     ])
     func notSupportedYet(key: String) {
