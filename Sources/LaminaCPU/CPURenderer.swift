@@ -183,10 +183,23 @@ final class CPUBandJob: @unchecked Sendable {
             var origin: (x: Int, y: Int)
             var rows: Range<Int>
             var group: PlanGroup?
+            /// true: this buffer holds `group`'s mask, above its content buffer.
+            var isMask = false
         }
         var stack = [Target(image: destination, origin: (0, top), rows: top..<bottom, group: nil)]
         func close() {
-            let done = stack.removeLast()
+            var done = stack.removeLast()
+            if done.isMask {
+                // The mask's alpha multiplies the group's picture (IN_REVERSE: destination x source alpha).
+                let content = stack.removeLast()
+                if let mask = done.image, let picture = content.image {
+                    pixman_image_composite32(
+                        PIXMAN_OP_IN_REVERSE, mask, nil, picture, 0, 0, 0, 0, 0, 0, Int32(content.rows.isEmpty ? 0 :
+                            (content.group!.bounds.x1 - content.group!.bounds.x0)), Int32(content.rows.count))
+                }
+                if let mask = done.image { pixman_image_unref(mask) }
+                done = content
+            }
             guard let image = done.image, let group = done.group else { return }
             defer { pixman_image_unref(image) }
             let parent = stack[stack.count - 1]
@@ -203,6 +216,15 @@ final class CPUBandJob: @unchecked Sendable {
         do {
             for (index, item) in prepared.enumerated() {
                 while let open = stack.last?.group, open.range.upperBound <= index { close() }
+                if let open = stack.last, let group = open.group, !open.isMask, group.maskStart == index {
+                    var image: OpaquePointer?
+                    if open.image != nil, !open.rows.isEmpty {
+                        image = pixman_image_create_bits(
+                            PIXMAN_a8r8g8b8, Int32(group.bounds.x1 - group.bounds.x0), Int32(open.rows.count), nil, 0)
+                        guard image != nil else { throw RenderError.failed("pixman could not make a mask buffer") }
+                    }
+                    stack.append(Target(image: image, origin: open.origin, rows: open.rows, group: group, isMask: true))
+                }
                 while nextGroup < groups.count, groups[nextGroup].range.lowerBound == index {
                     let group = groups[nextGroup]
                     nextGroup += 1

@@ -145,11 +145,21 @@ public struct PlanGroup: Hashable, Sendable {
     public var opacity: Float
     /// The target pixels the group's quads can touch; the offscreen buffer's size and place.
     public var bounds: PixelBox
+    /// nil: no mask. Otherwise the quads from here to the end of `range` draw the mask (a layer's `mask`) into a
+    /// buffer of its own, whose alpha then multiplies the group's picture before it is composited.
+    public var maskStart: Int?
 
-    public init(range: Range<Int>, opacity: Float, bounds: PixelBox) {
+    public init(range: Range<Int>, opacity: Float, bounds: PixelBox, maskStart: Int? = nil) {
         self.range = range
         self.opacity = opacity
         self.bounds = bounds
+        self.maskStart = maskStart
+    }
+
+    /// The group moved by `offset` quads.
+    public func shifted(by offset: Int) -> PlanGroup {
+        PlanGroup(range: (range.lowerBound + offset)..<(range.upperBound + offset), opacity: opacity, bounds: bounds,
+                  maskStart: maskStart.map { $0 + offset })
     }
 }
 

@@ -25,6 +25,9 @@ struct GLESBatchEncoder {
 
     enum GroupMarker {
         case begin(PlanGroup)
+        /// The group's mask starts: drawing goes to a second buffer.
+        case maskBegin(PlanGroup)
+        /// With a mask, two instances: the mask onto the content (multiplying by its alpha), then the content.
         case end(PlanGroup)
     }
 
@@ -44,6 +47,11 @@ struct GLESBatchEncoder {
         var open: [PlanGroup] = []
         for (index, quad) in plan.quads.enumerated() {
             while let last = open.last, last.range.upperBound <= index { closeGroup(open.removeLast()) }
+            if let last = open.last, last.maskStart == index {
+                batches.append(Batch(textured: false, texture: 0, requested: .nearest, filter: .nearest,
+                                     first: instances.count / GLESProgram.instanceFloats, count: 0,
+                                     group: .maskBegin(last)))
+            }
             while nextGroup < plan.groups.count, plan.groups[nextGroup].range.lowerBound == index {
                 let group = plan.groups[nextGroup]
                 nextGroup += 1
@@ -107,10 +115,12 @@ struct GLESBatchEncoder {
         let first = instances.count / GLESProgram.instanceFloats
         let map = Matrix3.translation(-CGFloat(b.x0), -CGFloat(b.y0))
         let alpha = Float(PremultipliedColor.byte(min(max(group.opacity, 0), 1))) / 255
-        appendInstance(PixelBox(x0: b.x0, y0: b.y0, x1: b.x1, y1: b.y1), map: map,
-                       clamp: TexelRect(x0: 0, y0: 0, x1: b.x1 - b.x0, y1: b.y1 - b.y0), color: (0, 0, 0, alpha))
-        batches.append(Batch(textured: true, texture: 0, requested: .nearest, filter: .nearest, first: first, count: 1,
-                             group: .end(group)))
+        let box = PixelBox(x0: b.x0, y0: b.y0, x1: b.x1, y1: b.y1)
+        let clamp = TexelRect(x0: 0, y0: 0, x1: b.x1 - b.x0, y1: b.y1 - b.y0)
+        if group.maskStart != nil { appendInstance(box, map: map, clamp: clamp, color: (0, 0, 0, 1)) }
+        appendInstance(box, map: map, clamp: clamp, color: (0, 0, 0, alpha))
+        batches.append(Batch(textured: true, texture: 0, requested: .nearest, filter: .nearest, first: first,
+                             count: group.maskStart == nil ? 1 : 2, group: .end(group)))
     }
 
     /// A quad with antialiased edges: its fully covered boxes, then one 1 x 1 instance per edge pixel carrying the

@@ -219,9 +219,31 @@ public final class GLESRenderer: Renderer {
                                         swap: swapRedBlue, pooled: nil)]
         var current: GLESProgram.Kind?
         let stride = GLsizei(GLESProgram.instanceFloats * MemoryLayout<Float>.stride)
+        func drawInstances(first: Int, count: Int) {
+            var offset = first * GLESProgram.instanceFloats * MemoryLayout<Float>.stride
+            for (location, attribute) in GLESProgram.attributes.enumerated() {
+                glVertexAttribPointer(GLuint(location), attribute.size, GLenum(GL_FLOAT), GLboolean(GL_FALSE), stride,
+                                      UnsafeRawPointer(bitPattern: offset))
+                offset += Int(attribute.size) * MemoryLayout<Float>.stride
+            }
+            glDrawArraysInstanced(GLenum(GL_TRIANGLE_STRIP), 0, 4, GLsizei(count))
+        }
         for batch in encoder.batches {
             var texture = batch.texture
+            var first = batch.first, count = batch.count
             switch batch.group {
+            case .maskBegin(let group)?:
+                let b = group.bounds
+                let index = try acquireGroupTarget(width: b.x1 - b.x0, height: b.y1 - b.y0)
+                destinations.append(Destination(
+                    framebuffer: groupTargets[index].framebuffer, width: b.x1 - b.x0, height: b.y1 - b.y0,
+                    origin: (b.x0, b.y0), swap: false, pooled: index))
+                glBindFramebuffer(GLenum(GL_FRAMEBUFFER), groupTargets[index].framebuffer)
+                glViewport(0, 0, GLsizei(b.x1 - b.x0), GLsizei(b.y1 - b.y0))
+                glClearColor(0, 0, 0, 0)
+                glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
+                current = nil
+                continue
             case .begin(let group)?:
                 let b = group.bounds
                 let index = try acquireGroupTarget(width: b.x1 - b.x0, height: b.y1 - b.y0)
@@ -234,6 +256,29 @@ public final class GLESRenderer: Renderer {
                 glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
                 current = nil
                 continue
+            case .end(let group)? where group.maskStart != nil:
+                // First the mask's alpha multiplies the content (destination x source alpha), then the content is
+                // composited like any group.
+                let mask = destinations.removeLast()
+                let content = destinations[destinations.count - 1]
+                glBindFramebuffer(GLenum(GL_FRAMEBUFFER), content.framebuffer)
+                glViewport(0, 0, GLsizei(content.width), GLsizei(content.height))
+                let program = programs[.nearest]!
+                glUseProgram(program.id)
+                glUniform2f(program.targetSize, GLfloat(content.width), GLfloat(content.height))
+                glUniform2f(program.origin, GLfloat(content.origin.x), GLfloat(content.origin.y))
+                glUniform1i(program.swapRedBlue, 0)
+                glUniform1i(program.image, 0)
+                glActiveTexture(GLenum(GL_TEXTURE0))
+                glBindTexture(GLenum(GL_TEXTURE_2D), groupTargets[mask.pooled!].texture)
+                glBlendFunc(GLenum(GL_ZERO), GLenum(GL_SRC_ALPHA))
+                drawInstances(first: first, count: 1)
+                glBlendFunc(GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA))
+                groupTargets[mask.pooled!].inUse = false
+                stats.drawCalls += 1
+                first += 1
+                count = 1
+                fallthrough
             case .end?:
                 let done = destinations.removeLast()
                 let parent = destinations[destinations.count - 1]
@@ -263,13 +308,7 @@ public final class GLESRenderer: Renderer {
                 glActiveTexture(GLenum(GL_TEXTURE0))
                 glBindTexture(GLenum(GL_TEXTURE_2D), texture)
             }
-            var offset = batch.first * GLESProgram.instanceFloats * MemoryLayout<Float>.stride
-            for (location, attribute) in GLESProgram.attributes.enumerated() {
-                glVertexAttribPointer(GLuint(location), attribute.size, GLenum(GL_FLOAT), GLboolean(GL_FALSE), stride,
-                                      UnsafeRawPointer(bitPattern: offset))
-                offset += Int(attribute.size) * MemoryLayout<Float>.stride
-            }
-            glDrawArraysInstanced(GLenum(GL_TRIANGLE_STRIP), 0, 4, GLsizei(batch.count))
+            drawInstances(first: first, count: count)
             stats.drawCalls += 1
         }
         trimGroupTargets()

@@ -77,6 +77,17 @@ open class Layer {
     @exclusivity(unchecked) public var borderColor: Color = .black {
         didSet { invalidatePlan() }
     }
+    /// A layer whose painted alpha masks this layer and its subtree; it lives in this layer's coordinate space (as
+    /// a sublayer would, without sublayerTransform) and is not part of the tree. nil: no mask.
+    public var mask: Layer? {
+        didSet {
+            if oldValue?.maskOwner === self { oldValue?.maskOwner = nil }
+            mask?.maskOwner = self
+            invalidatePlan()
+        }
+    }
+    /// The layer this one masks, so changes to a mask reach its owner's plan.
+    weak var maskOwner: Layer?
     /// Clips contents and sublayers to the bounds.
     @exclusivity(unchecked) public var masksToBounds = false {
         didSet { invalidatePlan() }
@@ -154,7 +165,7 @@ open class Layer {
         var node: Layer? = self
         while let layer = node {
             layer.subtreeVersion &+= 1
-            node = layer.superlayer
+            node = layer.superlayer ?? layer.maskOwner
         }
     }
 

@@ -72,9 +72,14 @@ public struct Planner {
             return plan
         }
         var stack: [Step] = [.visit(Visit(layer: root, layerToTarget: rootToTarget, opacity: 1, clip: nil))]
+        // Where each masked layer's mask quads begin.
+        var maskStarts: [ObjectIdentifier: Int] = [:]
         while let step = stack.popLast() {
             let visit: Visit
             switch step {
+            case .maskStart(let owner):
+                maskStarts[ObjectIdentifier(owner)] = plan.quads.count
+                continue
             case .visit(let next):
                 visit = next
             case .end(let ended, let start, let groupStart, let groupOpacity, let opacity):
@@ -82,10 +87,17 @@ public struct Planner {
                 // The border goes above the sublayers (SEMANTICS.md, "What one layer paints").
                 emitBorder(layer, layerToTarget: ended.layerToTarget, opacity: opacity, clip: ended.clip,
                            into: &plan.quads)
-                if let groupOpacity, plan.quads.count > start,
-                    let bounds = Self.bounds(of: plan.quads[start...], width: width, height: height)
+                let maskStart = maskStarts.removeValue(forKey: ObjectIdentifier(layer))
+                let contentEnd = maskStart ?? plan.quads.count
+                if let groupOpacity, contentEnd > start,
+                    let bounds = Self.bounds(of: plan.quads[start..<contentEnd], width: width, height: height)
                 {
-                    plan.groups.append(PlanGroup(range: start..<plan.quads.count, opacity: groupOpacity, bounds: bounds))
+                    plan.groups.append(PlanGroup(range: start..<plan.quads.count, opacity: groupOpacity, bounds: bounds,
+                                                 maskStart: maskStart))
+                } else if let maskStart {
+                    // Nothing to mask: the mask itself must not be drawn.
+                    plan.groups.removeAll { $0.range.lowerBound >= maskStart }
+                    plan.quads.removeSubrange(maskStart...)
                 }
                 // The subtree is done: keep its quads for the next plan when they are few, or it is the root.
                 let count = plan.quads.count - start
@@ -93,10 +105,7 @@ public struct Planner {
                     ? PlanFragment(
                         version: layer.subtreeVersion, layerToTarget: ended.layerToTarget, opacity: ended.opacity,
                         clip: ended.clip, quads: Array(plan.quads[start...]),
-                        groups: plan.groups[groupStart...].map {
-                            PlanGroup(range: ($0.range.lowerBound - start)..<($0.range.upperBound - start),
-                                      opacity: $0.opacity, bounds: $0.bounds)
-                        })
+                        groups: plan.groups[groupStart...].map { $0.shifted(by: -start) })
                     : nil
                 continue
             }
@@ -107,17 +116,15 @@ public struct Planner {
                                  opacity: visit.opacity, clip: visit.clip)
             {
                 let offset = plan.quads.count
-                plan.groups += fragment.groups.map {
-                    PlanGroup(range: ($0.range.lowerBound + offset)..<($0.range.upperBound + offset),
-                              opacity: $0.opacity, bounds: $0.bounds)
-                }
+                plan.groups += fragment.groups.map { $0.shifted(by: offset) }
                 plan.quads.append(contentsOf: fragment.quads)
                 continue
             }
             // Group opacity (SEMANTICS.md): a layer fading with visible sublayers is drawn as one picture, then
             // faded by its own and its ungrouped ancestors' opacity; inside, its quads are drawn unfaded.
             let own = min(max(layer.opacity, 0), 1)
-            let grouped = own < 1 && layer.allowsGroupOpacity && layer.sublayers.contains { !$0.isHidden }
+            let masked = layer.mask.map { !$0.isHidden } ?? false
+            let grouped = masked || own < 1 && layer.allowsGroupOpacity && layer.sublayers.contains { !$0.isHidden }
             let opacity = grouped ? 1 : visit.opacity * own
             guard visit.opacity * own > 0 else { continue }
             // A single-sided layer whose back faces the viewer is not drawn, nor is its subtree (flattened into it).
@@ -125,6 +132,14 @@ public struct Planner {
             if !layer.isDoubleSided, visit.layerToTarget.determinant < 0 { continue }
             stack.append(.end(visit, start: plan.quads.count, groupStart: plan.groups.count,
                               groupOpacity: grouped ? visit.opacity * own : nil, opacity: opacity))
+            if masked, let mask = layer.mask {
+                // The mask is planned after the content, in the layer's space, unclipped and at full strength
+                // (its own opacity still counts): it goes into the group's mask buffer.
+                let maskToLayer = Self.childToSuperlayer(mask, sublayerSpace: .identity)
+                stack.append(.visit(Visit(layer: mask, layerToTarget: maskToLayer.concatenating(visit.layerToTarget),
+                                          opacity: 1, clip: nil)))
+                stack.append(.maskStart(layer))
+            }
             // Custom drawing happens here, once, for layers marked with setNeedsDisplay() (SEMANTICS.md).
             let drawn = layer.displayCount
             layer.displayIfNeeded()
@@ -194,6 +209,8 @@ public struct Planner {
         /// This layer's subtree has been planned from quad `start` (and group `groupStart`) on; a group layer
         /// closes its group, of `groupOpacity`, here.
         case end(Visit, start: Int, groupStart: Int, groupOpacity: Float?, opacity: Float)
+        /// The quads after this point are `owner`'s mask.
+        case maskStart(Layer)
     }
 
     private struct Visit {

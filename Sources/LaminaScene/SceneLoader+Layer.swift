@@ -10,14 +10,14 @@ extension SceneLoader {
         "sublayerTransform", "hidden", "opacity", "backgroundColor", "contents", "contentsRect", "contentsCenter",
         "contentsGravity", "contentsScale", "masksToBounds", "minificationFilter", "magnificationFilter",
         "needsDisplayOnBoundsChange", "draw", "doubleSided", "allowsEdgeAntialiasing", "allowsGroupOpacity",
-        "borderWidth", "borderColor", "sublayers",
+        "borderWidth", "borderColor", "mask", "sublayers",
     ]
 
     /// Layer keys of the format that the layer model does not render yet. They are rejected rather than
     /// ignored, so a scene never silently renders differently from what it says.
     static let unsupportedLayerKeys = [
         "cornerRadius", "shadowColor", "shadowOpacity",
-        "shadowOffset", "shadowRadius", "shadowPath", "mask",
+        "shadowOffset", "shadowRadius", "shadowPath",
     ]
 
     /// Builds the layers of `value` (an array of layer objects) as sublayers of `parent`, with all their
@@ -27,29 +27,30 @@ extension SceneLoader {
     /// stack frame per level on whatever thread loads the scene. Layers are taken depth first in file order,
     /// so siblings are added in array order.
     func buildLayers(_ value: JSONValue, path: String, parent: Layer) {
-        var pending: [(value: JSONValue, path: String, parent: Layer)] = []
+        // `isMask`: the value is `parent`'s mask layer, not a sublayer.
+        var pending: [(value: JSONValue, path: String, parent: Layer, isMask: Bool)] = []
         func enqueue(_ value: JSONValue, _ path: String, _ parent: Layer) {
             guard case .array(let items) = value.kind else {
                 typeMismatch(value, path, expected: "an array of layers")
                 return
             }
             for (index, item) in items.enumerated().reversed() {
-                pending.append((item, ScenePath.index(path, index), parent))
+                pending.append((item, ScenePath.index(path, index), parent, false))
             }
         }
         enqueue(value, path, parent)
-        while let (value, path, parent) = pending.popLast() {
+        while let (value, path, parent, isMask) = pending.popLast() {
             guard let members = members(value, path, expected: "a layer (an object)") else { continue }
             let layer = Layer()
-            parent.addSublayer(layer)
-            if let sublayers = configure(layer, members: members, path: path) {
-                enqueue(sublayers, ScenePath.key(path, "sublayers"), layer)
-            }
+            if isMask { parent.mask = layer } else { parent.addSublayer(layer) }
+            let (sublayers, mask) = configure(layer, members: members, path: path)
+            if let mask { pending.append((mask, ScenePath.key(path, "mask"), layer, true)) }
+            if let sublayers { enqueue(sublayers, ScenePath.key(path, "sublayers"), layer) }
         }
     }
 
-    /// Sets every property the members give; returns the `sublayers` value for the caller to build.
-    private func configure(_ layer: Layer, members: [JSONMember], path: String) -> JSONValue? {
+    /// Sets every property the members give; returns the `sublayers` and `mask` values for the caller to build.
+    private func configure(_ layer: Layer, members: [JSONMember], path: String) -> (JSONValue?, JSONValue?) {
         let keys = knownMembers(
             members, path, known: SceneLoader.layerKeys, unsupported: SceneLoader.unsupportedLayerKeys)
         func read<T>(_ key: String, _ reader: (JSONValue, String) -> T?) -> T? {
@@ -83,7 +84,7 @@ extension SceneLoader {
 
         readContents(layer, keys: keys, path: path)
         readDrawing(layer, keys: keys, path: path)
-        return keys["sublayers"]?.value
+        return (keys["sublayers"]?.value, keys["mask"]?.value)
     }
 
     /// anchorPoint, bounds, position, frame, zPosition and the transforms.

@@ -63,7 +63,7 @@ import Testing
 
     @Test(arguments: [
         "cornerRadius", "shadowColor", "shadowOpacity",
-        "shadowOffset", "shadowRadius", "shadowPath", "mask",
+        "shadowOffset", "shadowRadius", "shadowPath",
     ])
     func notSupportedYet(key: String) {
         #expect(
@@ -72,12 +72,20 @@ import Testing
             ])
     }
 
+    @Test func aMaskMustBeALayer() {
+        let json = #"{"size": [1, 1], "layers": [{"mask": 3}, {"mask": {"opacity": 2}}]}"#
+        let found = problems(json)
+        #expect(found.count == 2)
+        #expect(found.first?.hasSuffix("layers[0].mask: expected a layer (an object), got a number") == true, "\(found)")
+        #expect(found.last?.hasSuffix("layers[1].mask.opacity: must be between 0 and 1") == true, "\(found)")
+    }
+
     @Test func notSupportedYetInANestedLayer() {
-        let json = #"{"size": [1, 1], "layers": [{"sublayers": [{}, {"cornerRadius": 4, "mask": {}}]}]}"#
+        let json = #"{"size": [1, 1], "layers": [{"sublayers": [{}, {"cornerRadius": 4, "shadowRadius": 2}]}]}"#
         #expect(
             problems(json) == [
                 #"scene.json:1:49: layers[0].sublayers[1]: "cornerRadius" is not supported yet"#,
-                #"scene.json:1:68: layers[0].sublayers[1]: "mask" is not supported yet"#,
+                #"scene.json:1:68: layers[0].sublayers[1]: "shadowRadius" is not supported yet"#,
             ])
     }
 
