@@ -232,19 +232,8 @@ public final class GLESRenderer: Renderer {
             var texture = batch.texture
             var first = batch.first, count = batch.count
             switch batch.group {
-            case .maskBegin(let group)?:
-                let b = group.bounds
-                let index = try acquireGroupTarget(width: b.x1 - b.x0, height: b.y1 - b.y0)
-                destinations.append(Destination(
-                    framebuffer: groupTargets[index].framebuffer, width: b.x1 - b.x0, height: b.y1 - b.y0,
-                    origin: (b.x0, b.y0), swap: false, pooled: index))
-                glBindFramebuffer(GLenum(GL_FRAMEBUFFER), groupTargets[index].framebuffer)
-                glViewport(0, 0, GLsizei(b.x1 - b.x0), GLsizei(b.y1 - b.y0))
-                glClearColor(0, 0, 0, 0)
-                glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
-                current = nil
-                continue
-            case .begin(let group)?:
+            case .begin(let group)?, .maskBegin(let group)?:
+                // A cleared offscreen buffer over the group's pixels: for its picture, or for its mask.
                 let b = group.bounds
                 let index = try acquireGroupTarget(width: b.x1 - b.x0, height: b.y1 - b.y0)
                 destinations.append(Destination(
