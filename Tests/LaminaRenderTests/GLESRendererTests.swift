@@ -209,11 +209,6 @@ struct GLESRendererTests {
     @Test func renderersCanBeMadeAndReleasedManyTimesWithoutGrowing() async {
         // In a process of its own, so that other tests' memory does not blur the measure.
         await #expect(processExitsWith: .success) {
-            func residentKilobytes() -> Int {
-                let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
-                let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
-                return Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0
-            }
             let root = Layer()
             root.bounds = CGRect(x: 0, y: 0, width: 64, height: 64)
             let layer = Layer(frame: root.bounds)
@@ -228,11 +223,11 @@ struct GLESRendererTests {
             }
             do {
                 try cycle(20)
-                let before = residentKilobytes()
+                let before = ProcessMemory.residentKilobytes
                 try cycle(50)
                 // 50 renderers, each with textures, an atlas page, a framebuffer and a context: a leak of any of
                 // them shows as megabytes.
-                exit(residentKilobytes() - before < 8_000 ? 0 : 1)
+                exit(ProcessMemory.residentKilobytes - before < 8_000 ? 0 : 1)
             } catch {
                 exit(3)
             }

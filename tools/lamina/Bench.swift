@@ -160,16 +160,12 @@ struct Bench: ParsableCommand {
             guard image.rgba(x: 64, y: 64) == RGBA8(r: 255, g: 0, b: 0, a: 255) else {
                 throw CLIFailure.failed("renderer \(index) drew the wrong pixels")
             }
-            if index == max(1, count / 10) { baseline = residentKilobytes() }
+            if index == max(1, count / 10) { baseline = ProcessMemory.residentKilobytes }
         }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        let end = residentKilobytes()
+        let end = ProcessMemory.residentKilobytes
         print("\(choice.rawValue): \(count) renderers made, used and released in \(String(format: "%.1f", seconds)) s; "
               + "resident memory \(baseline / 1024) MB after \(max(1, count / 10)), \(end / 1024) MB after \(count) "
               + "(\(end - baseline) kB growth)")
-    }
-
-    private static func residentKilobytes() -> Int {
-        BenchMachine.statusKilobytes("VmRSS:") ?? 0
     }
 }

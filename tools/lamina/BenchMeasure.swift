@@ -371,7 +371,7 @@ enum PeakMemory {
     }()
 
     static func bytes() -> Int {
-        if resettable, let kilobytes = BenchMachine.statusKilobytes("VmHWM:") { return kilobytes * 1024 }
+        if resettable, let kilobytes = ProcessMemory.statusKilobytes("VmHWM:") { return kilobytes * 1024 }
         var usage = rusage()
         getrusage(RUSAGE_SELF.rawValue, &usage)
         return usage.ru_maxrss * 1024
@@ -418,10 +418,4 @@ struct BenchMachine {
             cairoVersion: CairoBaseline.version)
     }
 
-    /// A "Name:   123 kB" line of /proc/self/status, in kB.
-    static func statusKilobytes(_ name: String) -> Int? {
-        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
-        guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix(name) }) else { return nil }
-        return Int(line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first ?? "")
-    }
 }
