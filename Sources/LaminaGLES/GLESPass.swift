@@ -71,8 +71,8 @@ struct GLESBatchEncoder {
                 guard c.alpha > 0 else { continue }
                 // Stored B, G, R, A like every pixel of the framebuffer.
                 let bgra = (Float(c.blue) / 255, Float(c.green) / 255, Float(c.red) / 255, Float(c.alpha) / 255)
-                if instances.isEmpty, open.isEmpty, c.alpha == 255,
-                    case .rect(0, 0, plan.width, plan.height) = quad.pixelCoverage(width: plan.width, height: plan.height)
+                let coverage = quad.pixelCoverage(width: plan.width, height: plan.height)
+                if instances.isEmpty, open.isEmpty, c.alpha == 255, case .rect(0, 0, plan.width, plan.height) = coverage
                 {
                     // Covers everything drawn so far: clearing to it gives the same pixels for far less work.
                     clearColor = bgra
@@ -80,7 +80,7 @@ struct GLESBatchEncoder {
                     continue
                 }
                 let before = instances.count
-                add(quad.pixelCoverage(width: plan.width, height: plan.height), textured: false, texture: 0,
+                add(coverage, textured: false, texture: 0,
                     requested: .nearest, filter: .nearest, map: .identity, clamp: TexelRect(x0: 0, y0: 0, x1: 0, y1: 0), color: bgra)
                 if instances.count > before { quadsDrawn += 1 }
             case .texture(let texture):
