@@ -72,6 +72,16 @@ import Testing
             ])
     }
 
+    @Test func effectKeysAreChecked() {
+        let json = #"{"size": [1, 1], "layers": [{"borderWidth": -1, "borderColor": "red", "allowsGroupOpacity": 1}]}"#
+        let found = problems(json)
+        #expect(found == [
+            "scene.json:1:45: layers[0].borderWidth: must not be negative",
+            ##"scene.json:1:64: layers[0].borderColor: expected a colour: "#RRGGBB", "#RRGGBBAA" or [r, g, b, a] with numbers in 0...1, got "red""##,
+            "scene.json:1:93: layers[0].allowsGroupOpacity: expected true or false, got a number",
+        ])
+    }
+
     @Test func aMaskMustBeALayer() {
         let json = #"{"size": [1, 1], "layers": [{"mask": 3}, {"mask": {"opacity": 2}}]}"#
         let found = problems(json)
