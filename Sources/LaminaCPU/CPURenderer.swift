@@ -34,7 +34,11 @@ public final class CPURenderer: Renderer {
                 "plan is \(plan.width)x\(plan.height), target is \(target.width)x\(target.height)")
         }
         defer { target.markModified() }
-        let prepared = plan.quads.map { CPUPreparedQuad($0, width: plan.width, height: plan.height) }
+        frame += 1
+        var stats = RenderStatistics()
+        let quads = try resolveShadows(plan.quads, statistics: &stats)
+        defer { shadows = shadows.filter { $0.value.lastUsed + 4 > frame } }
+        let prepared = quads.map { CPUPreparedQuad($0, width: plan.width, height: plan.height) }
         // Two bands per thread even out uneven scenes; bands of fewer than 16 rows are not worth a thread.
         let bandCount = threads == 1 ? 1 : max(1, min(threads * 2, plan.height / 16))
         while bandViews.count < bandCount { bandViews.append(CPUTextureViews()) }
@@ -48,12 +52,46 @@ public final class CPURenderer: Renderer {
             DispatchQueue.concurrentPerform(iterations: bandCount) { job.draw(band: $0) }
         }
         if let error = job.error { throw error }
-        var stats = RenderStatistics()
         stats.quads = plan.quads.count
         stats.quadsDrawn = prepared.reduce(0) { $0 + ($1.isEmpty ? 0 : 1) }
         stats.drawCalls = stats.quadsDrawn
-        stats.offscreenPasses = plan.groups.count
+        stats.offscreenPasses = plan.groups.count + 2 * stats.shadowsBlurred
         statistics = stats
+    }
+
+    // MARK: Shadows
+
+    /// Blurred shadows by source, with the frame that last used them.
+    private var shadows: [ShadowSource: (image: Image, lastUsed: Int)] = [:]
+    private var frame = 0
+    /// Draws silhouettes (which may hold shadows of their own).
+    private lazy var silhouetteRenderer = CPURenderer(threads: threads)
+
+    /// Shadows whose blurred picture was kept from an earlier frame.
+    public var cachedShadowCount: Int { shadows.count }
+
+    /// `quads` with every shadow replaced by its blurred picture as a texture: from the cache when an equal shadow
+    /// was made in the last few frames, else drawn and blurred now.
+    private func resolveShadows(_ quads: [Quad], statistics: inout RenderStatistics) throws -> [Quad] {
+        guard quads.contains(where: { if case .shadow = $0.paint { return true } else { return false } }) else {
+            return quads
+        }
+        var resolved = quads
+        for index in resolved.indices {
+            guard case .shadow(let source) = resolved[index].paint else { continue }
+            let image: Image
+            if let cached = shadows[source] {
+                image = cached.image
+                statistics.shadowsReused += 1
+            } else {
+                let silhouette = try silhouetteRenderer.render(source.silhouette)
+                image = try source.blurred(from: silhouette)
+                statistics.shadowsBlurred += 1
+            }
+            shadows[source] = (image, frame)
+            resolved[index].paint = .texture(source.texture(of: image))
+        }
+        return resolved
     }
 }
 
@@ -66,16 +104,20 @@ struct CPUPreparedQuad: @unchecked Sendable {
         case box(PixelBox)
         /// Every pixel of several boxes (a non-rectangular shape under the pixel-centre rule).
         case boxes([PixelBox], bounds: PixelBox)
-        /// An 8-bit mask of coverage x opacity over `bounds` (antialiased edges), rows of `stride` bytes (pixman
-        /// wants a multiple of 4).
-        case mask([UInt8], bounds: PixelBox, stride: Int)
+        /// Analytic coverage (antialiased edges, shapes): boxes covered wholly (drawn like `boxes`, with the quad's
+        /// opacity), and the partly covered pixels as an 8-bit mask of coverage x opacity over `bounds`, rows of
+        /// `stride` bytes (pixman wants a multiple of 4), drawn a piece at a time (`pieces`, mask-relative boxes
+        /// holding every non-zero byte) so that a thin outline does not cost its whole bounding box.
+        case analytic(full: [PixelBox], fullBounds: PixelBox?, mask: [UInt8], bounds: PixelBox, stride: Int,
+                      pieces: [PixelBox])
     }
 
     let quad: Quad
     let coverage: Coverage
     /// The solid colour to composite (opacity applied, unless the mask carries it), or nil for a texture.
     let solid: PremultipliedColor?
-    /// The opacity as a solid mask for textures without a coverage mask; 255: no mask.
+    /// The opacity as a solid mask where no coverage mask carries it (textures, and solids of analytic quads, whose
+    /// `solid` is unscaled); 255: no mask.
     let opacityMask: UInt8
 
     var isEmpty: Bool {
@@ -88,15 +130,15 @@ struct CPUPreparedQuad: @unchecked Sendable {
         let opacity = min(max(quad.opacity, 0), 1)
         var solidColor: PremultipliedColor?
         if case .solid(let color) = quad.paint { solidColor = color }
-        if !quad.antialiasedEdges.isEmpty {
-            // Antialiased: a mask of coverage x opacity; a solid source goes through it at full strength.
+        opacityMask = PremultipliedColor.byte(opacity)
+        if quad.hasAnalyticCoverage {
+            // The full boxes go through the opacity as a mask, the edge pixels through a mask of coverage x
+            // opacity; both apply to the source at full strength, as the GLES renderer does.
             solid = solidColor
-            opacityMask = 255
-            coverage = Self.mask(quad.antialiasedCoverage(width: width, height: height), opacity: opacity)
+            coverage = Self.analytic(quad.analyticCoverage(width: width, height: height), opacity: opacity)
             return
         }
         solid = solidColor?.scaled(by: opacity)
-        opacityMask = PremultipliedColor.byte(opacity)
         let visible = solid.map { $0.quantized.alpha > 0 } ?? (opacityMask > 0)
         guard visible else {
             coverage = .none
@@ -119,31 +161,53 @@ struct CPUPreparedQuad: @unchecked Sendable {
         }
     }
 
-    private static func mask(_ coverage: AntialiasedCoverage, opacity: Float) -> Coverage {
-        guard !coverage.isEmpty else { return .none }
-        var x0 = Int.max, y0 = Int.max, x1 = Int.min, y1 = Int.min
-        for box in coverage.full {
-            x0 = min(x0, box.x0); y0 = min(y0, box.y0)
-            x1 = max(x1, box.x1); y1 = max(y1, box.y1)
+    private static func analytic(_ coverage: AntialiasedCoverage, opacity: Float) -> Coverage {
+        let opacityByte = PremultipliedColor.byte(opacity)
+        let full = opacityByte > 0 ? coverage.full : []
+        let partial = coverage.partial.filter { PartialPixel.alpha($0.coverage, opacity: opacity) > 0 }
+        guard !full.isEmpty || !partial.isEmpty else { return .none }
+        var fullBounds: PixelBox?
+        for box in full {
+            fullBounds = fullBounds.map {
+                PixelBox(x0: min($0.x0, box.x0), y0: min($0.y0, box.y0), x1: max($0.x1, box.x1), y1: max($0.y1, box.y1))
+            } ?? box
         }
-        for pixel in coverage.partial {
+        guard !partial.isEmpty else {
+            return .analytic(full: full, fullBounds: fullBounds, mask: [], bounds: PixelBox(x0: 0, y0: 0, x1: 0, y1: 0),
+                             stride: 0, pieces: [])
+        }
+        var x0 = Int.max, y0 = Int.max, x1 = Int.min, y1 = Int.min
+        for pixel in partial {
             x0 = min(x0, Int(pixel.x)); y0 = min(y0, Int(pixel.y))
             x1 = max(x1, Int(pixel.x) + 1); y1 = max(y1, Int(pixel.y) + 1)
         }
-        let width = (x1 - x0 + 3) & ~3
-        var bytes = [UInt8](repeating: 0, count: width * (y1 - y0))
-        let full = PremultipliedColor.byte(opacity)
-        for box in coverage.full {
-            for y in box.y0..<box.y1 {
-                for x in box.x0..<box.x1 { bytes[(y - y0) * width + (x - x0)] = full }
+        let stride = (x1 - x0 + 3) & ~3
+        var bytes = [UInt8](repeating: 0, count: stride * (y1 - y0))
+        // Pieces: strips of 8 rows, split where a row's edge pixels are more than 16 apart (the two sides of an
+        // outline), so the mask is composited only near the pixels it holds.
+        let strip = 8
+        var columns: [[Int]] = Array(repeating: [], count: (y1 - y0 + strip - 1) / strip)
+        for pixel in partial {
+            let x = Int(pixel.x) - x0, y = Int(pixel.y) - y0
+            bytes[y * stride + x] = PartialPixel.alpha(pixel.coverage, opacity: opacity)
+            columns[y / strip].append(x)
+        }
+        var pieces: [PixelBox] = []
+        for (index, xs) in columns.enumerated() where !xs.isEmpty {
+            let sorted = xs.sorted()
+            let top = index * strip, bottom = min(top + strip, y1 - y0)
+            var start = sorted[0], last = sorted[0]
+            for x in sorted.dropFirst() {
+                if x - last > 16 {
+                    pieces.append(PixelBox(x0: start, y0: top, x1: last + 1, y1: bottom))
+                    start = x
+                }
+                last = x
             }
+            pieces.append(PixelBox(x0: start, y0: top, x1: last + 1, y1: bottom))
         }
-        for pixel in coverage.partial {
-            bytes[(Int(pixel.y) - y0) * width + (Int(pixel.x) - x0)] = PartialPixel.alpha(pixel.coverage, opacity: opacity)
-        }
-        guard full > 0 || coverage.partial.contains(where: { PartialPixel.alpha($0.coverage, opacity: opacity) > 0 })
-        else { return .none }
-        return .mask(bytes, bounds: PixelBox(x0: x0, y0: y0, x1: x1, y1: y1), stride: width)
+        return .analytic(full: full, fullBounds: fullBounds, mask: bytes,
+                         bounds: PixelBox(x0: x0, y0: y0, x1: x1, y1: y1), stride: stride, pieces: pieces)
     }
 }
 
@@ -272,59 +336,82 @@ final class CPUBandJob: @unchecked Sendable {
             try composite(item, x0: box.x0, y0: y0, x1: box.x1, y1: y1, origin: (left, top), mask: nil, destination,
                           views)
         case .boxes(let boxes, let bounds):
-            let y0 = max(bounds.y0, rows.lowerBound), y1 = min(bounds.y1, rows.upperBound)
-            guard y1 > y0 else { return }
-            let clipped = boxes.compactMap { box -> pixman_box32_t? in
-                let a = max(box.y0, y0), b = min(box.y1, y1)
-                guard b > a else { return nil }
-                return pixman_box32_t(
-                    x1: Int32(box.x0) - left, y1: Int32(a) - top, x2: Int32(box.x1) - left, y2: Int32(b) - top)
+            try drawBoxes(boxes, bounds: bounds, item, rows: rows, into: destination, origin: (left, top), views: views)
+        case .analytic(let full, let fullBounds, let bytes, let bounds, let stride, let pieces):
+            if let fullBounds {
+                try drawBoxes(full, bounds: fullBounds, item, rows: rows, into: destination, origin: (left, top),
+                              views: views)
             }
-            guard !clipped.isEmpty else { return }
-            var region = pixman_region32_t()
-            _ = clipped.withUnsafeBufferPointer { pixman_region32_init_rects(&region, $0.baseAddress, Int32($0.count)) }
-            pixman_image_set_clip_region32(destination, &region)
-            defer {
-                pixman_image_set_clip_region32(destination, nil)
-                pixman_region32_fini(&region)
-            }
-            try composite(item, x0: bounds.x0, y0: y0, x1: bounds.x1, y1: y1, origin: (left, top), mask: nil,
-                          destination, views)
-        case .mask(let bytes, let bounds, let stride):
-            let y0 = max(bounds.y0, rows.lowerBound), y1 = min(bounds.y1, rows.upperBound)
-            guard y1 > y0 else { return }
+            guard !pieces.isEmpty else { return }
             try bytes.withUnsafeBufferPointer { buffer in
-                // pixman wants a mutable pointer but only reads a mask; the view starts at row y0 of the mask.
-                let start = UnsafeMutableRawPointer(mutating: buffer.baseAddress!).advanced(by: (y0 - bounds.y0) * stride)
+                // pixman wants a mutable pointer but only reads a mask.
+                let start = UnsafeMutableRawPointer(mutating: buffer.baseAddress!)
                 guard let mask = pixman_image_create_bits_no_clear(
-                    PIXMAN_a8, Int32(bounds.x1 - bounds.x0), Int32(y1 - y0), start.assumingMemoryBound(to: UInt32.self),
-                    Int32(stride))
+                    PIXMAN_a8, Int32(bounds.x1 - bounds.x0), Int32(bounds.y1 - bounds.y0),
+                    start.assumingMemoryBound(to: UInt32.self), Int32(stride))
                 else { throw RenderError.failed("pixman could not make a coverage mask") }
                 defer { pixman_image_unref(mask) }
-                try composite(item, x0: bounds.x0, y0: y0, x1: bounds.x1, y1: y1, origin: (left, top), mask: mask,
-                              destination, views)
+                for piece in pieces {
+                    let y0 = max(bounds.y0 + piece.y0, rows.lowerBound), y1 = min(bounds.y0 + piece.y1, rows.upperBound)
+                    guard y1 > y0 else { continue }
+                    try composite(item, x0: bounds.x0 + piece.x0, y0: y0, x1: bounds.x0 + piece.x1, y1: y1,
+                                  origin: (left, top), mask: mask,
+                                  maskOffset: (Int32(piece.x0), Int32(y0 - bounds.y0)), destination, views)
+                }
             }
         }
+    }
+
+    /// Draws the pixels of `boxes` (within `bounds`) in `rows` through a pixman clip region.
+    private func drawBoxes(
+        _ boxes: [PixelBox], bounds: PixelBox, _ item: CPUPreparedQuad, rows: Range<Int>,
+        into destination: OpaquePointer, origin: (x: Int32, y: Int32), views: CPUTextureViews
+    ) throws {
+        let (left, top) = origin
+        let y0 = max(bounds.y0, rows.lowerBound), y1 = min(bounds.y1, rows.upperBound)
+        guard y1 > y0 else { return }
+        if boxes.count == 1 {
+            let box = boxes[0]
+            try composite(item, x0: box.x0, y0: y0, x1: box.x1, y1: y1, origin: origin, mask: nil, destination, views)
+            return
+        }
+        let clipped = boxes.compactMap { box -> pixman_box32_t? in
+            let a = max(box.y0, y0), b = min(box.y1, y1)
+            guard b > a else { return nil }
+            return pixman_box32_t(
+                x1: Int32(box.x0) - left, y1: Int32(a) - top, x2: Int32(box.x1) - left, y2: Int32(b) - top)
+        }
+        guard !clipped.isEmpty else { return }
+        var region = pixman_region32_t()
+        _ = clipped.withUnsafeBufferPointer { pixman_region32_init_rects(&region, $0.baseAddress, Int32($0.count)) }
+        pixman_image_set_clip_region32(destination, &region)
+        defer {
+            pixman_image_set_clip_region32(destination, nil)
+            pixman_region32_fini(&region)
+        }
+        try composite(item, x0: bounds.x0, y0: y0, x1: bounds.x1, y1: y1, origin: origin, mask: nil, destination, views)
     }
 
     /// Composites the quad's source over target pixels x0..<x1, y0..<y1 (the destination's (0, 0) is target pixel
     /// `origin`), through `mask` (whose (0, 0) is (x0, y0)) or the quad's opacity.
     private func composite(
         _ item: CPUPreparedQuad, x0: Int, y0: Int, x1: Int, y1: Int, origin: (x: Int32, y: Int32), mask: OpaquePointer?,
-        _ destination: OpaquePointer, _ views: CPUTextureViews
+        maskOffset: (x: Int32, y: Int32) = (0, 0), _ destination: OpaquePointer, _ views: CPUTextureViews
     ) throws {
         guard let source = try source(for: item, views: views) else { return }
         defer { if source.owned { pixman_image_unref(source.image) } }
         var opacity: OpaquePointer?
-        if mask == nil, item.solid == nil, item.opacityMask < 255 {
+        let scaledSolid = item.solid != nil && !item.quad.hasAnalyticCoverage
+        if mask == nil, !scaledSolid, item.opacityMask < 255 {
             var alpha = pixman_color_t(red: 0, green: 0, blue: 0, alpha: UInt16(item.opacityMask) * 257)
             opacity = pixman_image_create_solid_fill(&alpha)
         }
         defer { if let opacity { pixman_image_unref(opacity) } }
-        let opaqueSolid = mask == nil && item.solid.map { $0.quantized.alpha == 255 } == true
+        let opaqueSolid = mask == nil && opacity == nil && item.solid.map { $0.quantized.alpha == 255 } == true
         pixman_image_composite32(
             opaqueSolid ? PIXMAN_OP_SRC : PIXMAN_OP_OVER, source.image, mask ?? opacity, destination,
-            Int32(x0) + source.offset.x, Int32(y0) + source.offset.y, 0, 0, Int32(x0) - origin.x, Int32(y0) - origin.y,
+            Int32(x0) + source.offset.x, Int32(y0) + source.offset.y, maskOffset.x, maskOffset.y, Int32(x0) - origin.x,
+            Int32(y0) - origin.y,
             Int32(x1 - x0), Int32(y1 - y0))
     }
 
@@ -339,6 +426,9 @@ final class CPUBandJob: @unchecked Sendable {
     private func source(for item: CPUPreparedQuad, views: CPUTextureViews) throws -> Source? {
         let quad = item.quad
         switch quad.paint {
+        case .shadow:
+            // Resolved to textures before the bands start.
+            return nil
         case .solid:
             let bytes = (item.solid ?? PremultipliedColor(red: 0, green: 0, blue: 0, alpha: 0)).quantized
             var pixel = pixman_color_t(

@@ -27,6 +27,11 @@ public struct AntialiasedCoverage: Equatable, Sendable {
     public var full: [PixelBox] = []
     public var partial: [PartialPixel] = []
 
+    public init(full: [PixelBox] = [], partial: [PartialPixel] = []) {
+        self.full = full
+        self.partial = partial
+    }
+
     public var isEmpty: Bool { full.isEmpty && partial.isEmpty }
 }
 

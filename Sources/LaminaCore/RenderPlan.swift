@@ -79,6 +79,10 @@ public enum Paint: Hashable, Sendable {
     case solid(PremultipliedColor)
     /// A texture, sampled per SEMANTICS.md.
     case texture(TextureSource)
+    /// A layer's shadow: the renderer blurs and tints the source's silhouette, then samples the result like a
+    /// texture whose texels (0, 0) ..< (width, height) span the quad's unit square (bilinear, no-bleed clamp to
+    /// the whole buffer, whose edges are transparent).
+    case shadow(ShadowSource)
 }
 
 /// Edges of a quad's unit square: top (v = 0), right (u = 1), bottom (v = 1), left (u = 0).
@@ -106,18 +110,22 @@ public struct Quad: Hashable, Sendable {
     /// The edges that get analytic coverage (allowsEdgeAntialiasing); empty: every edge uses the pixel-centre
     /// rule. The edges of cells inside a nine-slice stay sharp so that cells meet without seams.
     public var antialiasedEdges: QuadEdges
+    /// nil, or a shape the paint is seen through (rounded corners, a rounded border): its edges are always
+    /// antialiased. A solid quad with a shape paints the whole shape, whatever its own rectangle.
+    public var shape: CoverageShape?
     /// The layer this quad came from, for debugging and error messages; nil when unnamed.
     public var layerName: String?
 
     public init(
         unitToTarget: Matrix3, paint: Paint, opacity: Float = 1, clip: ConvexPolygon? = nil,
-        antialiasedEdges: QuadEdges = [], layerName: String? = nil
+        antialiasedEdges: QuadEdges = [], shape: CoverageShape? = nil, layerName: String? = nil
     ) {
         self.unitToTarget = unitToTarget
         self.paint = paint
         self.opacity = opacity
         self.clip = clip
         self.antialiasedEdges = antialiasedEdges
+        self.shape = shape
         self.layerName = layerName
     }
 
@@ -209,6 +217,9 @@ public struct RenderPlan: Sendable {
         for (index, quad) in quads.enumerated() {
             guard quad.unitToTarget.isFinite, quad.opacity.isFinite else {
                 throw RenderError.invalidPlan("quad \(index): non-finite geometry or opacity")
+            }
+            if case .shadow(let shadow) = quad.paint {
+                try shadow.silhouette.validate(limits: limits)
             }
             if case .texture(let texture) = quad.paint {
                 let c = texture.clamp

@@ -37,6 +37,8 @@ struct GLESBatchEncoder {
     /// The B, G, R, A colour to clear the target to instead of drawing the first quads, when the plan starts
     /// with opaque solid quads that cover the whole target (a scene's background); nil: no such quad.
     private(set) var clearColor: (Float, Float, Float, Float)?
+    /// The blurred shadows of this plan, made by the renderer before encoding.
+    var shadowTiles: [ShadowSource: GLESTile] = [:]
 
     mutating func encode(_ plan: RenderPlan, textures: GLESTextureCache) throws {
         instances.removeAll(keepingCapacity: true)
@@ -61,7 +63,7 @@ struct GLESBatchEncoder {
                                      group: .begin(group)))
             }
             let opacity = min(max(quad.opacity, 0), 1)
-            if !quad.antialiasedEdges.isEmpty {
+            if quad.hasAnalyticCoverage {
                 try encodeAntialiased(quad, opacity: opacity, plan: plan, textures: textures)
                 continue
             }
@@ -83,10 +85,12 @@ struct GLESBatchEncoder {
                 add(coverage, textured: false, texture: 0,
                     requested: .nearest, filter: .nearest, map: .identity, clamp: TexelRect(x0: 0, y0: 0, x1: 0, y1: 0), color: bgra)
                 if instances.count > before { quadsDrawn += 1 }
-            case .texture(let texture):
+            case .texture, .shadow:
                 let alpha = PremultipliedColor.byte(opacity)
-                guard alpha > 0, let targetToTexel = quad.targetToTexel(texture)?.snappedToAffine else { continue }
-                let tiles = try textures.tiles(for: texture.image)
+                guard alpha > 0, let texture = try sampling(quad.paint, textures: textures),
+                    let targetToTexel = quad.unitToTarget.inverted?.concatenating(texture.unitToTexel).snappedToAffine
+                else { continue }
+                let tiles = texture.tiles
                 let requested: Filter = texture.filter == .nearest ? .nearest : .linear
                 let filter: Filter = requested == .nearest || targetToTexel.integerTranslation != nil
                     ? .nearest : .linear
@@ -130,7 +134,7 @@ struct GLESBatchEncoder {
     private mutating func encodeAntialiased(
         _ quad: Quad, opacity: Float, plan: RenderPlan, textures: GLESTextureCache
     ) throws {
-        let coverage = quad.antialiasedCoverage(width: plan.width, height: plan.height)
+        let coverage = quad.analyticCoverage(width: plan.width, height: plan.height)
         guard !coverage.isEmpty else { return }
         let opacityByte = PremultipliedColor.byte(opacity)
         let before = instances.count
@@ -148,9 +152,11 @@ struct GLESBatchEncoder {
                     textured: false, texture: 0, requested: .nearest, filter: .nearest, map: .identity, clamp: none,
                     color: bgra(PartialPixel.alpha(pixel.coverage, opacity: opacity)))
             }
-        case .texture(let texture):
-            guard let targetToTexel = quad.targetToTexel(texture)?.snappedToAffine else { return }
-            let tiles = try textures.tiles(for: texture.image)
+        case .texture, .shadow:
+            guard let texture = try sampling(quad.paint, textures: textures),
+                let targetToTexel = quad.unitToTarget.inverted?.concatenating(texture.unitToTexel).snappedToAffine
+            else { return }
+            let tiles = texture.tiles
             let c = texture.clamp
             guard let tile = tiles.first(where: {
                 $0.stored.x0 <= c.x0 && $0.stored.y0 <= c.y0 && $0.stored.x1 >= c.x1 && $0.stored.y1 >= c.y1
@@ -168,6 +174,30 @@ struct GLESBatchEncoder {
             }
         }
         if instances.count > before { quadsDrawn += 1 }
+    }
+
+    /// What a textured quad samples: an image's tiles, or a shadow's blurred picture.
+    private struct Sampling {
+        var tiles: [GLESTile]
+        var unitToTexel: Matrix3
+        var clamp: TexelRect
+        var filter: Filter
+    }
+
+    /// The textures behind `paint`, uploading an image if needed; nil for a solid colour or a shadow that was not
+    /// made (which the renderer does before encoding).
+    private func sampling(_ paint: Paint, textures: GLESTextureCache) throws -> Sampling? {
+        switch paint {
+        case .solid:
+            return nil
+        case .texture(let texture):
+            return Sampling(tiles: try textures.tiles(for: texture.image), unitToTexel: texture.unitToTexel,
+                            clamp: texture.clamp, filter: texture.filter)
+        case .shadow(let shadow):
+            guard let tile = shadowTiles[shadow] else { return nil }
+            return Sampling(tiles: [tile], unitToTexel: .scale(CGFloat(shadow.width), CGFloat(shadow.height)),
+                            clamp: TexelRect(x0: 0, y0: 0, x1: shadow.width, y1: shadow.height), filter: .linear)
+        }
     }
 
     /// The part of a quad whose (clamped) sample points fall in `tile`'s core: the coverage polygon cut by the
