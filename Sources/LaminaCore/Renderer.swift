@@ -14,6 +14,10 @@ public struct RenderStatistics: Hashable, Sendable {
     public var offscreenPasses = 0
     /// Seconds spent copying image data to the GPU (0 for the CPU renderer, which reads images in place).
     public var uploadSeconds: Double = 0
+    /// Shadows drawn and blurred this frame (each counts two offscreen passes: silhouette and blur).
+    public var shadowsBlurred = 0
+    /// Shadows taken from the renderer's cache: unchanged since an earlier frame, not blurred again.
+    public var shadowsReused = 0
 
     public init() {}
 }

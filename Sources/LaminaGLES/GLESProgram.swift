@@ -13,9 +13,15 @@ final class GLESProgram {
         case nearest
         /// Textures sampled bilinearly.
         case bilinear
+        /// One pass of a shadow's Gaussian blur.
+        case blur
 
         var shaders: (vertex: String, fragment: String) {
-            self == .solid ? ("quad.vert", "solid.frag") : ("quad.vert", "texture.frag")
+            switch self {
+            case .solid: return ("quad.vert", "solid.frag")
+            case .nearest, .bilinear: return ("quad.vert", "texture.frag")
+            case .blur: return ("quad.vert", "blur.frag")
+            }
         }
 
         /// Preprocessor definitions for the fragment shader.
@@ -34,6 +40,9 @@ final class GLESProgram {
     let origin: GLint
     let swapRedBlue: GLint
     let image: GLint
+
+    /// The location of any other uniform (-1 when the program has none of that name).
+    func uniform(_ name: String) -> GLint { glGetUniformLocation(id, name) }
 
     init(_ kind: Kind) throws {
         let vertex = try Self.compile(kind.shaders.vertex, type: GLenum(GL_VERTEX_SHADER))

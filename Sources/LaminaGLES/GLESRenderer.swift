@@ -92,6 +92,11 @@ public final class GLESRenderer: Renderer {
             glDeleteFramebuffers(1, &target.framebuffer)
             glDeleteTextures(1, &target.texture)
         }
+        for entry in shadows.values {
+            var (texture, framebuffer) = (entry.texture, entry.framebuffer)
+            glDeleteFramebuffers(1, &framebuffer)
+            glDeleteTextures(1, &texture)
+        }
     }
 
     /// Texture uploads since the renderer was made (first uploads and re-uploads of changed images).
@@ -172,10 +177,29 @@ public final class GLESRenderer: Renderer {
 
     private func encodeAndDraw(_ plan: RenderPlan, framebuffer target: GLuint, swapRedBlue: Bool) throws {
         textures.beginFrame()
-        try encoder.encode(plan, textures: textures)
+        shadowFrame += 1
         var stats = RenderStatistics()
+        let shadowTiles = try prepareShadows(plan, statistics: &stats)
+        try drawPlan(plan, framebuffer: target, swapRedBlue: swapRedBlue, shadowTiles: shadowTiles, statistics: &stats)
         stats.quads = plan.quads.count
         stats.quadsDrawn = encoder.quadsDrawn
+        trimGroupTargets()
+        releaseUnusedShadows()
+        stats.bytesUploaded = textures.bytesUploadedThisFrame
+        stats.uploadSeconds = Double(textures.uploadNanosecondsThisFrame) / 1e9
+        statistics = stats
+        textures.endFrame()
+        try checkErrors("drawing")
+    }
+
+    /// Encodes `plan` and draws it into `target` (whose size is the plan's), adding to `stats`.
+    private func drawPlan(
+        _ plan: RenderPlan, framebuffer target: GLuint, swapRedBlue: Bool, shadowTiles: [ShadowSource: GLESTile],
+        statistics stats: inout RenderStatistics
+    ) throws {
+        encoder.shadowTiles = shadowTiles
+        defer { encoder.shadowTiles = [:] }
+        try encoder.encode(plan, textures: textures)
 
         glBindFramebuffer(GLenum(GL_FRAMEBUFFER), target)
         glViewport(0, 0, GLsizei(plan.width), GLsizei(plan.height))
@@ -190,22 +214,7 @@ public final class GLESRenderer: Renderer {
         glBlendFunc(GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA))
         glBindVertexArray(vertexArray)
         glBindBuffer(GLenum(GL_ARRAY_BUFFER), instanceBuffer)
-        let bytes = encoder.instances.count * MemoryLayout<Float>.stride
-        encoder.instances.withUnsafeBytes { raw in
-            if bytes > instanceBufferCapacity {
-                instanceBufferCapacity = max(bytes, instanceBufferCapacity * 2)
-                glBufferData(GLenum(GL_ARRAY_BUFFER), instanceBufferCapacity, nil, GLenum(GL_STREAM_DRAW))
-            }
-            if bytes > 0 {
-                // Orphan the old storage so the driver need not wait for the previous frame's draws.
-                glBufferData(GLenum(GL_ARRAY_BUFFER), instanceBufferCapacity, nil, GLenum(GL_STREAM_DRAW))
-                glBufferSubData(GLenum(GL_ARRAY_BUFFER), 0, bytes, raw.baseAddress)
-            }
-        }
-        for location in GLESProgram.attributes.indices {
-            glEnableVertexAttribArray(GLuint(location))
-            glVertexAttribDivisor(GLuint(location), 1)
-        }
+        uploadInstances(encoder.instances)
         // The framebuffers being drawn into: the target, then an offscreen buffer per open group.
         struct Destination {
             var framebuffer: GLuint
@@ -218,16 +227,6 @@ public final class GLESRenderer: Renderer {
         var destinations = [Destination(framebuffer: target, width: plan.width, height: plan.height, origin: (0, 0),
                                         swap: swapRedBlue, pooled: nil)]
         var current: GLESProgram.Kind?
-        let stride = GLsizei(GLESProgram.instanceFloats * MemoryLayout<Float>.stride)
-        func drawInstances(first: Int, count: Int) {
-            var offset = first * GLESProgram.instanceFloats * MemoryLayout<Float>.stride
-            for (location, attribute) in GLESProgram.attributes.enumerated() {
-                glVertexAttribPointer(GLuint(location), attribute.size, GLenum(GL_FLOAT), GLboolean(GL_FALSE), stride,
-                                      UnsafeRawPointer(bitPattern: offset))
-                offset += Int(attribute.size) * MemoryLayout<Float>.stride
-            }
-            glDrawArraysInstanced(GLenum(GL_TRIANGLE_STRIP), 0, 4, GLsizei(count))
-        }
         for batch in encoder.batches {
             var texture = batch.texture
             var first = batch.first, count = batch.count
@@ -300,13 +299,162 @@ public final class GLESRenderer: Renderer {
             drawInstances(first: first, count: count)
             stats.drawCalls += 1
         }
-        trimGroupTargets()
         glBindVertexArray(0)
-        stats.bytesUploaded = textures.bytesUploadedThisFrame
-        stats.uploadSeconds = Double(textures.uploadNanosecondsThisFrame) / 1e9
-        statistics = stats
-        textures.endFrame()
-        try checkErrors("drawing")
+    }
+
+    /// Puts `instances` into the instance buffer (bound) and enables the per-instance attributes.
+    private func uploadInstances(_ instances: [Float]) {
+        let bytes = instances.count * MemoryLayout<Float>.stride
+        instances.withUnsafeBytes { raw in
+            if bytes > instanceBufferCapacity {
+                instanceBufferCapacity = max(bytes, instanceBufferCapacity * 2)
+                glBufferData(GLenum(GL_ARRAY_BUFFER), instanceBufferCapacity, nil, GLenum(GL_STREAM_DRAW))
+            }
+            if bytes > 0 {
+                // Orphan the old storage so the driver need not wait for the previous frame's draws.
+                glBufferData(GLenum(GL_ARRAY_BUFFER), instanceBufferCapacity, nil, GLenum(GL_STREAM_DRAW))
+                glBufferSubData(GLenum(GL_ARRAY_BUFFER), 0, bytes, raw.baseAddress)
+            }
+        }
+        for location in GLESProgram.attributes.indices {
+            glEnableVertexAttribArray(GLuint(location))
+            glVertexAttribDivisor(GLuint(location), 1)
+        }
+    }
+
+    /// Points the instance attributes at instance `first` of the bound buffer and draws `count` boxes.
+    private func drawInstances(first: Int, count: Int) {
+        let stride = GLsizei(GLESProgram.instanceFloats * MemoryLayout<Float>.stride)
+        var offset = first * GLESProgram.instanceFloats * MemoryLayout<Float>.stride
+        for (location, attribute) in GLESProgram.attributes.enumerated() {
+            glVertexAttribPointer(GLuint(location), attribute.size, GLenum(GL_FLOAT), GLboolean(GL_FALSE), stride,
+                                  UnsafeRawPointer(bitPattern: offset))
+            offset += Int(attribute.size) * MemoryLayout<Float>.stride
+        }
+        glDrawArraysInstanced(GLenum(GL_TRIANGLE_STRIP), 0, 4, GLsizei(count))
+    }
+
+    // MARK: Shadows
+
+    /// A blurred shadow kept on the GPU: its texture (and the framebuffer that drew it), and the frame that last
+    /// used it.
+    private struct ShadowEntry {
+        var texture: GLuint
+        var framebuffer: GLuint
+        var lastUsed: Int
+    }
+    private var shadows: [ShadowSource: ShadowEntry] = [:]
+    private var shadowFrame = 0
+
+    /// Shadows whose blurred picture is kept on the GPU.
+    public var cachedShadowCount: Int { shadows.count }
+
+    /// The blurred picture of every shadow `plan` paints: from the cache when an equal shadow was made in the
+    /// last few frames, else drawn and blurred now.
+    private func prepareShadows(
+        _ plan: RenderPlan, statistics stats: inout RenderStatistics
+    ) throws -> [ShadowSource: GLESTile] {
+        var tiles: [ShadowSource: GLESTile] = [:]
+        for quad in plan.quads {
+            guard case .shadow(let source) = quad.paint, tiles[source] == nil else { continue }
+            let texture: GLuint
+            if let entry = shadows[source] {
+                shadows[source]?.lastUsed = shadowFrame
+                texture = entry.texture
+                stats.shadowsReused += 1
+            } else {
+                let entry = try makeShadow(source, statistics: &stats)
+                shadows[source] = entry
+                texture = entry.texture
+                stats.shadowsBlurred += 1
+                stats.offscreenPasses += 2
+            }
+            let all = TexelRect(x0: 0, y0: 0, x1: source.width, y1: source.height)
+            tiles[source] = GLESTile(texture: texture, stored: all, core: all)
+        }
+        return tiles
+    }
+
+    /// Draws a shadow's silhouette into a pooled buffer, blurs its alpha across into a second and down into a
+    /// texture of the shadow's own, tinting it on the way.
+    private func makeShadow(_ source: ShadowSource, statistics stats: inout RenderStatistics) throws -> ShadowEntry {
+        let (width, height) = (source.width, source.height)
+        let inner = try prepareShadows(source.silhouette, statistics: &stats)
+        let silhouette = try acquireGroupTarget(width: width, height: height)
+        defer { groupTargets[silhouette].inUse = false }
+        glBindFramebuffer(GLenum(GL_FRAMEBUFFER), groupTargets[silhouette].framebuffer)
+        glClearColor(0, 0, 0, 0)
+        glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
+        try drawPlan(source.silhouette, framebuffer: groupTargets[silhouette].framebuffer, swapRedBlue: false,
+                     shadowTiles: inner, statistics: &stats)
+        let across = try acquireGroupTarget(width: width, height: height)
+        defer { groupTargets[across].inUse = false }
+
+        var texture: GLuint = 0, framebuffer: GLuint = 0
+        glGenTextures(1, &texture)
+        glBindTexture(GLenum(GL_TEXTURE_2D), texture)
+        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), GL_NEAREST)
+        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAG_FILTER), GL_NEAREST)
+        glTexStorage2D(GLenum(GL_TEXTURE_2D), 1, GLenum(GL_RGBA8), GLsizei(width), GLsizei(height))
+        if glGetError() == GLenum(GL_OUT_OF_MEMORY) {
+            glDeleteTextures(1, &texture)
+            throw RenderError.failed("out of GPU memory allocating a \(width)x\(height) shadow")
+        }
+        glGenFramebuffers(1, &framebuffer)
+        glBindFramebuffer(GLenum(GL_FRAMEBUFFER), framebuffer)
+        glFramebufferTexture2D(GLenum(GL_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), GLenum(GL_TEXTURE_2D), texture, 0)
+
+        let q = source.color.quantized
+        blurPass(source, from: groupTargets[silhouette].texture, into: groupTargets[across].framebuffer,
+                 direction: (1, 0), tint: nil)
+        blurPass(source, from: groupTargets[across].texture, into: framebuffer, direction: (0, 1),
+                 tint: (Float(q.blue) / 255, Float(q.green) / 255, Float(q.red) / 255, Float(q.alpha) / 255))
+        stats.drawCalls += 2
+        try checkErrors("blurring a shadow")
+        return ShadowEntry(texture: texture, framebuffer: framebuffer, lastUsed: shadowFrame)
+    }
+
+    /// One pass of the blur over the whole buffer (blur.frag), replacing what `framebuffer` held.
+    private func blurPass(
+        _ source: ShadowSource, from texture: GLuint, into framebuffer: GLuint, direction: (Int32, Int32),
+        tint: (Float, Float, Float, Float)?
+    ) {
+        let (width, height) = (source.width, source.height)
+        glBindFramebuffer(GLenum(GL_FRAMEBUFFER), framebuffer)
+        glViewport(0, 0, GLsizei(width), GLsizei(height))
+        glDisable(GLenum(GL_BLEND))
+        let program = programs[.blur]!
+        glUseProgram(program.id)
+        glUniform2f(program.targetSize, GLfloat(width), GLfloat(height))
+        glUniform2f(program.origin, 0, 0)
+        glUniform1i(program.image, 0)
+        glUniform2i(program.uniform("u_direction"), direction.0, direction.1)
+        glUniform1i(program.uniform("u_radius"), GLint(source.kernel.radius))
+        glUniform1f(program.uniform("u_sigma"), max(source.kernel.sigma, 1e-3))
+        glUniform1f(program.uniform("u_normalisation"), source.kernel.normalisation)
+        let color = tint ?? (0, 0, 0, 1)
+        glUniform4f(program.uniform("u_color"), color.0, color.1, color.2, color.3)
+        glUniform1i(program.uniform("u_tint"), tint == nil ? 0 : 1)
+        glActiveTexture(GLenum(GL_TEXTURE0))
+        glBindTexture(GLenum(GL_TEXTURE_2D), texture)
+        // One box over the buffer; the identity map makes v_texel the pixel centre.
+        let instance: [Float] = [0, 0, Float(width), Float(height), 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0]
+        glBindVertexArray(vertexArray)
+        glBindBuffer(GLenum(GL_ARRAY_BUFFER), instanceBuffer)
+        uploadInstances(instance)
+        drawInstances(first: 0, count: 1)
+        glBindVertexArray(0)
+        glEnable(GLenum(GL_BLEND))
+    }
+
+    /// Forgets shadows no frame has used for four frames, releasing their textures.
+    private func releaseUnusedShadows() {
+        for (source, entry) in shadows where entry.lastUsed + 4 <= shadowFrame {
+            var (texture, framebuffer) = (entry.texture, entry.framebuffer)
+            glDeleteFramebuffers(1, &framebuffer)
+            glDeleteTextures(1, &texture)
+            shadows[source] = nil
+        }
     }
 
     /// Offscreen buffers for groups, reused between groups and frames.

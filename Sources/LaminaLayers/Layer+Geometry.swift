@@ -53,3 +53,30 @@ extension Layer {
             .concatenating(Transform3D(translationX: a.x, y: a.y))
     }
 }
+
+/// The corners cornerRadius rounds (CACornerMask). MinY is the top: Lamina's y grows downward, as UIKit's does.
+public struct CornerMask: OptionSet, Hashable, Sendable {
+    public let rawValue: UInt
+    public init(rawValue: UInt) { self.rawValue = rawValue }
+    public static let layerMinXMinYCorner = CornerMask(rawValue: 1)
+    public static let layerMaxXMinYCorner = CornerMask(rawValue: 2)
+    public static let layerMinXMaxYCorner = CornerMask(rawValue: 4)
+    public static let layerMaxXMaxYCorner = CornerMask(rawValue: 8)
+    public static let all: CornerMask = [.layerMinXMinYCorner, .layerMaxXMinYCorner, .layerMinXMaxYCorner,
+                                         .layerMaxXMaxYCorner]
+}
+
+extension Layer {
+    /// The bounds with cornerRadius on the maskedCorners (limited to half the shorter side); nil when the corners
+    /// are square.
+    public var roundedBounds: RoundedRect? {
+        let r = cornerRadius.isFinite ? max(0, cornerRadius) : 0
+        guard r > 0, !maskedCorners.isEmpty else { return nil }
+        let m = maskedCorners
+        let radii = CornerRadii(
+            topLeft: m.contains(.layerMinXMinYCorner) ? r : 0, topRight: m.contains(.layerMaxXMinYCorner) ? r : 0,
+            bottomRight: m.contains(.layerMaxXMaxYCorner) ? r : 0, bottomLeft: m.contains(.layerMinXMaxYCorner) ? r : 0)
+        let shape = RoundedRect(rect: bounds, radii: radii)
+        return shape.radii.isZero || shape.isEmpty ? nil : shape
+    }
+}

@@ -77,6 +77,37 @@ open class Layer {
     @exclusivity(unchecked) public var borderColor: Color = .black {
         didSet { invalidatePlan() }
     }
+    /// The radius of the bounds' corners, in points: rounds the background and the border always, and the contents
+    /// and sublayers when masksToBounds is true. Limited to half the shorter side. 0: square corners.
+    @exclusivity(unchecked) public var cornerRadius: CGFloat = 0 {
+        didSet { invalidatePlan() }
+    }
+    /// Which corners cornerRadius rounds; all four by default.
+    @exclusivity(unchecked) public var maskedCorners: CornerMask = .all {
+        didSet { invalidatePlan() }
+    }
+    /// The shadow's colour (straight alpha, multiplied by shadowOpacity); opaque black by default.
+    @exclusivity(unchecked) public var shadowColor: Color? = .black {
+        didSet { invalidatePlan() }
+    }
+    /// 0...1; 0 (the default) draws no shadow.
+    @exclusivity(unchecked) public var shadowOpacity: Float = 0 {
+        didSet { invalidatePlan() }
+    }
+    /// Where the shadow sits relative to the layer, in the layer's space (points, y down): the default (0, -3) puts
+    /// it 3 points above, as on iOS.
+    @exclusivity(unchecked) public var shadowOffset = CGSize(width: 0, height: -3) {
+        didSet { invalidatePlan() }
+    }
+    /// The blur radius in points: the Gaussian's standard deviation (docs/semantics.md); 0: a hard shadow.
+    @exclusivity(unchecked) public var shadowRadius: CGFloat = 3 {
+        didSet { invalidatePlan() }
+    }
+    /// The shadow's shape in the layer's space (filled, non-zero winding); nil: the alpha of everything the layer
+    /// paints (background, contents, sublayers, border).
+    @exclusivity(unchecked) public var shadowPath: Path? {
+        didSet { invalidatePlan() }
+    }
     /// A layer whose painted alpha masks this layer and its subtree; it lives in this layer's coordinate space (as
     /// a sublayer would, without sublayerTransform) and is not part of the tree. nil: no mask.
     public var mask: Layer? {
@@ -159,6 +190,10 @@ open class Layer {
     var subtreeVersion: UInt64 = 0
     /// What the planner emitted for this subtree last time, and under which conditions (Planner+Cache.swift).
     var planFragment: PlanFragment?
+    /// The layer's shadow as last planned (Planner+Shadow.swift).
+    var plannedShadow: PlannedShadow?
+    /// shadowPath drawn into an image, for the last path and scale.
+    var shadowPathImage: ShadowPathImage?
 
     /// Marks this layer's subtree, and so every ancestor's, as changed.
     func invalidatePlan() {

@@ -60,17 +60,23 @@ public struct Planner {
     ///   any depth is fine.
     public func plan(_ root: Layer) throws -> RenderPlan {
         let (width, height) = try outputSize(for: root.bounds.size)
-        var plan = RenderPlan(width: width, height: height)
-        plan.quads.reserveCapacity(64)
         let rootToTarget = Matrix3.translation(-root.bounds.minX, -root.bounds.minY)
             .concatenating(.scale(scale, scale))
         if let fragment = root.planFragment,
             fragment.matches(version: root.subtreeVersion, layerToTarget: rootToTarget, opacity: 1, clip: nil)
         {
-            plan.quads = fragment.quads
-            plan.groups = RenderPlan.ordered(fragment.groups)
-            return plan
+            return RenderPlan(width: width, height: height, quads: fragment.quads,
+                              groups: RenderPlan.ordered(fragment.groups))
         }
+        return try plan(root, rootToTarget: rootToTarget, width: width, height: height, silhouette: false)
+    }
+
+    /// Plans `root`'s subtree with `rootToTarget` into a target of `width` x `height`. `silhouette`: the plan is
+    /// the shape of `root`'s shadow: the root's own shadow and opacity are left out, and no plan fragment is read
+    /// or kept (they belong to the plan on screen).
+    func plan(_ root: Layer, rootToTarget: Matrix3, width: Int, height: Int, silhouette: Bool) throws -> RenderPlan {
+        var plan = RenderPlan(width: width, height: height)
+        plan.quads.reserveCapacity(64)
         var stack: [Step] = [.visit(Visit(layer: root, layerToTarget: rootToTarget, opacity: 1, clip: nil))]
         // Where each masked layer's mask quads begin.
         var maskStarts: [ObjectIdentifier: Int] = [:]
@@ -80,13 +86,25 @@ public struct Planner {
             case .maskStart(let owner):
                 maskStarts[ObjectIdentifier(owner)] = plan.quads.count
                 continue
+            case .border(let bordered, let opacity):
+                // The border goes above the sublayers and below the mask (SEMANTICS.md, "What one layer paints").
+                emitBorder(bordered.layer, layerToTarget: bordered.layerToTarget, opacity: opacity,
+                           clip: bordered.clip, into: &plan.quads)
+                continue
+            case .closeRoundedClip(let start, let shape, let layerName):
+                let end = plan.quads.count
+                guard end > start, let bounds = Self.bounds(of: plan.quads[start..<end], width: width, height: height)
+                else { continue }
+                plan.quads.append(Quad(
+                    unitToTarget: Matrix3.unitSquare(to: shape.outer.rect).concatenating(shape.toTarget),
+                    paint: .solid(PremultipliedColor(red: 1, green: 1, blue: 1, alpha: 1)), shape: shape,
+                    layerName: layerName))
+                plan.groups.append(PlanGroup(range: start..<plan.quads.count, opacity: 1, bounds: bounds, maskStart: end))
+                continue
             case .visit(let next):
                 visit = next
-            case .end(let ended, let start, let groupStart, let groupOpacity, let opacity):
+            case .end(let ended, let start, let groupStart, let groupOpacity, _):
                 let layer = ended.layer
-                // The border goes above the sublayers (SEMANTICS.md, "What one layer paints").
-                emitBorder(layer, layerToTarget: ended.layerToTarget, opacity: opacity, clip: ended.clip,
-                           into: &plan.quads)
                 let maskStart = maskStarts.removeValue(forKey: ObjectIdentifier(layer))
                 let contentEnd = maskStart ?? plan.quads.count
                 if let groupOpacity, contentEnd > start,
@@ -100,6 +118,7 @@ public struct Planner {
                     plan.quads.removeSubrange(maskStart...)
                 }
                 // The subtree is done: keep its quads for the next plan when they are few, or it is the root.
+                guard !silhouette else { continue }
                 let count = plan.quads.count - start
                 layer.planFragment = count <= PlanFragment.limit || layer === root
                     ? PlanFragment(
@@ -111,7 +130,7 @@ public struct Planner {
             }
             let layer = visit.layer
             guard !layer.isHidden else { continue }
-            if let fragment = layer.planFragment,
+            if !silhouette, let fragment = layer.planFragment,
                 fragment.matches(version: layer.subtreeVersion, layerToTarget: visit.layerToTarget,
                                  opacity: visit.opacity, clip: visit.clip)
             {
@@ -122,7 +141,8 @@ public struct Planner {
             }
             // Group opacity (SEMANTICS.md): a layer fading with visible sublayers is drawn as one picture, then
             // faded by its own and its ungrouped ancestors' opacity; inside, its quads are drawn unfaded.
-            let own = min(max(layer.opacity, 0), 1)
+            let castsShadow = !(silhouette && layer === root)
+            let own = castsShadow ? min(max(layer.opacity, 0), 1) : 1
             let masked = layer.mask.map { !$0.isHidden } ?? false
             let grouped = masked || own < 1 && layer.allowsGroupOpacity && layer.sublayers.contains { !$0.isHidden }
             let opacity = grouped ? 1 : visit.opacity * own
@@ -140,6 +160,13 @@ public struct Planner {
                                           opacity: 1, clip: nil)))
                 stack.append(.maskStart(layer))
             }
+            if layer.borderWidth > 0 { stack.append(.border(visit, opacity: opacity)) }
+            // The shadow is painted first, inside the layer's group (so opacity and mask apply to it).
+            if castsShadow, layer.shadowOpacity > 0,
+                let shadow = try shadowQuad(layer, visit: visit, opacity: opacity, width: width, height: height)
+            {
+                plan.quads.append(shadow)
+            }
             // Custom drawing happens here, once, for layers marked with setNeedsDisplay() (SEMANTICS.md).
             let drawn = layer.displayCount
             layer.displayIfNeeded()
@@ -156,6 +183,13 @@ public struct Planner {
                 let limited = boundsInTarget.map { clip?.intersection($0) ?? $0 }
                 guard let limited, !limited.isEmpty else { continue }
                 clip = limited
+            }
+            if layer.masksToBounds, let rounded = layer.roundedBounds {
+                // The rounded corners clip the sublayers through a mask group (the convex clip above keeps the
+                // rest of the bounds); nested rounded clips nest their groups, so every one applies.
+                stack.append(.closeRoundedClip(
+                    start: plan.quads.count, shape: CoverageShape(toTarget: visit.layerToTarget, outer: rounded),
+                    layerName: layer.name))
             }
             let sublayerSpace = layer.sublayerTransformAboutAnchor
             // Paint order: ascending zPosition, ties in array order; pushed in reverse onto the stack.
@@ -180,11 +214,11 @@ public struct Planner {
 
     /// The pixels `quads` can touch (their coverage's bounding boxes, one pixel wider for antialiased edges),
     /// within the target; nil when none.
-    private static func bounds(of quads: ArraySlice<Quad>, width: Int, height: Int) -> PixelBox? {
+    static func bounds(of quads: ArraySlice<Quad>, width: Int, height: Int) -> PixelBox? {
         var x0 = Int.max, y0 = Int.max, x1 = Int.min, y1 = Int.min
         for quad in quads {
             guard let box = quad.coverage(width: width, height: height)?.bounds else { continue }
-            let grow: CGFloat = quad.antialiasedEdges.isEmpty ? 0 : 1
+            let grow: CGFloat = quad.hasAnalyticCoverage ? 1 : 0
             x0 = min(x0, Int((box.minX - grow).rounded(.down))); y0 = min(y0, Int((box.minY - grow).rounded(.down)))
             x1 = max(x1, Int((box.maxX + grow).rounded(.up))); y1 = max(y1, Int((box.maxY + grow).rounded(.up)))
         }
@@ -211,9 +245,14 @@ public struct Planner {
         case end(Visit, start: Int, groupStart: Int, groupOpacity: Float?, opacity: Float)
         /// The quads after this point are `owner`'s mask.
         case maskStart(Layer)
+        /// The layer's sublayers are done: its border goes here.
+        case border(Visit, opacity: Float)
+        /// The sublayers of a layer with masksToBounds and rounded corners have been planned from quad `start` on:
+        /// they become a group seen through `shape` (a mask of the rounded bounds).
+        case closeRoundedClip(start: Int, shape: CoverageShape, layerName: String?)
     }
 
-    private struct Visit {
+    struct Visit {
         var layer: Layer
         var layerToTarget: Matrix3
         var opacity: Float
@@ -227,11 +266,12 @@ public struct Planner {
         let bounds = layer.bounds
         guard bounds.width > 0, bounds.height > 0 else { return }
         let smooth = layer.allowsEdgeAntialiasing
+        let rounded = layer.roundedBounds.map { CoverageShape(toTarget: layerToTarget, outer: $0) }
         if let color = layer.backgroundColor, color.alpha > 0 {
             quads.append(Quad(
                 unitToTarget: Matrix3.unitSquare(to: bounds).concatenating(layerToTarget),
                 paint: .solid(color.premultiplied), opacity: opacity, clip: clip,
-                antialiasedEdges: smooth ? .all : [], layerName: layer.name))
+                antialiasedEdges: smooth && rounded == nil ? .all : [], shape: rounded, layerName: layer.name))
         }
         guard let image = layer.contents else { return }
         var contentsClip = clip
@@ -249,7 +289,7 @@ public struct Planner {
                 paint: .texture(TextureSource(
                     image: image, unitToTexel: cell.unitToTexel, clamp: cell.clamp, filter: filter)),
                 opacity: opacity, clip: contentsClip, antialiasedEdges: smooth ? cell.outerEdges : [],
-                layerName: layer.name))
+                shape: layer.masksToBounds ? rounded : nil, layerName: layer.name))
         }
     }
 
@@ -261,6 +301,16 @@ public struct Planner {
         let b = layer.bounds
         let width = min(layer.borderWidth, b.width / 2, b.height / 2)
         guard width > 0, b.width > 0, b.height > 0, layer.borderColor.alpha > 0 else { return }
+        if let rounded = layer.roundedBounds {
+            // Rounded: one quad seen through the ring between the bounds and the bounds inset by the width, whose
+            // corners are concentric (radius minus width).
+            let inner = RoundedRect(rect: b.insetBy(dx: width, dy: width), radii: rounded.radii.inset(by: width))
+            quads.append(Quad(
+                unitToTarget: Matrix3.unitSquare(to: b).concatenating(layerToTarget),
+                paint: .solid(layer.borderColor.premultiplied), opacity: opacity, clip: clip,
+                shape: CoverageShape(toTarget: layerToTarget, outer: rounded, inner: inner), layerName: layer.name))
+            return
+        }
         let bands = [
             CGRect(x: b.minX, y: b.minY, width: b.width, height: width),
             CGRect(x: b.minX, y: b.maxY - width, width: b.width, height: width),

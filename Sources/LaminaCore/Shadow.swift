@@ -1,0 +1,194 @@
+import Foundation
+
+/// A layer's shadow as the planner hands it to renderers: the silhouette (a small plan of its own, in the
+/// shadow's pixels), the blur and the colour. Renderers draw the silhouette, blur its alpha with a separable
+/// Gaussian (`GaussianKernel`) and tint it, then composite the result like a texture; they keep the result and
+/// reuse it while an equal source comes back (equal silhouette, blur and colour), so an unchanged shadow is
+/// blurred once.
+///
+/// Shadow pixels (0, 0) ..< (width, height): the silhouette sits inside with a margin of at least the kernel's
+/// radius + 1 on every side, so the blur never needs texels beyond the buffer.
+public final class ShadowSource: Hashable, @unchecked Sendable, CustomStringConvertible {
+    /// What casts the shadow, in shadow pixels; only its alpha counts.
+    public let silhouette: RenderPlan
+    /// The blur.
+    public let kernel: GaussianKernel
+    /// shadowColor x shadowOpacity, premultiplied.
+    public let color: PremultipliedColor
+    private let hash: Int
+
+    public init(silhouette: RenderPlan, kernel: GaussianKernel, color: PremultipliedColor) {
+        self.silhouette = silhouette
+        self.kernel = kernel
+        self.color = color
+        var hasher = Hasher()
+        hasher.combine(silhouette.width)
+        hasher.combine(silhouette.height)
+        hasher.combine(silhouette.quads)
+        hasher.combine(silhouette.groups)
+        hasher.combine(kernel)
+        hasher.combine(color)
+        hash = hasher.finalize()
+    }
+
+    public var width: Int { silhouette.width }
+    public var height: Int { silhouette.height }
+
+    public static func == (a: ShadowSource, b: ShadowSource) -> Bool {
+        a === b || (a.hash == b.hash && a.kernel == b.kernel && a.color == b.color
+            && a.silhouette.width == b.silhouette.width && a.silhouette.height == b.silhouette.height
+            && a.silhouette.quads == b.silhouette.quads && a.silhouette.groups == b.silhouette.groups)
+    }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(hash) }
+
+    /// The shadow as a texture over a quad's unit square: what renderers sample once the shadow is made.
+    public func texture(of image: Image) -> TextureSource {
+        TextureSource(image: image, unitToTexel: .scale(CGFloat(width), CGFloat(height)),
+                      clamp: TexelRect(x0: 0, y0: 0, x1: width, y1: height), filter: .linear)
+    }
+
+    public var description: String {
+        "shadow \(width)x\(height), sigma \(kernel.sigma) px, \(silhouette.quads.count) silhouette quads"
+    }
+}
+
+/// A normalised, symmetric 1D Gaussian for a separable blur: weights[i] for offsets -radius ... radius (weights[0]
+/// is the centre), radius = ceil(3 sigma), weight(i) = exp(-i^2 / (2 sigma^2)) / sum. Sigma 0: no blur.
+public struct GaussianKernel: Hashable, Sendable {
+    /// The standard deviation, in pixels.
+    public let sigma: Float
+    public let radius: Int
+    /// Weights for offsets 0 ... radius.
+    public let weights: [Float]
+    /// 1 / the sum of the unnormalised weights over -radius ... radius (the GPU computes each weight itself).
+    public let normalisation: Float
+
+    /// The largest sigma, in pixels, a shadow is blurred with (a 3,000-texel kernel); beyond it the shadow would
+    /// be one faint smear anyway.
+    public static let maximumSigma: Float = 500
+
+    public init(sigma: Float) {
+        let sigma = sigma.isFinite ? min(max(sigma, 0), Self.maximumSigma) : 0
+        self.sigma = sigma
+        guard sigma > 0.01 else {
+            radius = 0
+            weights = [1]
+            normalisation = 1
+            return
+        }
+        radius = Int((3 * sigma).rounded(.up))
+        let raw = (0...radius).map { Self.raw(offset: $0, sigma: sigma) }
+        let sum = raw[0] + 2 * raw.dropFirst().reduce(0, +)
+        normalisation = 1 / sum
+        weights = raw.map { $0 / sum }
+    }
+
+    /// exp(-i^2 / (2 sigma^2)), as the GLES shader computes it.
+    @inlinable
+    public static func raw(offset: Int, sigma: Float) -> Float {
+        let i = Float(offset)
+        return exp(-(i * i) / (2 * sigma * sigma))
+    }
+}
+
+extension ShadowSource {
+    /// The blurred, tinted shadow from the silhouette's rendered pixels (`silhouette`, premultiplied BGRA of this
+    /// source's size): what the CPU renderer composites, and the exact arithmetic the GLES blur passes do. The
+    /// horizontal pass keeps 8 bits (a GPU's RGBA8 buffer between passes); the vertical pass multiplies the
+    /// colour's bytes by the blurred alpha and rounds.
+    public func blurred(from silhouette: Image) throws -> Image {
+        let width = self.width, height = self.height
+        precondition(silhouette.width == width && silhouette.height == height, "silhouette of another size")
+        let output = try Image(width: width, height: height)
+        let r = kernel.radius
+        let weights = kernel.weights
+        let q = color.quantized
+        let channels = (Float(q.blue), Float(q.green), Float(q.red), Float(q.alpha))
+        var across = [UInt8](repeating: 0, count: width * height)
+        var alpha = [Float](repeating: 0, count: width)
+        for y in 0..<height {
+            let row = silhouette.baseAddress.advanced(by: y * silhouette.bytesPerRow).assumingMemoryBound(to: UInt8.self)
+            var any = false
+            for x in 0..<width {
+                let a = row[x * 4 + 3]
+                alpha[x] = Float(a)
+                any = any || a != 0
+            }
+            guard any else { continue }
+            across.withUnsafeMutableBufferPointer { out in
+                alpha.withUnsafeBufferPointer { a in
+                    weights.withUnsafeBufferPointer { w in
+                        for x in 0..<width {
+                            var sum = w[0] * a[x]
+                            var i = 1
+                            while i <= r {
+                                let left = x - i >= 0 ? a[x - i] : 0
+                                let right = x + i < width ? a[x + i] : 0
+                                sum += w[i] * (left + right)
+                                i += 1
+                            }
+                            out[y * width + x] = UInt8(min(max(sum.rounded(), 0), 255))
+                        }
+                    }
+                }
+            }
+        }
+        var column = [Float](repeating: 0, count: width)
+        for y in 0..<height {
+            for x in 0..<width { column[x] = weights[0] * Float(across[y * width + x]) }
+            var i = 1
+            while i <= r {
+                let w = weights[i]
+                let up = y - i, down = y + i
+                if up >= 0 || down < height {
+                    for x in 0..<width {
+                        let a = up >= 0 ? Float(across[up * width + x]) : 0
+                        let b = down < height ? Float(across[down * width + x]) : 0
+                        column[x] += w * (a + b)
+                    }
+                }
+                i += 1
+            }
+            let row = output.baseAddress.advanced(by: y * output.bytesPerRow).assumingMemoryBound(to: UInt8.self)
+            for x in 0..<width {
+                let v = column[x] / 255
+                guard v > 0 else { continue }
+                row[x * 4] = UInt8(min(max((channels.0 * v).rounded(), 0), 255))
+                row[x * 4 + 1] = UInt8(min(max((channels.1 * v).rounded(), 0), 255))
+                row[x * 4 + 2] = UInt8(min(max((channels.2 * v).rounded(), 0), 255))
+                row[x * 4 + 3] = UInt8(min(max((channels.3 * v).rounded(), 0), 255))
+            }
+        }
+        output.markModified()
+        return output
+    }
+}
+
+extension Quad {
+    /// The same quad moved by (x, y) target pixels.
+    public func translated(x: CGFloat, y: CGFloat) -> Quad {
+        var quad = self
+        let move = Matrix3.translation(x, y)
+        quad.unitToTarget = unitToTarget.concatenating(move)
+        quad.clip = clip.map { ConvexPolygon(vertices: $0.vertices.map { CGPoint(x: $0.x + x, y: $0.y + y) }) }
+        quad.shape = shape.map { CoverageShape(toTarget: $0.toTarget.concatenating(move), outer: $0.outer, inner: $0.inner) }
+        return quad
+    }
+}
+
+extension RenderPlan {
+    /// This plan moved by whole pixels into a target of `width` x `height` (what falls outside is cut).
+    public func translated(x: Int, y: Int, width: Int, height: Int) -> RenderPlan {
+        RenderPlan(
+            width: width, height: height,
+            quads: quads.map { $0.translated(x: CGFloat(x), y: CGFloat(y)) },
+            groups: groups.compactMap { group in
+                let b = group.bounds
+                let box = PixelBox(x0: max(b.x0 + x, 0), y0: max(b.y0 + y, 0), x1: min(b.x1 + x, width),
+                                   y1: min(b.y1 + y, height))
+                guard box.x1 > box.x0, box.y1 > box.y0 else { return nil }
+                return PlanGroup(range: group.range, opacity: group.opacity, bounds: box, maskStart: group.maskStart)
+            })
+    }
+}

@@ -1,0 +1,152 @@
+import Foundation
+import LaminaCore
+import LaminaDrawing
+
+/// A layer's shadow as last planned, and the conditions it was planned under: while the layer's subtree and its
+/// place on screen stay the same, the silhouette is not planned again (and, being the same ShadowSource,
+/// renderers do not blur it again either).
+struct PlannedShadow {
+    var version: UInt64
+    var layerToTarget: Matrix3
+    var width: Int
+    var height: Int
+    /// nil: the layer paints nothing to cast a shadow.
+    var source: ShadowSource?
+    /// Where the shadow's pixels go in the target, before shadowOffset.
+    var origin: (x: Int, y: Int)
+}
+
+/// shadowPath filled into an image at one scale.
+struct ShadowPathImage {
+    var path: Path
+    var scale: CGFloat
+    var image: Image
+    /// The image's rectangle in the layer's space.
+    var rect: CGRect
+}
+
+extension Planner {
+    /// The quad that paints `layer`'s shadow (SEMANTICS.md, "What one layer paints": first, under the background),
+    /// or nil when there is none. The blur's sigma is shadowRadius in points, so shadowRadius x the layer's scale on
+    /// screen in pixels (docs/semantics.md says why); shadowOffset is in the layer's space.
+    func shadowQuad(_ layer: Layer, visit: Visit, opacity: Float, width: Int, height: Int) throws -> Quad? {
+        guard let color = layer.shadowColor else { return nil }
+        let strength = min(max(layer.shadowOpacity, 0), 1)
+        guard strength > 0, color.alpha > 0, opacity > 0 else { return nil }
+        let m = visit.layerToTarget
+        guard let j = Self.jacobian(m, at: CGPoint(x: layer.bounds.midX, y: layer.bounds.midY)) else { return nil }
+        let localScale = abs(j.a * j.d - j.b * j.c).squareRoot()
+        let radius = layer.shadowRadius.isFinite ? max(layer.shadowRadius, 0) : 0
+        let kernel = GaussianKernel(sigma: Float(radius * localScale))
+        let dx = layer.shadowOffset.width.isFinite ? layer.shadowOffset.width : 0
+        let dy = layer.shadowOffset.height.isFinite ? layer.shadowOffset.height : 0
+        let offset = CGPoint(x: j.a * dx + j.c * dy, y: j.b * dx + j.d * dy)
+
+        let planned: PlannedShadow
+        if let cached = layer.plannedShadow, cached.version == layer.subtreeVersion, cached.layerToTarget == m,
+            cached.width == width, cached.height == height, cached.source.map({ $0.kernel == kernel }) ?? true
+        {
+            planned = cached
+        } else {
+            var shadowColor = color
+            shadowColor.alpha *= Double(strength)
+            planned = try planShadow(layer, layerToTarget: m, localScale: localScale, kernel: kernel, offset: offset,
+                                     color: shadowColor.premultiplied, width: width, height: height)
+            layer.plannedShadow = planned
+        }
+        guard let source = planned.source else { return nil }
+        let rect = CGRect(x: CGFloat(planned.origin.x) + offset.x, y: CGFloat(planned.origin.y) + offset.y,
+                          width: CGFloat(source.width), height: CGFloat(source.height))
+        // masksToBounds clips the shadow too, as in Core Animation (where it hides it under an opaque background).
+        var clip = visit.clip
+        var shape: CoverageShape?
+        if layer.masksToBounds {
+            guard let own = ConvexPolygon(projecting: unitCorners.map(Matrix3.unitSquare(to: layer.bounds)
+                .concatenating(m).apply))
+            else { return nil }
+            clip = clip.map { $0.intersection(own) } ?? own
+            shape = layer.roundedBounds.map { CoverageShape(toTarget: m, outer: $0) }
+        }
+        return Quad(unitToTarget: .unitSquare(to: rect), paint: .shadow(source), opacity: opacity, clip: clip,
+                    shape: shape, layerName: layer.name)
+    }
+
+    /// The silhouette: shadowPath filled, or the layer's subtree planned without its own shadow and opacity, in a
+    /// target a margin larger than the real one (what lies further out cannot reach the screen), then cut to its
+    /// pixels plus a transparent border as wide as the blur.
+    private func planShadow(
+        _ layer: Layer, layerToTarget m: Matrix3, localScale: CGFloat, kernel: GaussianKernel, offset: CGPoint,
+        color: PremultipliedColor, width: Int, height: Int
+    ) throws -> PlannedShadow {
+        var result = PlannedShadow(version: layer.subtreeVersion, layerToTarget: m, width: width, height: height,
+                                   source: nil, origin: (0, 0))
+        let reach = kernel.radius + Int(max(abs(offset.x), abs(offset.y)).rounded(.up)) + 1
+        let margin = min(reach, limits.maxDimension)
+        let (wideWidth, wideHeight) = (width + 2 * margin, height + 2 * margin)
+        let toWide = m.concatenating(.translation(CGFloat(margin), CGFloat(margin)))
+        var wide: RenderPlan
+        if let path = layer.shadowPath {
+            guard let filled = try shadowPathImage(layer, path: path, scale: max(localScale, 1.0 / 64)) else {
+                return result
+            }
+            wide = RenderPlan(width: wideWidth, height: wideHeight, quads: [Quad(
+                unitToTarget: Matrix3.unitSquare(to: filled.rect).concatenating(toWide),
+                paint: .texture(TextureSource(
+                    image: filled.image, unitToTexel: .scale(CGFloat(filled.image.width), CGFloat(filled.image.height)),
+                    clamp: TexelRect(x0: 0, y0: 0, x1: filled.image.width, y1: filled.image.height), filter: .linear)),
+                layerName: layer.name)])
+        } else {
+            wide = try plan(layer, rootToTarget: toWide, width: wideWidth, height: wideHeight, silhouette: true)
+        }
+        wide.groups = RenderPlan.ordered(wide.groups)
+        guard !wide.quads.isEmpty,
+            let box = Self.bounds(of: wide.quads[...], width: wideWidth, height: wideHeight)
+        else { return result }
+        let pad = kernel.radius + 1
+        let (shadowWidth, shadowHeight) = (box.x1 - box.x0 + 2 * pad, box.y1 - box.y0 + 2 * pad)
+        if let reason = limits.violation(width: shadowWidth, height: shadowHeight) {
+            throw PlanError.invalidSize("the shadow of \(layer.debugName) \(reason)")
+        }
+        let silhouette = wide.translated(x: pad - box.x0, y: pad - box.y0, width: shadowWidth, height: shadowHeight)
+        result.source = ShadowSource(silhouette: silhouette, kernel: kernel, color: color)
+        result.origin = (box.x0 - pad - margin, box.y0 - pad - margin)
+        return result
+    }
+
+    /// shadowPath filled (non-zero winding, antialiased) into an image of `scale` pixels per point, kept on the
+    /// layer while the path and scale stay the same.
+    private func shadowPathImage(_ layer: Layer, path: Path, scale: CGFloat) throws -> ShadowPathImage? {
+        if let cached = layer.shadowPathImage, cached.path == path, cached.scale == scale { return cached }
+        let box = path.boundingBox
+        guard !box.isNull, box.width.isFinite, box.height.isFinite, box.width > 0 || box.height > 0 else { return nil }
+        let pixelWidth = Int((box.width * scale).rounded(.up)) + 2
+        let pixelHeight = Int((box.height * scale).rounded(.up)) + 2
+        if let reason = limits.violation(width: pixelWidth, height: pixelHeight) {
+            throw PlanError.invalidSize("the shadowPath of \(layer.debugName) \(reason)")
+        }
+        let image = try Image(width: pixelWidth, height: pixelHeight)
+        let context = try DrawingContext(image: image, scale: scale)
+        let origin = CGPoint(x: box.minX - 1 / scale, y: box.minY - 1 / scale)
+        context.translateBy(x: -origin.x, y: -origin.y)
+        context.setFillColor(.black)
+        context.beginPath()
+        context.addPath(path)
+        context.fillPath()
+        context.flush()
+        let filled = ShadowPathImage(
+            path: path, scale: scale, image: image,
+            rect: CGRect(x: origin.x, y: origin.y, width: CGFloat(pixelWidth) / scale,
+                         height: CGFloat(pixelHeight) / scale))
+        layer.shadowPathImage = filled
+        return filled
+    }
+
+    /// The linear part of a projective map at `p`: d(target) / d(layer) as x' = a x + c y, y' = b x + d y.
+    static func jacobian(_ h: Matrix3, at p: CGPoint) -> (a: CGFloat, b: CGFloat, c: CGFloat, d: CGFloat)? {
+        let q = h.apply(p)
+        guard q.w > 1e-9, q.x.isFinite, q.y.isFinite else { return nil }
+        let w2 = q.w * q.w
+        return ((h.m11 * q.w - q.x * h.m13) / w2, (h.m12 * q.w - q.y * h.m13) / w2,
+                (h.m21 * q.w - q.x * h.m23) / w2, (h.m22 * q.w - q.y * h.m23) / w2)
+    }
+}
