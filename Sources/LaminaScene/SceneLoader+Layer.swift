@@ -10,14 +10,8 @@ extension SceneLoader {
         "sublayerTransform", "hidden", "opacity", "backgroundColor", "contents", "contentsRect", "contentsCenter",
         "contentsGravity", "contentsScale", "masksToBounds", "minificationFilter", "magnificationFilter",
         "needsDisplayOnBoundsChange", "draw", "doubleSided", "allowsEdgeAntialiasing", "allowsGroupOpacity",
-        "borderWidth", "borderColor", "mask", "sublayers",
-    ]
-
-    /// Layer keys of the format that the layer model does not render yet. They are rejected rather than
-    /// ignored, so a scene never silently renders differently from what it says.
-    static let unsupportedLayerKeys = [
-        "cornerRadius", "shadowColor", "shadowOpacity",
-        "shadowOffset", "shadowRadius", "shadowPath",
+        "borderWidth", "borderColor", "mask", "cornerRadius", "maskedCorners", "shadowColor", "shadowOpacity",
+        "shadowOffset", "shadowRadius", "shadowPath", "sublayers",
     ]
 
     /// Builds the layers of `value` (an array of layer objects) as sublayers of `parent`, with all their
@@ -51,8 +45,7 @@ extension SceneLoader {
 
     /// Sets every property the members give; returns the `sublayers` and `mask` values for the caller to build.
     private func configure(_ layer: Layer, members: [JSONMember], path: String) -> (JSONValue?, JSONValue?) {
-        let keys = knownMembers(
-            members, path, known: SceneLoader.layerKeys, unsupported: SceneLoader.unsupportedLayerKeys)
+        let keys = knownMembers(members, path, known: SceneLoader.layerKeys)
         func read<T>(_ key: String, _ reader: (JSONValue, String) -> T?) -> T? {
             keys[key].flatMap { reader($0.value, ScenePath.key(path, key)) }
         }
@@ -82,6 +75,7 @@ extension SceneLoader {
         if let border = read("borderColor", color) { layer.borderColor = border }
         if let smooth = read("allowsEdgeAntialiasing", bool) { layer.allowsEdgeAntialiasing = smooth }
 
+        readEffects(layer, keys: keys, path: path)
         readContents(layer, keys: keys, path: path)
         readDrawing(layer, keys: keys, path: path)
         return (keys["sublayers"]?.value, keys["mask"]?.value)

@@ -79,7 +79,7 @@ final class SceneLoader {
         var scene = Scene(root: root, size: .zero)
         guard let members = members(value, "", expected: "a JSON object at the top level") else { return scene }
         let keys = knownMembers(members, "", known: SceneLoader.topLevelKeys) { key in
-            SceneLoader.layerKeys.contains(key) || SceneLoader.unsupportedLayerKeys.contains(key)
+            SceneLoader.layerKeys.contains(key)
                 ? "unknown key at the top level (layer properties go inside \"layers\")" : nil
         }
 
@@ -151,21 +151,18 @@ final class SceneLoader {
         return nil
     }
 
-    /// The first member of each key of `known`, by key. Reports every other key: `unsupported` ones as
-    /// not supported yet, the rest as unknown with a suggestion when one is close (or `hint`'s message).
+    /// The first member of each key of `known`, by key. Reports every other key as unknown, with a suggestion
+    /// when one is close (or `hint`'s message).
     func knownMembers(
-        _ members: [JSONMember], _ path: String, known: [String], unsupported: [String] = [],
-        hint: ((String) -> String?)? = nil
+        _ members: [JSONMember], _ path: String, known: [String], hint: ((String) -> String?)? = nil
     ) -> [String: JSONMember] {
         var result: [String: JSONMember] = [:]
         for member in members {
             if known.contains(member.key) {
                 if result[member.key] == nil { result[member.key] = member }
-            } else if unsupported.contains(member.key) {
-                report(path, at: member.keyPosition, "\"\(member.key)\" is not supported yet")
             } else {
                 let memberPath = ScenePath.key(path, member.key)
-                if let suggestion = Suggestion.closest(to: member.key, in: known + unsupported) {
+                if let suggestion = Suggestion.closest(to: member.key, in: known) {
                     report(memberPath, at: member.keyPosition, "unknown key (did you mean \"\(suggestion)\"?)")
                 } else {
                     report(memberPath, at: member.keyPosition, hint?(member.key) ?? "unknown key")

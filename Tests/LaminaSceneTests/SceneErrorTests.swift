@@ -61,17 +61,6 @@ import Testing
             ])
     }
 
-    @Test(arguments: [
-        "cornerRadius", "shadowColor", "shadowOpacity",
-        "shadowOffset", "shadowRadius", "shadowPath",
-    ])
-    func notSupportedYet(key: String) {
-        #expect(
-            problems(sceneWithLayer(#""\#(key)": 0"#)) == [
-                #"scene.json:1:34: layers[0]: "\#(key)" is not supported yet"#
-            ])
-    }
-
     @Test func effectKeysAreChecked() {
         let json = #"{"size": [1, 1], "layers": [{"borderWidth": -1, "borderColor": "red", "allowsGroupOpacity": 1}]}"#
         let found = problems(json)
@@ -90,12 +79,18 @@ import Testing
         #expect(found.last?.hasSuffix("layers[1].mask.opacity: must be between 0 and 1") == true, "\(found)")
     }
 
-    @Test func notSupportedYetInANestedLayer() {
-        let json = #"{"size": [1, 1], "layers": [{"sublayers": [{}, {"cornerRadius": 4, "shadowRadius": 2}]}]}"#
+    @Test func cornerAndShadowKeysAreChecked() {
+        let json = #"{"size": [1, 1], "layers": [{"sublayers": [{}, {"cornerRadius": -4, "maskedCorners": ["topleft", 3], "shadowOpacity": 1.5, "shadowOffset": [1], "shadowRadius": "big", "shadowColor": 0, "shadowPath": [{"rect": [0, 0, 1, 1]}, {"fill": "nonzero"}]}]}]}"#
         #expect(
             problems(json) == [
-                #"scene.json:1:49: layers[0].sublayers[1]: "cornerRadius" is not supported yet"#,
-                #"scene.json:1:68: layers[0].sublayers[1]: "shadowRadius" is not supported yet"#,
+                "scene.json:1:65: layers[0].sublayers[1].cornerRadius: must not be negative",
+                #"scene.json:1:87: layers[0].sublayers[1].maskedCorners[0]: unknown corner "topleft" (did you mean "topLeft"?)"#,
+                "scene.json:1:98: layers[0].sublayers[1].maskedCorners[1]: expected a string, got a number",
+                "scene.json:1:119: layers[0].sublayers[1].shadowOpacity: must be between 0 and 1",
+                "scene.json:1:140: layers[0].sublayers[1].shadowOffset: expected 2 numbers [dx, dy], got 1",
+                "scene.json:1:161: layers[0].sublayers[1].shadowRadius: expected a number, got a string",
+                ##"scene.json:1:183: layers[0].sublayers[1].shadowColor: expected a colour: "#RRGGBB", "#RRGGBBAA" or [r, g, b, a] with numbers in 0...1, got a number"##,
+                #"scene.json:1:225: layers[0].sublayers[1].shadowPath[1]: "fill" is not a path step (a shadowPath takes "moveTo", "lineTo", "curveTo", "quadTo", "arc", "closePath", "rect", "ellipse" or "roundedRect")"#,
             ])
     }
 
@@ -328,7 +323,7 @@ import Testing
             {
                 "layers": [
                     {"opacity": "full", "contentsGravty": "center"},
-                    {"frame": [0, 0, 1, 1], "bounds": [0, 0, 1, 1], "cornerRadius": 3},
+                    {"frame": [0, 0, 1, 1], "bounds": [0, 0, 1, 1], "cornerRadius": -3},
                     {"contents": "snowman.png", "hidden": 0}
                 ],
                 "scale": 0,
@@ -342,7 +337,7 @@ import Testing
                 #"scene.json:3:29: layers[0].contentsGravty: unknown key (did you mean "contentsGravity"?)"#,
                 #"scene.json:4:10: layers[1].frame: may not be combined with "bounds" "#
                     + "(frame is a shorthand for the bounds size and the position)",
-                #"scene.json:4:57: layers[1]: "cornerRadius" is not supported yet"#,
+                "scene.json:4:73: layers[1].cornerRadius: must not be negative",
                 #"scene.json:5:22: layers[2].contents: "snowman.png" not found "#
                     + "(looked for \(Fixtures.path("snowman.png")))",
                 "scene.json:5:47: layers[2].hidden: expected true or false, got a number",

@@ -101,6 +101,8 @@ final class CairoBaseline {
         case transformed(
             OpaquePointer, matrix: cairo_matrix_t, origin: CGPoint, Shape, filter: cairo_filter_t, opacity: Double,
             antialias: cairo_antialias_t)
+        /// An operation seen through a rounded shape (cornerRadius): clipped to its antialiased path.
+        indirect case rounded(CoverageShape, Operation)
     }
 
     private let target: OpaquePointer
@@ -108,6 +110,8 @@ final class CairoBaseline {
     private var images: [ObjectIdentifier: (image: Image, surface: OpaquePointer, generation: UInt64)] = [:]
     private var subsurfaces: [String: OpaquePointer] = [:]
     private var operations: [Operation] = []
+    /// Blurred shadows, made once at setup.
+    private var shadows: [ShadowSource: Image] = [:]
     /// Where the baseline does less or other than Lamina.
     private(set) var notes: [String] = []
 
@@ -120,7 +124,27 @@ final class CairoBaseline {
             guard let visible = quad.coverage(width: plan.width, height: plan.height) else { continue }
             let shape: Shape = visible.axisAlignedRect.map { .rect($0) } ?? .polygon(visible.vertices)
             let antialias = quad.antialiasedEdges.isEmpty ? CAIRO_ANTIALIAS_NONE : CAIRO_ANTIALIAS_DEFAULT
-            switch quad.paint {
+            let count = operations.count
+            defer {
+                if let rounded = quad.shape, operations.count > count {
+                    operations[count] = .rounded(rounded, operations[count])
+                }
+            }
+            var paint = quad.paint
+            if case .shadow(let source) = paint {
+                // cairo has no blur: the shadow is blurred once here (with Lamina's CPU blur, as a program would
+                // use some blur of its own) and drawn as an image every frame.
+                if shadows[source] == nil {
+                    shadows[source] = try source.blurred(from: CPURenderer(threads: 1).render(source.silhouette))
+                }
+                paint = .texture(source.texture(of: shadows[source]!))
+                if !notes.contains(where: { $0.hasPrefix("shadows") }) {
+                    notes.append("shadows blurred once at setup, then drawn as images")
+                }
+            }
+            switch paint {
+            case .shadow:
+                continue
             case .solid(let premultiplied):
                 let c = premultiplied.scaled(by: quad.opacity)
                 guard c.alpha > 0 else { continue }
@@ -226,6 +250,30 @@ final class CairoBaseline {
         }
     }
 
+    /// The path of a rounded shape (its hole, if any, as a second sub-path for the even-odd rule), in target
+    /// pixels through the shape's affine map (cairo has no projective paths: a perspective shape uses its
+    /// affine part).
+    private func roundedPath(_ shape: CoverageShape) {
+        let m = shape.toTarget
+        var matrix = cairo_matrix_t(xx: Double(m.m11 / m.m33), yx: Double(m.m12 / m.m33), xy: Double(m.m21 / m.m33),
+                                    yy: Double(m.m22 / m.m33), x0: Double(m.m31 / m.m33), y0: Double(m.m32 / m.m33))
+        cairo_save(cr)
+        cairo_transform(cr, &matrix)
+        for rounded in [shape.outer] + (shape.inner.map { [$0] } ?? []) {
+            let b = rounded.rect, r = rounded.radii
+            cairo_new_sub_path(cr)
+            cairo_arc(cr, Double(b.maxX - r.topRight), Double(b.minY + r.topRight), Double(r.topRight), -.pi / 2, 0)
+            cairo_arc(cr, Double(b.maxX - r.bottomRight), Double(b.maxY - r.bottomRight), Double(r.bottomRight), 0,
+                      .pi / 2)
+            cairo_arc(cr, Double(b.minX + r.bottomLeft), Double(b.maxY - r.bottomLeft), Double(r.bottomLeft), .pi / 2,
+                      .pi)
+            cairo_arc(cr, Double(b.minX + r.topLeft), Double(b.minY + r.topLeft), Double(r.topLeft), .pi,
+                      3 * .pi / 2)
+            cairo_close_path(cr)
+        }
+        cairo_restore(cr)
+    }
+
     func drawFrame() throws {
         // Images changed since the last frame (upload, redrawn badges): cairo must be told, as any program must.
         for (key, entry) in images where entry.image.generation != entry.generation {
@@ -240,8 +288,17 @@ final class CairoBaseline {
                 cairo_set_antialias(cr, wanted)
             }
         }
-        for operation in operations {
+        func perform(_ operation: Operation) {
             switch operation {
+            case .rounded(let shape, let inner):
+                cairo_save(cr)
+                cairo_set_antialias(cr, CAIRO_ANTIALIAS_DEFAULT)
+                cairo_set_fill_rule(cr, CAIRO_FILL_RULE_EVEN_ODD)
+                roundedPath(shape)
+                cairo_clip(cr)
+                cairo_set_antialias(cr, antialias)
+                perform(inner)
+                cairo_restore(cr)
             case .background(let r, let g, let b):
                 cairo_set_source_rgb(cr, r, g, b)
                 cairo_paint(cr)
@@ -270,6 +327,7 @@ final class CairoBaseline {
                 cairo_restore(cr)
             }
         }
+        for operation in operations { perform(operation) }
         cairo_surface_flush(target)
         let status = cairo_status(cr)
         guard status == CAIRO_STATUS_SUCCESS else {

@@ -1,0 +1,135 @@
+import Foundation
+import LaminaCore
+import LaminaDrawing
+import LaminaLayers
+
+/// cornerRadius, maskedCorners and the shadow keys (SCENE-FORMAT.md, "A layer").
+extension SceneLoader {
+    /// The names `maskedCorners` takes: Lamina's short names and Core Animation's constants.
+    static let cornerNames: [(String, String, CornerMask)] = [
+        ("topLeft", "layerMinXMinYCorner", .layerMinXMinYCorner),
+        ("topRight", "layerMaxXMinYCorner", .layerMaxXMinYCorner),
+        ("bottomLeft", "layerMinXMaxYCorner", .layerMinXMaxYCorner),
+        ("bottomRight", "layerMaxXMaxYCorner", .layerMaxXMaxYCorner),
+    ]
+
+    /// Path steps allowed in `shadowPath`.
+    static let pathOperations = [
+        "moveTo", "lineTo", "curveTo", "quadTo", "arc", "closePath", "rect", "ellipse", "roundedRect",
+    ]
+
+    func readEffects(_ layer: Layer, keys: [String: JSONMember], path: String) {
+        if let member = keys["cornerRadius"],
+            let radius = nonNegative(member.value, ScenePath.key(path, "cornerRadius"))
+        {
+            layer.cornerRadius = CGFloat(radius)
+        }
+        if let member = keys["maskedCorners"] {
+            layer.maskedCorners = corners(member.value, ScenePath.key(path, "maskedCorners")) ?? layer.maskedCorners
+        }
+        if let member = keys["shadowColor"], let color = color(member.value, ScenePath.key(path, "shadowColor")) {
+            layer.shadowColor = color
+        }
+        if let member = keys["shadowOpacity"],
+            let opacity = number(member.value, ScenePath.key(path, "shadowOpacity"))
+        {
+            if (0...1).contains(opacity) {
+                layer.shadowOpacity = Float(opacity)
+            } else {
+                report(ScenePath.key(path, "shadowOpacity"), at: member.value.position, "must be between 0 and 1")
+            }
+        }
+        if let member = keys["shadowOffset"],
+            let offset = numbers(member.value, ScenePath.key(path, "shadowOffset"), counts: [2], shape: "[dx, dy]")
+        {
+            layer.shadowOffset = CGSize(width: offset[0], height: offset[1])
+        }
+        if let member = keys["shadowRadius"],
+            let radius = nonNegative(member.value, ScenePath.key(path, "shadowRadius"))
+        {
+            layer.shadowRadius = CGFloat(radius)
+        }
+        if let member = keys["shadowPath"] {
+            let shadowPath = ScenePath.key(path, "shadowPath")
+            if let steps = drawingSteps(member.value, shadowPath) {
+                layer.shadowPath = self.path(steps, value: member.value, path: shadowPath, bounds: layer.bounds)
+            }
+        }
+    }
+
+    private func nonNegative(_ value: JSONValue, _ path: String) -> Double? {
+        guard let number = number(value, path) else { return nil }
+        guard number >= 0 else {
+            report(path, at: value.position, "must not be negative")
+            return nil
+        }
+        return number
+    }
+
+    private func corners(_ value: JSONValue, _ path: String) -> CornerMask? {
+        let names = SceneLoader.cornerNames.map(\.0)
+        guard case .array(let items) = value.kind else {
+            typeMismatch(value, path, expected: "an array of corner names such as [\"topLeft\", \"topRight\"]")
+            return nil
+        }
+        var mask: CornerMask = []
+        var isValid = true
+        for (index, item) in items.enumerated() {
+            let itemPath = ScenePath.index(path, index)
+            guard let name = string(item, itemPath) else {
+                isValid = false
+                continue
+            }
+            if let corner = SceneLoader.cornerNames.first(where: { $0.0 == name || $0.1 == name }) {
+                mask.insert(corner.2)
+            } else {
+                isValid = false
+                let all = names + SceneLoader.cornerNames.map(\.1)
+                if let suggestion = Suggestion.closest(to: name, in: all) {
+                    report(itemPath, at: item.position,
+                           "unknown corner \(ScenePath.quoted(name)) (did you mean \"\(suggestion)\"?)")
+                } else {
+                    report(itemPath, at: item.position, "unknown corner \(ScenePath.quoted(name)) (expected "
+                        + SceneLoader.listing(names.map { "\"\($0)\"" }) + ")")
+                }
+            }
+        }
+        return isValid ? mask : nil
+    }
+
+    /// The path the steps describe; painting and state steps are errors here.
+    private func path(_ steps: [SceneDrawing.Step], value: JSONValue, path: String, bounds: CGRect) -> Path? {
+        guard case .array(let items) = value.kind else { return nil }
+        var result = Path()
+        var isValid = true
+        func radians(_ degrees: CGFloat) -> CGFloat { degrees * .pi / 180 }
+        for (index, step) in steps.enumerated() {
+            switch step {
+            case .moveTo(let p): result.move(to: p)
+            case .lineTo(let p): result.addLine(to: p)
+            case .curveTo(let c1, let c2, let end): result.addCurve(to: end, control1: c1, control2: c2)
+            case .quadTo(let control, let end): result.addQuadCurve(to: end, control: control)
+            case .arc(let center, let radius, let start, let end, let clockwise):
+                result.addArc(center: center, radius: radius, startAngle: radians(start), endAngle: radians(end),
+                              clockwise: clockwise)
+            case .closePath: result.closeSubpath()
+            case .rect(let rect): result.addRect(rect.resolved(in: bounds))
+            case .ellipse(let rect): result.addEllipse(in: rect.resolved(in: bounds))
+            case .roundedRect(let rect, let radius): result.addRoundedRect(in: rect, radius: radius)
+            default:
+                isValid = false
+                let item = items[index]
+                let name: String
+                if case .object(let members) = item.kind, let first = members.first(where: {
+                    SceneLoader.drawingOperations.contains($0.key)
+                }) { name = first.key } else { name = "step" }
+                report(ScenePath.index(path, index), at: item.position,
+                       "\"\(name)\" is not a path step (a shadowPath takes "
+                        + SceneLoader.listing(SceneLoader.pathOperations.map { "\"\($0)\"" }) + ")")
+            }
+        }
+        guard isValid else { return nil }
+        if result.isEmpty { report(path, at: value.position, "is empty (give at least one path step)") }
+        return result.isEmpty ? nil : result
+    }
+}
