@@ -86,6 +86,15 @@ struct GLESBatchEncoder {
             case .texture(let texture):
                 let alpha = PremultipliedColor.byte(opacity)
                 guard alpha > 0, let targetToTexel = quad.targetToTexel(texture)?.snappedToAffine else { continue }
+                if let (mipTexture, mip) = try Self.trilinear(texture, textures: textures) {
+                    let before = instances.count
+                    add(quad.pixelCoverage(width: plan.width, height: plan.height), textured: true,
+                        texture: mipTexture, requested: .trilinear, filter: .trilinear,
+                        map: MipSelection.map(targetToTexel, level: mip.level), clamp: texture.clamp,
+                        color: Self.trilinearColor(mip, alpha: alpha))
+                    if instances.count > before { quadsDrawn += 1 }
+                    continue
+                }
                 let tiles = try textures.tiles(for: texture.image)
                 let requested: Filter = texture.filter == .nearest ? .nearest : .linear
                 let filter: Filter = requested == .nearest || targetToTexel.integerTranslation != nil
@@ -106,6 +115,20 @@ struct GLESBatchEncoder {
             }
         }
         while let last = open.popLast() { closeGroup(last) }
+    }
+
+    /// The mip texture and levels of a trilinear quad; nil when it samples level 0 alone (drawn as linear), or
+    /// when its image is larger than the largest texture (no mip texture: sampled as linear, a documented gap).
+    private static func trilinear(
+        _ texture: TextureSource, textures: GLESTextureCache
+    ) throws -> (GLuint, MipSelection)? {
+        guard let mip = texture.mipSelection, let id = try textures.mipTexture(for: texture.image) else { return nil }
+        return (id, mip)
+    }
+
+    /// A trilinear instance's colour attribute: the finer level, the coarser level's weight (0-255) and the opacity.
+    private static func trilinearColor(_ mip: MipSelection, alpha: UInt8) -> (Float, Float, Float, Float) {
+        (Float(mip.level), Float(mip.fraction), 0, Float(alpha) / 255)
     }
 
     /// Ends a group: one instance that draws its offscreen buffer (group pixels map 1:1 to its texels) with the
@@ -150,6 +173,20 @@ struct GLESBatchEncoder {
             }
         case .texture(let texture):
             guard let targetToTexel = quad.targetToTexel(texture)?.snappedToAffine else { return }
+            if let (mipTexture, mip) = try Self.trilinear(texture, textures: textures) {
+                let map = MipSelection.map(targetToTexel, level: mip.level)
+                add(boxes: coverage.full, textured: true, texture: mipTexture, requested: .trilinear,
+                    filter: .trilinear, map: map, clamp: texture.clamp,
+                    color: Self.trilinearColor(mip, alpha: opacityByte))
+                for pixel in coverage.partial {
+                    add(boxes: [PixelBox(x0: Int(pixel.x), y0: Int(pixel.y), x1: Int(pixel.x) + 1, y1: Int(pixel.y) + 1)],
+                        textured: true, texture: mipTexture, requested: .trilinear, filter: .trilinear, map: map,
+                        clamp: texture.clamp,
+                        color: Self.trilinearColor(mip, alpha: PartialPixel.alpha(pixel.coverage, opacity: opacity)))
+                }
+                if instances.count > before { quadsDrawn += 1 }
+                return
+            }
             let tiles = try textures.tiles(for: texture.image)
             let c = texture.clamp
             guard let tile = tiles.first(where: {

@@ -13,13 +13,21 @@ final class GLESProgram {
         case nearest
         /// Textures sampled bilinearly.
         case bilinear
+        /// Textures sampled bilinearly at two mip levels of one texture, mixed (trilinear minification).
+        case trilinear
 
         var shaders: (vertex: String, fragment: String) {
             self == .solid ? ("quad.vert", "solid.frag") : ("quad.vert", "texture.frag")
         }
 
         /// Preprocessor definitions for the fragment shader.
-        var defines: [String] { self == .bilinear ? ["BILINEAR"] : [] }
+        var defines: [String] {
+            switch self {
+            case .bilinear: return ["BILINEAR"]
+            case .trilinear: return ["TRILINEAR"]
+            case .solid, .nearest: return []
+            }
+        }
     }
 
     /// The per-instance attributes of quad.vert, in location order, with their float counts.
