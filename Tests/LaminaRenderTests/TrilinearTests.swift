@@ -101,6 +101,21 @@ import Testing
         #expect(try probe(bias: -4) == (255, 255))
     }
 
+    @Test(arguments: ReferenceScenes.renderers().map(\.name))
+    func aChangedImageIsMippedAgain(_ name: String) throws {
+        let renderer = try #require(ReferenceScenes.renderers().first { $0.name == name })
+        let image = Self.checker(width: 256, height: 256)
+        let root = root(32, 32)
+        let layer = Layer(frame: CGRect(x: 0, y: 0, width: 32, height: 32))
+        layer.contents = image
+        layer.minificationFilter = .trilinear
+        root.addSublayer(layer)
+        #expect(try renderer.render(root).rgba(x: 9, y: 9) == RGBA8(r: 128, g: 128, b: 128, a: 255))
+        // fill marks the image modified: the chain (and the GLES mip texture) is made again from the new pixels.
+        image.fill(.red)
+        #expect(try renderer.render(root).rgba(x: 9, y: 9) == RGBA8(r: 255, g: 0, b: 0, a: 255))
+    }
+
     @Test func thePlannerCarriesTheLevelOfDetailAndBias() throws {
         let root = root(64, 64)
         let layer = Layer(frame: CGRect(x: 0, y: 0, width: 64, height: 64))
