@@ -204,6 +204,20 @@ struct TrilinearParityTests {
         return root
     }
 
+    /// The documented gap: an image larger than the largest texture has no GLES mip texture and is sampled as
+    /// linear there (the checker aliases to black), while the CPU renderer still averages it (128).
+    @Test func imagesLargerThanTheLargestTextureAreLinearOnGLES() throws {
+        let gles = try #require(GLESAvailability.renderer(options: .init(maxTextureSize: 128)))
+        let root = Layer()
+        root.bounds = CGRect(x: 0, y: 0, width: 32, height: 32)
+        let layer = Layer(frame: root.bounds)
+        layer.contents = TrilinearTests.checker(width: 256, height: 256)
+        layer.minificationFilter = .trilinear
+        root.addSublayer(layer)
+        #expect(try gles.render(root).rgba(x: 9, y: 9) == RGBA8(r: 0, g: 0, b: 0, a: 255))
+        #expect(try CPURenderer().render(root).rgba(x: 9, y: 9) == RGBA8(r: 128, g: 128, b: 128, a: 255))
+    }
+
     @Test(arguments: [1.0, 2.0])
     func cpuAndGLESAgree(scale: Double) throws {
         let gles = try #require(GLESAvailability.renderer())
