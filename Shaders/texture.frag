@@ -7,19 +7,55 @@ precision highp float;
 precision highp int;
 precision highp sampler2D;
 
-// Compiled twice: with BILINEAR defined (bilinear filtering) and without (nearest). Two programs rather than
-// a uniform branch, because llvmpipe pays for both sides of a branch.
+// Compiled three times: with BILINEAR defined (bilinear filtering), with TRILINEAR (bilinear at two mip levels,
+// mixed) and with neither (nearest). Separate programs rather than a uniform branch, because llvmpipe pays for
+// both sides of a branch.
 uniform sampler2D u_image;
 uniform bool u_swapRedBlue;         // true when drawing into a caller's RGBA target
 
 in vec3 v_texel;
 flat in vec4 v_clamp;
-flat in vec4 v_color;               // .a: opacity
+flat in vec4 v_color;               // .a: opacity; TRILINEAR: .r the finer mip level, .g the coarser's weight (0-255)
 out vec4 o_color;
 
-vec4 fetch(ivec2 texel, ivec2 lo, ivec2 hi) {
-    return texelFetch(u_image, clamp(texel, lo, hi), 0);
+vec4 fetch(ivec2 texel, ivec2 lo, ivec2 hi, int level) {
+    return texelFetch(u_image, clamp(texel, lo, hi), level);
 }
+
+vec4 fetch(ivec2 texel, ivec2 lo, ivec2 hi) {
+    return fetch(texel, lo, hi, 0);
+}
+
+// Bilinear at texel coordinate t of mip level `level`, reading only texels lo ... hi (inclusive), truncated to
+// 8 bits as pixman does.
+vec4 bilinear(vec2 t, ivec2 lo, ivec2 hi, int level) {
+    vec2 s = t - 0.5;
+    vec2 f = floor(s);
+    vec2 w = floor((s - f) * 128.0) / 128.0;
+    ivec2 i = ivec2(f);
+    vec4 top = mix(fetch(i, lo, hi, level), fetch(i + ivec2(1, 0), lo, hi, level), w.x);
+    vec4 bottom = mix(fetch(i + ivec2(0, 1), lo, hi, level), fetch(i + ivec2(1, 1), lo, hi, level), w.x);
+    vec4 c = mix(top, bottom, w.y);
+    // pixman truncates the interpolated 8-bit value.
+    return floor(c * 255.0 + 1.0 / 512.0) / 255.0;
+}
+
+#ifdef TRILINEAR
+// The level-0 clamp rectangle (x0, y0 inclusive; x1, y1 exclusive) at mip level `level`, as
+// TexelRect.atMipLevel computes it: inclusive lo and hi.
+void levelClamp(ivec4 rect, int level, out ivec2 lo, out ivec2 hi) {
+    ivec2 size = textureSize(u_image, level);
+    int up = (1 << level) - 1;
+    lo = min(rect.xy >> level, size - 1);
+    hi = min(max((rect.zw + up) >> level, lo + 1), size) - 1;
+}
+
+// round(c x m / 255) for 8-bit c and m, as pixman multiplies.
+ivec4 multiply(ivec4 c, int m) {
+    ivec4 t = c * m + 128;
+    return (t + (t >> 8)) >> 8;
+}
+#endif
 
 void main() {
     // Interpolated at the pixel centre, this is the centre's sample point.
@@ -27,21 +63,27 @@ void main() {
     ivec2 lo = ivec2(v_clamp.xy);
     ivec2 hi = ivec2(v_clamp.zw) - 1;
     vec4 c;
-#ifndef BILINEAR
+#if defined(TRILINEAR)
+    {
+        // t is in texels of the finer level; the coarser level's are half as many. Each level is sampled
+        // bilinearly within its own clamp, then they are mixed as the CPU renderer mixes them: pixman's SRC of
+        // the finer through 255 - weight, ADD of the coarser through weight.
+        ivec4 rect = ivec4(v_clamp);
+        int level = int(v_color.r);
+        int weight = int(v_color.g);
+        ivec2 lo0, hi0, lo1, hi1;
+        levelClamp(rect, level, lo0, hi0);
+        int coarser = weight > 0 ? level + 1 : level;
+        levelClamp(rect, coarser, lo1, hi1);
+        ivec4 fine = ivec4(bilinear(t, lo0, hi0, level) * 255.0 + 0.5);
+        ivec4 coarse = ivec4(bilinear(t * 0.5, lo1, hi1, coarser) * 255.0 + 0.5);
+        c = vec4(min(multiply(fine, 255 - weight) + multiply(coarse, weight), 255)) / 255.0;
+    }
+#elif defined(BILINEAR)
+    c = bilinear(t, lo, hi, 0);
+#else
     // pixman rounds a point exactly on a texel boundary down (it subtracts its smallest step first).
     c = fetch(ivec2(floor(t - 1.0 / 65536.0)), lo, hi);
-#else
-    {
-        vec2 s = t - 0.5;
-        vec2 f = floor(s);
-        vec2 w = floor((s - f) * 128.0) / 128.0;
-        ivec2 i = ivec2(f);
-        vec4 top = mix(fetch(i, lo, hi), fetch(i + ivec2(1, 0), lo, hi), w.x);
-        vec4 bottom = mix(fetch(i + ivec2(0, 1), lo, hi), fetch(i + ivec2(1, 1), lo, hi), w.x);
-        c = mix(top, bottom, w.y);
-        // pixman truncates the interpolated 8-bit value.
-        c = floor(c * 255.0 + 1.0 / 512.0) / 255.0;
-    }
 #endif
     c *= v_color.a;
     o_color = u_swapRedBlue ? c.bgra : c;

@@ -38,7 +38,8 @@ public final class CPURenderer: Renderer {
         var stats = RenderStatistics()
         let quads = try resolveShadows(plan.quads, statistics: &stats)
         defer { shadows = shadows.filter { $0.value.lastUsed + 4 > frame } }
-        let prepared = quads.map { CPUPreparedQuad($0, width: plan.width, height: plan.height) }
+        // Mip chains are built here, before the bands start (once per image generation; cached on the image).
+        let prepared = try quads.map { try CPUPreparedQuad($0, width: plan.width, height: plan.height).withMipLevels() }
         // Two bands per thread even out uneven scenes; bands of fewer than 16 rows are not worth a thread.
         let bandCount = threads == 1 ? 1 : max(1, min(threads * 2, plan.height / 16))
         while bandViews.count < bandCount { bandViews.append(CPUTextureViews()) }
@@ -119,6 +120,9 @@ struct CPUPreparedQuad: @unchecked Sendable {
     /// The opacity as a solid mask where no coverage mask carries it (textures, and solids of analytic quads, whose
     /// `solid` is unscaled); 255: no mask.
     let opacityMask: UInt8
+    /// Trilinear minification: the levels to sample (nil: level 0 alone), and the image's mip chain.
+    private(set) var mip: MipSelection?
+    private(set) var mipLevels: [Image] = []
 
     var isEmpty: Bool {
         if case .none = coverage { return true }
@@ -398,6 +402,10 @@ final class CPUBandJob: @unchecked Sendable {
         _ item: CPUPreparedQuad, x0: Int, y0: Int, x1: Int, y1: Int, origin: (x: Int32, y: Int32), mask: OpaquePointer?,
         maskOffset: (x: Int32, y: Int32) = (0, 0), _ destination: OpaquePointer, _ views: CPUTextureViews
     ) throws {
+        if let mip = item.mip, mip.fraction > 0 {
+            return try compositeTrilinear(item, mip, x0: x0, y0: y0, x1: x1, y1: y1, origin: origin, mask: mask,
+                                          maskOffset: maskOffset, destination, views)
+        }
         guard let source = try source(for: item, views: views) else { return }
         defer { if source.owned { pixman_image_unref(source.image) } }
         var opacity: OpaquePointer?
@@ -416,7 +424,7 @@ final class CPUBandJob: @unchecked Sendable {
     }
 
     /// A pixman source for a quad's paint: `offset` is added to target coordinates to get source coordinates.
-    private struct Source {
+    fileprivate struct Source {
         var image: OpaquePointer
         var offset: (x: Int32, y: Int32)
         var owned: Bool
@@ -439,26 +447,37 @@ final class CPUBandJob: @unchecked Sendable {
             }
             return Source(image: fill, offset: (0, 0), owned: true)
         case .texture(let texture):
-            guard let view = views.view(of: texture.image, clamp: texture.clamp) else {
-                throw RenderError.failed("pixman could not wrap \(texture.image)")
-            }
-            guard let targetToTexel = quad.targetToTexel(texture) else { return nil }
-            let targetToView = targetToTexel
-                .concatenating(.translation(-CGFloat(texture.clamp.x0), -CGFloat(texture.clamp.y0)))
-            if let offset = targetToView.integerTranslation {
-                // Whole-pixel placement at 1:1: no transform and no filtering, so pixman takes its fastest path.
-                pixman_image_set_transform(view, nil)
-                pixman_image_set_filter(view, PIXMAN_FILTER_NEAREST, nil, 0)
-                return Source(image: view, offset: (Int32(offset.x), Int32(offset.y)), owned: false)
-            }
-            var transform = pixman_transform()
-            var f = Self.pixmanMatrix(targetToView)
-            guard pixman_transform_from_pixman_f_transform(&transform, &f) != 0 else { return nil }
-            pixman_image_set_transform(view, &transform)
-            let filter = texture.filter == .nearest ? PIXMAN_FILTER_NEAREST : PIXMAN_FILTER_BILINEAR
-            pixman_image_set_filter(view, filter, nil, 0)
-            return Source(image: view, offset: (0, 0), owned: false)
+            return try textureSource(item, texture, level: item.mip?.level ?? 0, views: views)
         }
+    }
+
+    /// The view of mip level `level` of the quad's texture (0: the image itself) with the quad's transform and
+    /// filter (trilinear: bilinear within the level); nil for a degenerate mapping.
+    fileprivate func textureSource(
+        _ item: CPUPreparedQuad, _ texture: TextureSource, level: Int, views: CPUTextureViews
+    ) throws -> Source? {
+        let quad = item.quad
+        let image = level == 0 ? texture.image : item.mipLevels[level]
+        let clamp = texture.clamp.atMipLevel(level, width: texture.image.width, height: texture.image.height)
+        guard let view = views.view(of: image, clamp: clamp) else {
+            throw RenderError.failed("pixman could not wrap \(image)")
+        }
+        guard let levelZero = quad.targetToTexel(texture) else { return nil }
+        let targetToView = MipSelection.map(levelZero, level: level)
+            .concatenating(.translation(-CGFloat(clamp.x0), -CGFloat(clamp.y0)))
+        if let offset = targetToView.integerTranslation {
+            // Whole-pixel placement at 1:1: no transform and no filtering, so pixman takes its fastest path.
+            pixman_image_set_transform(view, nil)
+            pixman_image_set_filter(view, PIXMAN_FILTER_NEAREST, nil, 0)
+            return Source(image: view, offset: (Int32(offset.x), Int32(offset.y)), owned: false)
+        }
+        var transform = pixman_transform()
+        var f = Self.pixmanMatrix(targetToView)
+        guard pixman_transform_from_pixman_f_transform(&transform, &f) != 0 else { return nil }
+        pixman_image_set_transform(view, &transform)
+        let filter = texture.filter == .nearest ? PIXMAN_FILTER_NEAREST : PIXMAN_FILTER_BILINEAR
+        pixman_image_set_filter(view, filter, nil, 0)
+        return Source(image: view, offset: (0, 0), owned: false)
     }
 
     /// Lamina's row-vector Matrix3 as pixman's column-vector double matrix, normalised so the w row is
@@ -473,5 +492,59 @@ final class CPUBandJob: @unchecked Sendable {
             (Double(m.m11 * k), Double(m.m21 * k), Double(m.m31 * k)),
             (Double(m.m12 * k), Double(m.m22 * k), Double(m.m32 * k)),
             (Double(m.m13 * k), Double(m.m23 * k), Double(m.m33 * k))))
+    }
+}
+
+// MARK: Trilinear minification
+
+extension CPUPreparedQuad {
+    /// This quad with its texture's mip chain, when it samples levels other than level 0 alone.
+    func withMipLevels() throws -> CPUPreparedQuad {
+        guard !isEmpty, case .texture(let texture) = quad.paint, let selection = texture.mipSelection else {
+            return self
+        }
+        var copy = self
+        copy.mip = selection
+        copy.mipLevels = try texture.image.mipChain()
+        return copy
+    }
+}
+
+extension CPUBandJob {
+    /// Composites a quad that mixes two mip levels: level L bilinear into a buffer with SRC through a solid mask
+    /// of 255 - fraction, level L + 1 with ADD through `fraction` (pixman rounds each product, as the GLES
+    /// shader does), then the buffer over the target through the coverage mask or the opacity, as `composite`
+    /// draws any texture.
+    fileprivate func compositeTrilinear(
+        _ item: CPUPreparedQuad, _ mip: MipSelection, x0: Int, y0: Int, x1: Int, y1: Int, origin: (x: Int32, y: Int32),
+        mask: OpaquePointer?, maskOffset: (x: Int32, y: Int32), _ destination: OpaquePointer, _ views: CPUTextureViews
+    ) throws {
+        guard case .texture(let texture) = item.quad.paint else { return }
+        let (width, height) = (Int32(x1 - x0), Int32(y1 - y0))
+        guard let mixed = pixman_image_create_bits(PIXMAN_a8r8g8b8, width, height, nil, 0) else {
+            throw RenderError.failed("pixman could not make a \(width)x\(height) trilinear buffer")
+        }
+        defer { pixman_image_unref(mixed) }
+        let steps = [(mip.level, 255 - mip.fraction, PIXMAN_OP_SRC), (mip.level + 1, mip.fraction, PIXMAN_OP_ADD)]
+        for (level, weight, op) in steps {
+            guard let source = try textureSource(item, texture, level: level, views: views) else { return }
+            var alpha = pixman_color_t(red: 0, green: 0, blue: 0, alpha: UInt16(weight) * 257)
+            guard let weightMask = pixman_image_create_solid_fill(&alpha) else {
+                throw RenderError.failed("pixman could not make a solid fill")
+            }
+            defer { pixman_image_unref(weightMask) }
+            pixman_image_composite32(
+                op, source.image, weightMask, mixed, Int32(x0) + source.offset.x, Int32(y0) + source.offset.y, 0, 0,
+                0, 0, width, height)
+        }
+        var opacity: OpaquePointer?
+        if mask == nil, item.opacityMask < 255 {
+            var alpha = pixman_color_t(red: 0, green: 0, blue: 0, alpha: UInt16(item.opacityMask) * 257)
+            opacity = pixman_image_create_solid_fill(&alpha)
+        }
+        defer { if let opacity { pixman_image_unref(opacity) } }
+        pixman_image_composite32(
+            PIXMAN_OP_OVER, mixed, mask ?? opacity, destination, 0, 0, maskOffset.x, maskOffset.y, Int32(x0) - origin.x,
+            Int32(y0) - origin.y, width, height)
     }
 }

@@ -58,6 +58,8 @@ public final class Image: @unchecked Sendable {
     public let baseAddress: UnsafeMutableRawPointer
     /// Bumped by `markModified()`; caches compare it with the generation they uploaded.
     public private(set) var generation: UInt64 = 0
+    /// The mip chain, built on first use for trilinear minification (MipChain.swift).
+    let mipStore = MipStore()
 
     /// A transparent image. Throws when the size breaks `limits` or memory cannot be had.
     public init(width: Int, height: Int, limits: PixelLimits = .default) throws {

@@ -6,7 +6,8 @@ public enum Filter: String, Hashable, Sendable, CaseIterable {
     case linear
     /// The texel whose area holds the sample point.
     case nearest
-    /// Mipmapped bilinear (minification only); renderers without mipmaps sample as `linear`.
+    /// Mipmapped bilinear (minification only): bilinear at two levels of the image's mip chain, mixed
+    /// (`TextureSource.mipLevel`, `MipSelection`).
     case trilinear
 }
 
@@ -53,16 +54,22 @@ public struct TextureSource: Hashable, Sendable {
     public var clamp: TexelRect
     /// The filter for this quad, already chosen between magnification and minification by the planner.
     public var filter: Filter
+    /// With `trilinear`: the level of detail, log2 of the texels per target pixel (by area, at the quad's centre)
+    /// plus the layer's minificationFilterBias; renderers clamp it to the image's levels (`mipSelection`).
+    /// Ignored by the other filters.
+    public var mipLevel: Float
 
-    public init(image: Image, unitToTexel: Matrix3, clamp: TexelRect, filter: Filter) {
+    public init(image: Image, unitToTexel: Matrix3, clamp: TexelRect, filter: Filter, mipLevel: Float = 0) {
         self.image = image
         self.unitToTexel = unitToTexel
         self.clamp = clamp
         self.filter = filter
+        self.mipLevel = mipLevel
     }
 
     public static func == (a: TextureSource, b: TextureSource) -> Bool {
         a.image === b.image && a.unitToTexel == b.unitToTexel && a.clamp == b.clamp && a.filter == b.filter
+            && a.mipLevel == b.mipLevel
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -70,6 +77,7 @@ public struct TextureSource: Hashable, Sendable {
         hasher.combine(unitToTexel)
         hasher.combine(clamp)
         hasher.combine(filter)
+        hasher.combine(mipLevel)
     }
 }
 
@@ -227,7 +235,7 @@ public struct RenderPlan: Sendable {
                 else {
                     throw RenderError.invalidPlan("quad \(index): clamp \(c) outside its \(texture.image) image")
                 }
-                guard texture.unitToTexel.isFinite else {
+                guard texture.unitToTexel.isFinite, texture.mipLevel.isFinite else {
                     throw RenderError.invalidPlan("quad \(index): non-finite texture coordinates")
                 }
             }

@@ -91,6 +91,15 @@ struct GLESBatchEncoder {
                     let targetToTexel = quad.unitToTarget.inverted?.concatenating(texture.unitToTexel).snappedToAffine
                 else { continue }
                 let tiles = texture.tiles
+                if case .texture(let source) = quad.paint, let (mipTexture, mip) = try Self.trilinear(source, textures: textures) {
+                    let before = instances.count
+                    add(quad.pixelCoverage(width: plan.width, height: plan.height), textured: true,
+                        texture: mipTexture, requested: .trilinear, filter: .trilinear,
+                        map: MipSelection.map(targetToTexel, level: mip.level), clamp: texture.clamp,
+                        color: Self.trilinearColor(mip, alpha: alpha))
+                    if instances.count > before { quadsDrawn += 1 }
+                    continue
+                }
                 let requested: Filter = texture.filter == .nearest ? .nearest : .linear
                 let filter: Filter = requested == .nearest || targetToTexel.integerTranslation != nil
                     ? .nearest : .linear
@@ -110,6 +119,20 @@ struct GLESBatchEncoder {
             }
         }
         while let last = open.popLast() { closeGroup(last) }
+    }
+
+    /// The mip texture and levels of a trilinear quad; nil when it samples level 0 alone (drawn as linear), or
+    /// when its image is larger than the largest texture (no mip texture: sampled as linear, a documented gap).
+    private static func trilinear(
+        _ texture: TextureSource, textures: GLESTextureCache
+    ) throws -> (GLuint, MipSelection)? {
+        guard let mip = texture.mipSelection, let id = try textures.mipTexture(for: texture.image) else { return nil }
+        return (id, mip)
+    }
+
+    /// A trilinear instance's colour attribute: the finer level, the coarser level's weight (0-255) and the opacity.
+    private static func trilinearColor(_ mip: MipSelection, alpha: UInt8) -> (Float, Float, Float, Float) {
+        (Float(mip.level), Float(mip.fraction), 0, Float(alpha) / 255)
     }
 
     /// Ends a group: one instance that draws its offscreen buffer (group pixels map 1:1 to its texels) with the
@@ -156,6 +179,20 @@ struct GLESBatchEncoder {
             guard let texture = try sampling(quad.paint, textures: textures),
                 let targetToTexel = quad.unitToTarget.inverted?.concatenating(texture.unitToTexel).snappedToAffine
             else { return }
+            if case .texture(let source) = quad.paint, let (mipTexture, mip) = try Self.trilinear(source, textures: textures) {
+                let map = MipSelection.map(targetToTexel, level: mip.level)
+                add(boxes: coverage.full, textured: true, texture: mipTexture, requested: .trilinear,
+                    filter: .trilinear, map: map, clamp: texture.clamp,
+                    color: Self.trilinearColor(mip, alpha: opacityByte))
+                for pixel in coverage.partial {
+                    add(boxes: [PixelBox(x0: Int(pixel.x), y0: Int(pixel.y), x1: Int(pixel.x) + 1, y1: Int(pixel.y) + 1)],
+                        textured: true, texture: mipTexture, requested: .trilinear, filter: .trilinear, map: map,
+                        clamp: texture.clamp,
+                        color: Self.trilinearColor(mip, alpha: PartialPixel.alpha(pixel.coverage, opacity: opacity)))
+                }
+                if instances.count > before { quadsDrawn += 1 }
+                return
+            }
             let tiles = texture.tiles
             let c = texture.clamp
             guard let tile = tiles.first(where: {

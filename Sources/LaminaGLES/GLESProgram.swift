@@ -13,19 +13,27 @@ final class GLESProgram {
         case nearest
         /// Textures sampled bilinearly.
         case bilinear
+        /// Textures sampled bilinearly at two mip levels of one texture, mixed (trilinear minification).
+        case trilinear
         /// One pass of a shadow's Gaussian blur.
         case blur
 
         var shaders: (vertex: String, fragment: String) {
             switch self {
             case .solid: return ("quad.vert", "solid.frag")
-            case .nearest, .bilinear: return ("quad.vert", "texture.frag")
+            case .nearest, .bilinear, .trilinear: return ("quad.vert", "texture.frag")
             case .blur: return ("quad.vert", "blur.frag")
             }
         }
 
         /// Preprocessor definitions for the fragment shader.
-        var defines: [String] { self == .bilinear ? ["BILINEAR"] : [] }
+        var defines: [String] {
+            switch self {
+            case .bilinear: return ["BILINEAR"]
+            case .trilinear: return ["TRILINEAR"]
+            case .solid, .nearest, .blur: return []
+            }
+        }
     }
 
     /// The per-instance attributes of quad.vert, in location order, with their float counts.

@@ -282,7 +282,8 @@ public final class GLESRenderer: Renderer {
                 break
             }
             let destination = destinations[destinations.count - 1]
-            let kind: GLESProgram.Kind = batch.textured ? (batch.filter == .nearest ? .nearest : .bilinear) : .solid
+            let kind: GLESProgram.Kind = !batch.textured ? .solid
+                : batch.filter == .nearest ? .nearest : batch.filter == .trilinear ? .trilinear : .bilinear
             let program = programs[kind]!
             if current != kind {
                 glUseProgram(program.id)

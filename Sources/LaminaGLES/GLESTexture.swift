@@ -43,12 +43,33 @@ final class GLESTextureEntry {
     }
 }
 
+/// One texture holding an image's whole mip chain (MipChain.swift), chain level k in GL level k, for trilinear
+/// minification. GL's own glGenerateMipmap is not used: its filter is the driver's, and both renderers must sample
+/// the same bytes.
+final class GLESMipEntry {
+    weak var image: Image?
+    var generation: UInt64
+    let texture: GLuint
+    let bytes: Int
+    var lastUsedFrame: UInt64
+
+    init(image: Image, texture: GLuint, bytes: Int, frame: UInt64) {
+        self.image = image
+        self.generation = image.generation
+        self.texture = texture
+        self.bytes = bytes
+        self.lastUsedFrame = frame
+    }
+}
+
 /// Textures cached per Image identity and generation: uploaded once, uploaded again (into the same texture or
 /// atlas slot) only when the image's generation changes, released when the image is gone or, least recently used
 /// first, when the cache holds more than its byte budget at the end of a frame. Small images are packed into the
 /// pages of `atlas`; larger ones get textures (or tiles) of their own.
 final class GLESTextureCache {
     private var entries: [ObjectIdentifier: GLESTextureEntry] = [:]
+    /// Mip textures, made only for images drawn with trilinear minification; kept and evicted like `entries`.
+    private var mipEntries: [ObjectIdentifier: GLESMipEntry] = [:]
     /// The largest texture side the driver takes (or a smaller one, for tests of tiling).
     let maxTextureSize: Int
     /// Bytes of images kept between frames (what the images hold; an atlas page's unused texels are not
@@ -72,7 +93,11 @@ final class GLESTextureCache {
 
     deinit { removeAll() }
 
-    var residentBytes: Int { entries.values.reduce(0) { $0 + $1.bytes } }
+    var residentBytes: Int {
+        entries.values.reduce(0) { $0 + $1.bytes } + mipEntries.values.reduce(0) { $0 + $1.bytes }
+    }
+    /// The number of mip textures held.
+    var mipTextureCount: Int { mipEntries.count }
     var count: Int { entries.count }
 
     /// The atlas slot holding `image`, nil when it has none (not cached, or a texture of its own).
@@ -123,6 +148,13 @@ final class GLESTextureCache {
                 release(entry)
                 entries[key] = nil
             }
+            for (key, entry) in mipEntries.sorted(by: { $0.value.lastUsedFrame < $1.value.lastUsedFrame }) {
+                guard total > budget, entry.lastUsedFrame < frame else { break }
+                total -= entry.bytes
+                var id = entry.texture
+                glDeleteTextures(1, &id)
+                mipEntries[key] = nil
+            }
         }
         atlas.endFrame()
     }
@@ -130,6 +162,9 @@ final class GLESTextureCache {
     func removeAll() {
         for entry in entries.values where entry.slot == nil { release(entry) }
         entries.removeAll()
+        var mipTextures = mipEntries.values.map(\.texture)
+        glDeleteTextures(GLsizei(mipTextures.count), &mipTextures)
+        mipEntries.removeAll()
         atlas.removeAll()
     }
 
@@ -138,6 +173,77 @@ final class GLESTextureCache {
             release(entry)
             entries[key] = nil
         }
+        for (key, entry) in mipEntries where entry.image == nil {
+            var id = entry.texture
+            glDeleteTextures(1, &id)
+            mipEntries[key] = nil
+        }
+    }
+
+    /// The mip texture of `image`, uploading its chain first if it is new or changed; nil when the image is larger
+    /// than the largest texture (its quads are then sampled as linear).
+    func mipTexture(for image: Image) throws -> GLuint? {
+        guard image.width <= maxTextureSize, image.height <= maxTextureSize else { return nil }
+        let key = ObjectIdentifier(image)
+        if let entry = mipEntries[key] {
+            if entry.image === image {
+                entry.lastUsedFrame = frame
+                if entry.generation != image.generation {
+                    glBindTexture(GLenum(GL_TEXTURE_2D), entry.texture)
+                    try transferMipChain(image)
+                    entry.generation = image.generation
+                    uploads += 1
+                }
+                return entry.texture
+            }
+            var id = entry.texture
+            glDeleteTextures(1, &id)
+            mipEntries[key] = nil
+        }
+        var texture: GLuint = 0
+        glGenTextures(1, &texture)
+        glBindTexture(GLenum(GL_TEXTURE_2D), texture)
+        // texelFetch ignores filters, but a complete mipmapped texture makes every level readable.
+        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), GL_NEAREST_MIPMAP_NEAREST)
+        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAG_FILTER), GL_NEAREST)
+        let bytes: Int
+        do {
+            bytes = try transferMipChain(image)
+        } catch {
+            glDeleteTextures(1, &texture)
+            throw error
+        }
+        uploads += 1
+        mipEntries[key] = GLESMipEntry(image: image, texture: texture, bytes: bytes, frame: frame)
+        return texture
+    }
+
+    /// Uploads every level of `image`'s mip chain into the bound texture (allocating each level); returns the bytes.
+    @discardableResult
+    private func transferMipChain(_ image: Image) throws -> Int {
+        let levels = try image.mipChain()
+        let start = DispatchTime.now().uptimeNanoseconds
+        defer { uploadNanosecondsThisFrame += DispatchTime.now().uptimeNanoseconds - start }
+        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_BASE_LEVEL), 0)
+        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAX_LEVEL), GLint(levels.count - 1))
+        glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 4)
+        glPixelStorei(GLenum(GL_UNPACK_ROW_LENGTH), 0)
+        var bytes = 0
+        for (level, levelImage) in levels.enumerated() {
+            glTexImage2D(GLenum(GL_TEXTURE_2D), GLint(level), GL_RGBA8, GLsizei(levelImage.width),
+                         GLsizei(levelImage.height), 0, GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE),
+                         levelImage.baseAddress)
+            bytes += levelImage.byteCount
+        }
+        let error = glGetError()
+        if error == GLenum(GL_OUT_OF_MEMORY) {
+            throw RenderError.failed("out of GPU memory uploading the mip chain of \(image) (\(bytes) bytes)")
+        }
+        guard error == GLenum(GL_NO_ERROR) else {
+            throw RenderError.failed("uploading the mip chain of \(image): \(GLESError.name(error))")
+        }
+        bytesUploadedThisFrame += bytes
+        return bytes
     }
 
     /// Deletes an entry's textures, or gives its atlas slot back.

@@ -167,6 +167,11 @@ open class Layer {
     @exclusivity(unchecked) public var magnificationFilter: Filter = .linear {
         didSet { invalidatePlan() }
     }
+    /// Added to the level of detail of trilinear minification (log2 texels per pixel): positive picks smaller
+    /// (blurrier) mip levels, negative larger (sharper) ones. 0 by default.
+    @exclusivity(unchecked) public var minificationFilterBias: Float = 0 {
+        didSet { invalidatePlan() }
+    }
 
     // MARK: Custom drawing (Layer+Display.swift)
 

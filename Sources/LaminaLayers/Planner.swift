@@ -283,11 +283,11 @@ public struct Planner {
         }
         ContentsLayout.forEachCell(layer: layer, image: image) { cell in
             let unitToTarget = Matrix3.unitSquare(to: cell.rectInLayer).concatenating(layerToTarget)
-            let filter = chooseFilter(layer, unitToTarget: unitToTarget, unitToTexel: cell.unitToTexel)
+            let (filter, lod) = chooseFilter(layer, unitToTarget: unitToTarget, unitToTexel: cell.unitToTexel)
             quads.append(Quad(
                 unitToTarget: unitToTarget,
                 paint: .texture(TextureSource(
-                    image: image, unitToTexel: cell.unitToTexel, clamp: cell.clamp, filter: filter)),
+                    image: image, unitToTexel: cell.unitToTexel, clamp: cell.clamp, filter: filter, mipLevel: lod)),
                 opacity: opacity, clip: contentsClip, antialiasedEdges: smooth ? cell.outerEdges : [],
                 shape: layer.masksToBounds ? rounded : nil, layerName: layer.name))
         }
@@ -327,19 +327,27 @@ public struct Planner {
         }
     }
 
-    /// Minification when the quad shows more than one texel per target pixel (by area, at its centre).
-    private func chooseFilter(_ layer: Layer, unitToTarget: Matrix3, unitToTexel: Matrix3) -> Filter {
+    /// Minification when the quad shows more than one texel per target pixel (by area, at its centre). With
+    /// trilinear minification, also the level of detail: log2 of sqrt(texels per target pixel) plus the layer's
+    /// minificationFilterBias (0 otherwise).
+    private func chooseFilter(_ layer: Layer, unitToTarget: Matrix3, unitToTexel: Matrix3) -> (Filter, Float) {
         let centre = CGPoint(x: 0.5, y: 0.5)
         let h = unitToTarget
         // The Jacobian of unit -> target at the centre (projective: divide by w).
         let p = h.apply(centre)
         let dx = h.apply(CGPoint(x: 0.5 + 1e-3, y: 0.5)), dy = h.apply(CGPoint(x: 0.5, y: 0.5 + 1e-3))
-        guard p.w > 0, dx.w > 0, dy.w > 0 else { return layer.magnificationFilter }
+        guard p.w > 0, dx.w > 0, dy.w > 0 else {
+            return (layer.magnificationFilter == .trilinear ? .linear : layer.magnificationFilter, 0)
+        }
         let c = p.projected, ex = dx.projected, ey = dy.projected
         let targetArea = abs((ex.x - c.x) * (ey.y - c.y) - (ex.y - c.y) * (ey.x - c.x)) / 1e-6
         let texelArea = abs(unitToTexel.m11 * unitToTexel.m22 - unitToTexel.m12 * unitToTexel.m21)
-        if texelArea > targetArea * (1 + 1e-9) { return layer.minificationFilter }
-        return layer.magnificationFilter == .trilinear ? .linear : layer.magnificationFilter
+        if texelArea > targetArea * (1 + 1e-9) {
+            guard layer.minificationFilter == .trilinear else { return (layer.minificationFilter, 0) }
+            let lod = Float(0.5 * log2(texelArea / targetArea)) + layer.minificationFilterBias
+            return (.trilinear, lod.isFinite ? lod : 0)
+        }
+        return (layer.magnificationFilter == .trilinear ? .linear : layer.magnificationFilter, 0)
     }
 }
 

@@ -8,7 +8,8 @@ extension SceneLoader {
     static let layerKeys = [
         "name", "frame", "bounds", "position", "anchorPoint", "zPosition", "transform", "affineTransform",
         "sublayerTransform", "hidden", "opacity", "backgroundColor", "contents", "contentsRect", "contentsCenter",
-        "contentsGravity", "contentsScale", "masksToBounds", "minificationFilter", "magnificationFilter",
+        "contentsGravity", "contentsScale", "masksToBounds", "minificationFilter", "minificationFilterBias",
+        "magnificationFilter",
         "needsDisplayOnBoundsChange", "draw", "doubleSided", "allowsEdgeAntialiasing", "allowsGroupOpacity",
         "borderWidth", "borderColor", "mask", "cornerRadius", "maskedCorners", "shadowColor", "shadowOpacity",
         "shadowOffset", "shadowRadius", "shadowPath", "sublayers",
@@ -168,6 +169,16 @@ extension SceneLoader {
             let filter = filter(member.value, ScenePath.key(path, "minificationFilter"), allowsTrilinear: true)
         {
             layer.minificationFilter = filter
+        }
+        if let member = keys["minificationFilterBias"],
+            let bias = number(member.value, ScenePath.key(path, "minificationFilterBias"))
+        {
+            if Float(bias).isFinite {
+                layer.minificationFilterBias = Float(bias)
+            } else {
+                report(ScenePath.key(path, "minificationFilterBias"), at: member.value.position,
+                       "must fit a 32-bit float (magnitude below 3.4e38)")
+            }
         }
         if let member = keys["magnificationFilter"],
             let filter = filter(member.value, ScenePath.key(path, "magnificationFilter"), allowsTrilinear: false)

@@ -71,6 +71,14 @@ import Testing
         ])
     }
 
+    @Test func minificationFilterBiasMustBeAFloat() {
+        let json = #"{"size": [1, 1], "layers": [{"minificationFilterBias": "1"}, {"minificationFilterBias": -1e39}]}"#
+        #expect(problems(json) == [
+            "scene.json:1:56: layers[0].minificationFilterBias: expected a number, got a string",
+            "scene.json:1:89: layers[1].minificationFilterBias: must fit a 32-bit float (magnitude below 3.4e38)",
+        ])
+    }
+
     @Test func aMaskMustBeALayer() {
         let json = #"{"size": [1, 1], "layers": [{"mask": 3}, {"mask": {"opacity": 2}}]}"#
         let found = problems(json)

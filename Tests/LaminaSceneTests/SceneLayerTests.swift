@@ -179,6 +179,11 @@ import Testing
         #expect(layer.magnificationFilter == .linear)
     }
 
+    @Test func minificationFilterBias() throws {
+        #expect(try loadLayer(sceneWithLayer(#""minificationFilterBias": -1.25"#)).minificationFilterBias == -1.25)
+        #expect(try loadLayer(sceneWithLayer(#""opacity": 1"#)).minificationFilterBias == 0)
+    }
+
     @Test(arguments: [Filter.linear, .nearest])
     func magnificationFilters(filter: Filter) throws {
         let layer = try loadLayer(sceneWithLayer(#""magnificationFilter": "\#(filter.rawValue)""#))

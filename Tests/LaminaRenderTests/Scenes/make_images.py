@@ -114,6 +114,11 @@ def main():
     # 1-pixel checks: texel (i, j) is red when i + j is even, blue when odd
     write_png("filters/checker40.png", image(40, 40, lambda x, y: RED if (x + y) % 2 == 0 else BLUE))
 
+    # effects/: 4-texel black and white checks shifted by 2: texel (x, y) white when exactly one of
+    # (x + 2) % 8 < 4 and (y + 2) % 8 < 4 holds. Texels 8i + 3 and 8i + 4 are black on both axes.
+    write_png("effects/checker256.png", image(256, 256, lambda x, y: WHITE if ((x + 2) % 8 < 4) != ((y + 2) % 8 < 4)
+                                               else BLACK))
+
     # sprites/: see the plists next to them for the frames.
     sprites_format2()
     sprites_format3()
