@@ -406,7 +406,7 @@ final class CPUBandJob: @unchecked Sendable {
             return try compositeTrilinear(item, mip, x0: x0, y0: y0, x1: x1, y1: y1, origin: origin, mask: mask,
                                           maskOffset: maskOffset, destination, views)
         }
-        guard let source = try source(for: item, views: views) else { return }
+        guard let source = try source(for: item, views: views, region: (x0, y0, x1, y1)) else { return }
         defer { if source.owned { pixman_image_unref(source.image) } }
         var opacity: OpaquePointer?
         let scaledSolid = item.solid != nil && !item.quad.hasAnalyticCoverage
@@ -431,7 +431,9 @@ final class CPUBandJob: @unchecked Sendable {
     }
 
     /// A solid fill, or the texture view with the quad's transform and filter (nil for a degenerate mapping).
-    private func source(for item: CPUPreparedQuad, views: CPUTextureViews) throws -> Source? {
+    private func source(
+        for item: CPUPreparedQuad, views: CPUTextureViews, region: (x0: Int, y0: Int, x1: Int, y1: Int)
+    ) throws -> Source? {
         let quad = item.quad
         switch quad.paint {
         case .shadow:
@@ -447,14 +449,15 @@ final class CPUBandJob: @unchecked Sendable {
             }
             return Source(image: fill, offset: (0, 0), owned: true)
         case .texture(let texture):
-            return try textureSource(item, texture, level: item.mip?.level ?? 0, views: views)
+            return try textureSource(item, texture, level: item.mip?.level ?? 0, views: views, region: region)
         }
     }
 
     /// The view of mip level `level` of the quad's texture (0: the image itself) with the quad's transform and
     /// filter (trilinear: bilinear within the level); nil for a degenerate mapping.
     fileprivate func textureSource(
-        _ item: CPUPreparedQuad, _ texture: TextureSource, level: Int, views: CPUTextureViews
+        _ item: CPUPreparedQuad, _ texture: TextureSource, level: Int, views: CPUTextureViews,
+        region: (x0: Int, y0: Int, x1: Int, y1: Int)
     ) throws -> Source? {
         let quad = item.quad
         let image = level == 0 ? texture.image : item.mipLevels[level]
@@ -471,6 +474,15 @@ final class CPUBandJob: @unchecked Sendable {
             pixman_image_set_filter(view, PIXMAN_FILTER_NEAREST, nil, 0)
             return Source(image: view, offset: (Int32(offset.x), Int32(offset.y)), owned: false)
         }
+        if !targetToView.isAffine {
+            // Perspective: sampled here, as the GLES shader samples (pixman's projective path drifts).
+            guard let sampled = CPUProjectiveSampler.sample(
+                image, clamp: clamp, targetToTexel: MipSelection.map(levelZero, level: level),
+                filter: texture.filter == .nearest ? .nearest : .linear, x0: region.x0, y0: region.y0,
+                x1: region.x1, y1: region.y1)
+            else { throw RenderError.failed("pixman could not make a \(region) perspective buffer") }
+            return Source(image: sampled, offset: (Int32(-region.x0), Int32(-region.y0)), owned: true)
+        }
         var transform = pixman_transform()
         var f = Self.pixmanMatrix(targetToView)
         guard pixman_transform_from_pixman_f_transform(&transform, &f) != 0 else { return nil }
@@ -480,18 +492,12 @@ final class CPUBandJob: @unchecked Sendable {
         return Source(image: view, offset: (0, 0), owned: false)
     }
 
-    /// Lamina's row-vector Matrix3 as pixman's column-vector double matrix, normalised so the w row is
-    /// well scaled for pixman's 16.16 fixed point.
+    /// Lamina's row-vector Matrix3 (affine here) as pixman's column-vector double matrix.
     private static func pixmanMatrix(_ m: Matrix3) -> pixman_f_transform {
-        var k: CGFloat = 1
-        if !m.isAffine {
-            let largest = max(abs(m.m13), abs(m.m23), abs(m.m33))
-            if largest > 0 { k = 1 / largest }
-        }
-        return pixman_f_transform(m: (
-            (Double(m.m11 * k), Double(m.m21 * k), Double(m.m31 * k)),
-            (Double(m.m12 * k), Double(m.m22 * k), Double(m.m32 * k)),
-            (Double(m.m13 * k), Double(m.m23 * k), Double(m.m33 * k))))
+        pixman_f_transform(m: (
+            (Double(m.m11), Double(m.m21), Double(m.m31)),
+            (Double(m.m12), Double(m.m22), Double(m.m32)),
+            (Double(m.m13), Double(m.m23), Double(m.m33))))
     }
 }
 
@@ -527,7 +533,8 @@ extension CPUBandJob {
         defer { pixman_image_unref(mixed) }
         let steps = [(mip.level, 255 - mip.fraction, PIXMAN_OP_SRC), (mip.level + 1, mip.fraction, PIXMAN_OP_ADD)]
         for (level, weight, op) in steps {
-            guard let source = try textureSource(item, texture, level: level, views: views) else { return }
+            guard let source = try textureSource(item, texture, level: level, views: views, region: (x0, y0, x1, y1))
+            else { return }
             var alpha = pixman_color_t(red: 0, green: 0, blue: 0, alpha: UInt16(weight) * 257)
             guard let weightMask = pixman_image_create_solid_fill(&alpha) else {
                 throw RenderError.failed("pixman could not make a solid fill")
