@@ -73,6 +73,11 @@ def quadrants(width, height, tl=RED, tr=GREEN, bl=BLUE, br=YELLOW):
     return cells(width, height, [0, width // 2, width], [0, height // 2, height], [[tl, tr], [bl, br]])
 
 
+PHOTO_TL = (200, 80, 60, 255)
+PHOTO_TR = (60, 140, 200, 255)
+PHOTO_BL = (90, 170, 90, 255)
+PHOTO_BR = (220, 190, 70, 255)
+
 NINE = [[RED, GREEN, BLUE], [YELLOW, MAGENTA, CYAN], [ORANGE, PURPLE, DKGREEN]]
 NINE_B = [[NAVY, MAROON, TEAL], [OLIVE, PINK, WHITE], [BLACK, GRAY, CYAN]]
 
@@ -118,6 +123,12 @@ def main():
     # (x + 2) % 8 < 4 and (y + 2) % 8 < 4 holds. Texels 8i + 3 and 8i + 4 are black on both axes.
     write_png("effects/checker256.png", image(256, 256, lambda x, y: WHITE if ((x + 2) % 8 < 4) != ((y + 2) % 8 < 4)
                                                else BLACK))
+
+    # effects/: a "photo" of four flat muted quadrants (TL, TR / BL, BR as PHOTO_* below), 40x30 and 40x40,
+    # and 4 columns of 10x20: red, green, blue, yellow.
+    write_png("effects/photo40x30.png", quadrants(40, 30, PHOTO_TL, PHOTO_TR, PHOTO_BL, PHOTO_BR))
+    write_png("effects/photo40x40.png", quadrants(40, 40, PHOTO_TL, PHOTO_TR, PHOTO_BL, PHOTO_BR))
+    write_png("effects/stripes40x20.png", cells(40, 20, [0, 10, 20, 30, 40], [0, 20], [[RED, GREEN, BLUE, YELLOW]]))
 
     # sprites/: see the plists next to them for the frames.
     sprites_format2()
