@@ -57,18 +57,17 @@ extension Planner {
         guard let source = planned.source else { return nil }
         let rect = CGRect(x: CGFloat(planned.origin.x) + offset.x, y: CGFloat(planned.origin.y) + offset.y,
                           width: CGFloat(source.width), height: CGFloat(source.height))
-        // masksToBounds clips the shadow too, as in Core Animation (where it hides it under an opaque background).
+        // masksToBounds clips the shadow too, as in Core Animation (where it hides it under an opaque background);
+        // rounded corners come from the group the planner puts around the layer's own quads then.
         var clip = visit.clip
-        var shape: CoverageShape?
         if layer.masksToBounds {
             guard let own = ConvexPolygon(projecting: unitCorners.map(Matrix3.unitSquare(to: layer.bounds)
                 .concatenating(m).apply))
             else { return nil }
             clip = clip.map { $0.intersection(own) } ?? own
-            shape = layer.roundedBounds.map { CoverageShape(toTarget: m, outer: $0) }
         }
         return Quad(unitToTarget: .unitSquare(to: rect), paint: .shadow(source), opacity: opacity, clip: clip,
-                    shape: shape, layerName: layer.name)
+                    layerName: layer.name)
     }
 
     /// The silhouette: shadowPath filled, or the layer's subtree planned without its own shadow and opacity, in a

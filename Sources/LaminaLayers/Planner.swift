@@ -92,14 +92,7 @@ public struct Planner {
                            clip: bordered.clip, into: &plan.quads)
                 continue
             case .closeRoundedClip(let start, let shape, let layerName):
-                let end = plan.quads.count
-                guard end > start, let bounds = Self.bounds(of: plan.quads[start..<end], width: width, height: height)
-                else { continue }
-                plan.quads.append(Quad(
-                    unitToTarget: Matrix3.unitSquare(to: shape.outer.rect).concatenating(shape.toTarget),
-                    paint: .solid(PremultipliedColor(red: 1, green: 1, blue: 1, alpha: 1)), shape: shape,
-                    layerName: layerName))
-                plan.groups.append(PlanGroup(range: start..<plan.quads.count, opacity: 1, bounds: bounds, maskStart: end))
+                closeRoundedClip(start: start, shape: shape, layerName: layerName, plan: &plan)
                 continue
             case .visit(let next):
                 visit = next
@@ -162,16 +155,29 @@ public struct Planner {
             }
             if layer.borderWidth > 0 { stack.append(.border(visit, opacity: opacity)) }
             // The shadow is painted first, inside the layer's group (so opacity and mask apply to it).
+            let ownStart = plan.quads.count
+            var shadowed = false
             if castsShadow, layer.shadowOpacity > 0,
                 let shadow = try shadowQuad(layer, visit: visit, opacity: opacity, width: width, height: height)
             {
                 plan.quads.append(shadow)
+                shadowed = true
             }
             // Custom drawing happens here, once, for layers marked with setNeedsDisplay() (SEMANTICS.md).
             let drawn = layer.displayCount
             layer.displayIfNeeded()
             if layer.displayCount != drawn, let error = layer.lastDisplayError { throw PlanError.drawingFailed(error) }
-            emit(layer, layerToTarget: visit.layerToTarget, opacity: opacity, clip: visit.clip, into: &plan.quads)
+            // A rounded layer that clips its own shadow is clipped once, as a whole (shadow, background and contents
+            // through one rounded mask), as Core Animation clips it: clipping each part on its own would leave the
+            // shadow showing in the antialiased edge under the background.
+            let rounded = layer.masksToBounds ? layer.roundedBounds : nil
+            let clipsOwnShadow = shadowed && rounded != nil
+            emit(layer, layerToTarget: visit.layerToTarget, opacity: opacity, clip: visit.clip,
+                 shaped: !clipsOwnShadow, into: &plan.quads)
+            if clipsOwnShadow, let rounded {
+                let shape = CoverageShape(toTarget: visit.layerToTarget, outer: rounded)
+                closeRoundedClip(start: ownStart, shape: shape, layerName: layer.name, plan: &plan)
+            }
 
             let children = layer.sublayers
             guard !children.isEmpty else { continue }
@@ -210,6 +216,18 @@ public struct Planner {
         }
         plan.groups = RenderPlan.ordered(plan.groups)
         return plan
+    }
+
+    /// Makes the quads from `start` on a group seen through `shape` (a mask of the rounded bounds); nothing when
+    /// they touch no pixel.
+    private func closeRoundedClip(start: Int, shape: CoverageShape, layerName: String?, plan: inout RenderPlan) {
+        let end = plan.quads.count
+        guard end > start, let bounds = Self.bounds(of: plan.quads[start..<end], width: plan.width, height: plan.height)
+        else { return }
+        plan.quads.append(Quad(
+            unitToTarget: Matrix3.unitSquare(to: shape.outer.rect).concatenating(shape.toTarget),
+            paint: .solid(PremultipliedColor(red: 1, green: 1, blue: 1, alpha: 1)), shape: shape, layerName: layerName))
+        plan.groups.append(PlanGroup(range: start..<plan.quads.count, opacity: 1, bounds: bounds, maskStart: end))
     }
 
     /// The pixels `quads` can touch (their coverage's bounding boxes, one pixel wider for antialiased edges),
@@ -260,13 +278,15 @@ public struct Planner {
     }
 
     /// What one layer paints itself: background, then contents (clipped when masksToBounds).
+    /// `shaped`: false when an enclosing group applies the rounded corners instead.
     private func emit(
-        _ layer: Layer, layerToTarget: Matrix3, opacity: Float, clip: ConvexPolygon?, into quads: inout [Quad]
+        _ layer: Layer, layerToTarget: Matrix3, opacity: Float, clip: ConvexPolygon?, shaped: Bool = true,
+        into quads: inout [Quad]
     ) {
         let bounds = layer.bounds
         guard bounds.width > 0, bounds.height > 0 else { return }
         let smooth = layer.allowsEdgeAntialiasing
-        let rounded = layer.roundedBounds.map { CoverageShape(toTarget: layerToTarget, outer: $0) }
+        let rounded = shaped ? layer.roundedBounds.map { CoverageShape(toTarget: layerToTarget, outer: $0) } : nil
         if let color = layer.backgroundColor, color.alpha > 0 {
             quads.append(Quad(
                 unitToTarget: Matrix3.unitSquare(to: bounds).concatenating(layerToTarget),
