@@ -52,8 +52,7 @@ public enum Demo {
         root.addSublayer(try label("masksToBounds", at: CGPoint(x: 352, y: 226), size: 15, bold: true))
         for (i, masks) in [false, true].enumerated() {
             let frame = CGRect(x: 352 + CGFloat(i) * 180, y: 252, width: 136, height: 136)
-            let box = panel(frame)
-            box.masksToBounds = masks
+            let box = panel(frame, clips: masks)
             let ball = Layer(frame: CGRect(x: 70, y: 70, width: 100, height: 100))
             ball.contents = images.ball
             ball.contentsScale = 2
@@ -107,10 +106,20 @@ public enum Demo {
         return root
     }
 
-    /// A light panel with a hairline-free background, for the sample boxes.
-    private static func panel(_ frame: CGRect) -> Layer {
+    /// A light rounded card with a hairline border and a soft shadow, for the sample boxes. A card that clips
+    /// (masksToBounds) gets no shadow, since Core Animation clips a layer's own shadow away.
+    private static func panel(_ frame: CGRect, clips: Bool = false) -> Layer {
         let layer = Layer(frame: frame)
         layer.backgroundColor = Color(hex: "#D9DDE5")
+        layer.cornerRadius = 10
+        layer.borderWidth = 1
+        layer.borderColor = Color(hex: "#C3C8D2")!
+        layer.masksToBounds = clips
+        if !clips {
+            layer.shadowOpacity = 0.22
+            layer.shadowRadius = 4
+            layer.shadowOffset = CGSize(width: 0, height: 3)
+        }
         return layer
     }
 
