@@ -18,6 +18,8 @@ public final class CPURenderer: Renderer {
     /// Threads that composite bands in parallel (1: everything on the calling thread).
     public let threads: Int
     private var bandViews: [CPUTextureViews] = []
+    /// The edge masks of rounded and antialiased quads, kept while they come back unchanged.
+    private let coverages = FrameCache<CoverageKey, CPUPreparedQuad.Coverage>()
 
     /// A renderer using `threads` threads (default: one per core).
     public init(threads: Int = ProcessInfo.processInfo.activeProcessorCount) {
@@ -39,7 +41,10 @@ public final class CPURenderer: Renderer {
         let quads = try resolveShadows(plan.quads, statistics: &stats)
         defer { shadows = shadows.filter { $0.value.lastUsed + 4 > frame } }
         // Mip chains are built here, before the bands start (once per image generation; cached on the image).
-        let prepared = try quads.map { try CPUPreparedQuad($0, width: plan.width, height: plan.height).withMipLevels() }
+        defer { coverages.endFrame() }
+        let prepared = try quads.map {
+            try CPUPreparedQuad($0, width: plan.width, height: plan.height, coverages: coverages).withMipLevels()
+        }
         // Two bands per thread even out uneven scenes; bands of fewer than 16 rows are not worth a thread.
         let bandCount = threads == 1 ? 1 : max(1, min(threads * 2, plan.height / 16))
         while bandViews.count < bandCount { bandViews.append(CPUTextureViews()) }
@@ -129,7 +134,7 @@ struct CPUPreparedQuad: @unchecked Sendable {
         return false
     }
 
-    init(_ quad: Quad, width: Int, height: Int) {
+    init(_ quad: Quad, width: Int, height: Int, coverages: FrameCache<CoverageKey, Coverage>? = nil) {
         self.quad = quad
         let opacity = min(max(quad.opacity, 0), 1)
         var solidColor: PremultipliedColor?
@@ -139,7 +144,9 @@ struct CPUPreparedQuad: @unchecked Sendable {
             // The full boxes go through the opacity as a mask, the edge pixels through a mask of coverage x
             // opacity; both apply to the source at full strength, as the GLES renderer does.
             solid = solidColor
-            coverage = Self.analytic(quad.analyticCoverage(width: width, height: height), opacity: opacity)
+            let make = { Self.analytic(quad.analyticCoverage(width: width, height: height), opacity: opacity) }
+            coverage = coverages?.value(for: CoverageKey(quad, width: width, height: height, opacity: opacity),
+                                        make: make) ?? make()
             return
         }
         solid = solidColor?.scaled(by: opacity)

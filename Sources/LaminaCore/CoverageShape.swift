@@ -91,6 +91,8 @@ extension CoverageShape {
         let touched: [HalfPlane]
         /// Pixels whose centres satisfy these may overlap the hole (the hole's rectangle, widened).
         let hole: [HalfPlane]?
+        /// Pixels whose centres satisfy one of these lie wholly inside the hole: not covered at all.
+        let holeBands: [[HalfPlane]]
 
         init?(_ shape: CoverageShape) {
             guard !shape.outer.isEmpty, let fromTarget = shape.toTarget.inverted else { return nil }
@@ -98,19 +100,37 @@ extension CoverageShape {
             self.fromTarget = fromTarget
             // Half a pixel, and a little more so that rounding never marks a partly covered pixel full.
             let margin: CGFloat = 0.5 + 1.0 / 64
-            let r = shape.outer.radii, b = shape.outer.rect
+            fullBands = Self.bands(shape.outer, shape.toTarget, margin: margin)
+            guard let touched = Self.planes(shape.outer.rect, shape.toTarget, offset: margin) else { return nil }
+            self.touched = touched
+            hole = shape.inner.flatMap { Self.planes($0.rect, shape.toTarget, offset: margin) }
+            holeBands = shape.inner.map { Self.bands($0, shape.toTarget, margin: margin) } ?? []
+        }
+
+        /// The cross of a rounded rectangle (its rectangle less the corner squares, across and down), each arm
+        /// moved inward by `margin` pixels: pixel centres inside either lie wholly inside the shape.
+        static func bands(_ shape: RoundedRect, _ toTarget: Matrix3, margin: CGFloat) -> [[HalfPlane]] {
+            let r = shape.radii, b = shape.rect
             let across = CGRect(x: b.minX, y: b.minY + max(r.topLeft, r.topRight), width: b.width,
                                 height: b.height - max(r.topLeft, r.topRight) - max(r.bottomLeft, r.bottomRight))
             let down = CGRect(x: b.minX + max(r.topLeft, r.bottomLeft), y: b.minY,
                               width: b.width - max(r.topLeft, r.bottomLeft) - max(r.topRight, r.bottomRight),
                               height: b.height)
-            fullBands = [across, down].compactMap { rect in
+            return [across, down].compactMap { rect in
                 guard rect.width > 0, rect.height > 0 else { return nil }
-                return Self.planes(rect, shape.toTarget, offset: -margin)
+                return planes(rect, toTarget, offset: -margin)
             }
-            guard let touched = Self.planes(b, shape.toTarget, offset: margin) else { return nil }
-            self.touched = touched
-            hole = shape.inner.flatMap { Self.planes($0.rect, shape.toTarget, offset: margin) }
+        }
+
+        /// The union of the bands' runs in row `y` (they cross, so it is one run), or an empty run.
+        static func run(_ bands: [[HalfPlane]], row y: Int) -> (lo: Int, hi: Int) {
+            var result = (lo: 0, hi: 0)
+            for band in bands {
+                let run = interval(band, row: y)
+                guard run.hi > run.lo else { continue }
+                result = result.hi > result.lo ? (min(result.lo, run.lo), max(result.hi, run.hi)) : run
+            }
+            return result
         }
 
         /// The half-planes (normalised to pixel distances) of `rect` projected to the target, moved outward by
@@ -151,21 +171,18 @@ extension CoverageShape {
             return hi > lo ? (lo, hi) : (0, 0)
         }
 
-        /// Where row `y` may have coverage (`touched`), and the runs inside it that are wholly covered.
-        func row(_ y: Int) -> (touched: (lo: Int, hi: Int), full: [(lo: Int, hi: Int)]) {
+        /// Where row `y` may have coverage (`touched`), the runs inside it that are wholly covered (`full`), and the
+        /// run wholly inside the hole (`empty`, possibly empty).
+        func row(_ y: Int) -> (touched: (lo: Int, hi: Int), full: [(lo: Int, hi: Int)], empty: (lo: Int, hi: Int)) {
             let reach = Self.interval(touched, row: y)
-            guard reach.hi > reach.lo else { return (reach, []) }
-            var full = (lo: 0, hi: 0)
-            for band in fullBands {
-                let run = Self.interval(band, row: y)
-                guard run.hi > run.lo else { continue }
-                full = full.hi > full.lo ? (min(full.lo, run.lo), max(full.hi, run.hi)) : run
-            }
-            guard full.hi > full.lo else { return (reach, []) }
-            guard let hole else { return (reach, [full]) }
+            let empty = Self.run(holeBands, row: y)
+            guard reach.hi > reach.lo else { return (reach, [], empty) }
+            let full = Self.run(fullBands, row: y)
+            guard full.hi > full.lo else { return (reach, [], empty) }
+            guard let hole else { return (reach, [full], empty) }
             let gap = Self.interval(hole, row: y)
-            guard gap.hi > gap.lo, gap.lo < full.hi, gap.hi > full.lo else { return (reach, [full]) }
-            return (reach, [(full.lo, gap.lo), (gap.hi, full.hi)].filter { $0.1 > $0.0 })
+            guard gap.hi > gap.lo, gap.lo < full.hi, gap.hi > full.lo else { return (reach, [full], empty) }
+            return (reach, [(full.lo, gap.lo), (gap.hi, full.hi)].filter { $0.1 > $0.0 }, empty)
         }
 
         /// The coverage of pixel (x, y), 0...1.
@@ -217,15 +234,26 @@ extension CoverageShape {
                 let row = prepared.row(y)
                 let lo = max(box.x0, row.touched.lo), hi = min(box.x1, row.touched.hi)
                 guard hi > lo else { continue }
+                // Evaluates the pixels from x up to `end`, skipping the hole's empty run.
+                func evaluate(_ x: inout Int, upTo end: Int) {
+                    while x < end {
+                        if x >= row.empty.lo, x < row.empty.hi {
+                            x = min(row.empty.hi, end)
+                            continue
+                        }
+                        addPartial(x, y, prepared.coverage(x, y))
+                        x += 1
+                    }
+                }
                 var x = lo
                 for run in row.full {
                     let a = max(run.lo, x), b = min(run.hi, hi)
                     guard b > a else { continue }
-                    while x < a { addPartial(x, y, prepared.coverage(x, y)); x += 1 }
+                    evaluate(&x, upTo: a)
                     addFull(a, b, y)
                     x = b
                 }
-                while x < hi { addPartial(x, y, prepared.coverage(x, y)); x += 1 }
+                evaluate(&x, upTo: hi)
             }
         }
         for pixel in base.partial {
@@ -258,4 +286,58 @@ extension Quad {
         }
         return shape.applied(to: base)
     }
+}
+
+/// What a quad's analytic coverage depends on: its geometry, clip, smoothed edges, shape and the target size (and,
+/// where a renderer folds it in, the opacity). Renderers key their coverage caches by it.
+public struct CoverageKey: Hashable, Sendable {
+    var unitToTarget: Matrix3
+    var clip: ConvexPolygon?
+    var edges: QuadEdges
+    var shape: CoverageShape?
+    var solid: Bool
+    var width: Int
+    var height: Int
+    var opacity: Float
+
+    public init(_ quad: Quad, width: Int, height: Int, opacity: Float = 1) {
+        unitToTarget = quad.unitToTarget
+        clip = quad.clip
+        edges = quad.antialiasedEdges
+        shape = quad.shape
+        if case .solid = quad.paint { solid = true } else { solid = false }
+        self.width = width
+        self.height = height
+        self.opacity = opacity
+    }
+}
+
+/// Values kept from one frame to the next while they are used: a static scene's rounded and antialiased quads get
+/// their coverage worked out once, not every frame. Entries no frame used for `keep` frames are dropped at
+/// `endFrame()`. Not thread-safe: fill it from one thread.
+public final class FrameCache<Key: Hashable, Value> {
+    private var entries: [Key: (value: Value, frame: Int)] = [:]
+    private var frame = 0
+    private let keep: Int
+
+    public init(keep: Int = 2) { self.keep = max(1, keep) }
+
+    /// The value for `key`, made by `make` when it is not kept.
+    public func value(for key: Key, make: () throws -> Value) rethrows -> Value {
+        if let entry = entries[key] {
+            entries[key] = (entry.value, frame)
+            return entry.value
+        }
+        let value = try make()
+        entries[key] = (value, frame)
+        return value
+    }
+
+    /// Ends a frame: forgets what the last `keep` frames did not use.
+    public func endFrame() {
+        entries = entries.filter { $0.value.frame + keep > frame }
+        frame += 1
+    }
+
+    public var count: Int { entries.count }
 }

@@ -37,6 +37,9 @@ struct GLESBatchEncoder {
     /// The B, G, R, A colour to clear the target to instead of drawing the first quads, when the plan starts
     /// with opaque solid quads that cover the whole target (a scene's background); nil: no such quad.
     private(set) var clearColor: (Float, Float, Float, Float)?
+    /// The coverage of rounded and antialiased quads, kept while they come back unchanged (the renderer ends its
+    /// frames).
+    let coverages = FrameCache<CoverageKey, AntialiasedCoverage>()
     /// The blurred shadows of this plan, made by the renderer before encoding.
     var shadowTiles: [ShadowSource: GLESTile] = [:]
 
@@ -157,7 +160,9 @@ struct GLESBatchEncoder {
     private mutating func encodeAntialiased(
         _ quad: Quad, opacity: Float, plan: RenderPlan, textures: GLESTextureCache
     ) throws {
-        let coverage = quad.analyticCoverage(width: plan.width, height: plan.height)
+        let coverage = coverages.value(for: CoverageKey(quad, width: plan.width, height: plan.height)) {
+            quad.analyticCoverage(width: plan.width, height: plan.height)
+        }
         guard !coverage.isEmpty else { return }
         let opacityByte = PremultipliedColor.byte(opacity)
         let before = instances.count

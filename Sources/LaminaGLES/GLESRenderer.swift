@@ -185,6 +185,7 @@ public final class GLESRenderer: Renderer {
         stats.quadsDrawn = encoder.quadsDrawn
         trimGroupTargets()
         releaseUnusedShadows()
+        encoder.coverages.endFrame()
         stats.bytesUploaded = textures.bytesUploadedThisFrame
         stats.uploadSeconds = Double(textures.uploadNanosecondsThisFrame) / 1e9
         statistics = stats
