@@ -165,6 +165,31 @@ import Testing
         }
     }
 
+    @Test func shadowsNoFrameUsesAreReleased() throws {
+        let (root, layer) = Self.scene { $0.shadowRadius = 2 }
+        let cpu = CPURenderer()
+        _ = try cpu.render(root)
+        #expect(cpu.cachedShadowCount == 1)
+        layer.shadowOpacity = 0
+        for _ in 0..<4 { _ = try cpu.render(root) }
+        #expect(cpu.cachedShadowCount == 0)
+        if let gles = GLESAvailability.renderer() {
+            layer.shadowOpacity = 1
+            _ = try gles.render(root)
+            #expect(gles.cachedShadowCount == 1)
+            // A new shape each frame: the old ones go after four frames unused, so at most five are held.
+            for step in 1...8 {
+                layer.bounds.size.width = 40 + CGFloat(step)
+                _ = try gles.render(root)
+                #expect(gles.statistics.shadowsBlurred == 1)
+            }
+            #expect(gles.cachedShadowCount <= 5)
+            layer.shadowOpacity = 0
+            for _ in 0..<4 { _ = try gles.render(root) }
+            #expect(gles.cachedShadowCount == 0)
+        }
+    }
+
     @Test func rotatedBlurredShadowsAgreeAcrossRenderers() throws {
         let (root, layer) = Self.scene {
             $0.shadowRadius = 4
