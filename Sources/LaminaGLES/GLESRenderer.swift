@@ -392,20 +392,7 @@ public final class GLESRenderer: Renderer {
         let across = try acquireGroupTarget(width: width, height: height)
         defer { groupTargets[across].inUse = false }
 
-        var texture: GLuint = 0, framebuffer: GLuint = 0
-        glGenTextures(1, &texture)
-        glBindTexture(GLenum(GL_TEXTURE_2D), texture)
-        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), GL_NEAREST)
-        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAG_FILTER), GL_NEAREST)
-        glTexStorage2D(GLenum(GL_TEXTURE_2D), 1, GLenum(GL_RGBA8), GLsizei(width), GLsizei(height))
-        if glGetError() == GLenum(GL_OUT_OF_MEMORY) {
-            glDeleteTextures(1, &texture)
-            throw RenderError.failed("out of GPU memory allocating a \(width)x\(height) shadow")
-        }
-        glGenFramebuffers(1, &framebuffer)
-        glBindFramebuffer(GLenum(GL_FRAMEBUFFER), framebuffer)
-        glFramebufferTexture2D(GLenum(GL_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), GLenum(GL_TEXTURE_2D), texture, 0)
-
+        let (texture, framebuffer) = try makeRenderTarget(width: width, height: height, for: "shadow")
         let q = source.color.quantized
         blurPass(source, from: groupTargets[silhouette].texture, into: groupTargets[across].framebuffer,
                  direction: (1, 0), tint: nil)
@@ -474,6 +461,14 @@ public final class GLESRenderer: Renderer {
             groupTargets[index].inUse = true
             return index
         }
+        let (texture, framebuffer) = try makeRenderTarget(width: width, height: height, for: "group buffer")
+        groupTargets.append(GroupTarget(texture: texture, framebuffer: framebuffer, width: width, height: height,
+                                        inUse: true))
+        return groupTargets.count - 1
+    }
+
+    /// A new RGBA8 texture of `width` x `height` (nearest, one level) and a framebuffer drawing into it, left bound.
+    private func makeRenderTarget(width: Int, height: Int, for what: String) throws -> (GLuint, GLuint) {
         var texture: GLuint = 0, framebuffer: GLuint = 0
         glGenTextures(1, &texture)
         glBindTexture(GLenum(GL_TEXTURE_2D), texture)
@@ -482,14 +477,12 @@ public final class GLESRenderer: Renderer {
         glTexStorage2D(GLenum(GL_TEXTURE_2D), 1, GLenum(GL_RGBA8), GLsizei(width), GLsizei(height))
         if glGetError() == GLenum(GL_OUT_OF_MEMORY) {
             glDeleteTextures(1, &texture)
-            throw RenderError.failed("out of GPU memory allocating a \(width)x\(height) group buffer")
+            throw RenderError.failed("out of GPU memory allocating a \(width)x\(height) \(what)")
         }
         glGenFramebuffers(1, &framebuffer)
         glBindFramebuffer(GLenum(GL_FRAMEBUFFER), framebuffer)
         glFramebufferTexture2D(GLenum(GL_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), GLenum(GL_TEXTURE_2D), texture, 0)
-        groupTargets.append(GroupTarget(texture: texture, framebuffer: framebuffer, width: width, height: height,
-                                        inUse: true))
-        return groupTargets.count - 1
+        return (texture, framebuffer)
     }
 
     /// Keeps at most 16 idle group buffers between frames.

@@ -280,7 +280,7 @@ extension SceneLoader {
         return false
     }
 
-    private func nonNegativeNumber(_ value: JSONValue, _ path: String) -> Double? {
+    func nonNegativeNumber(_ value: JSONValue, _ path: String) -> Double? {
         guard let number = number(value, path) else { return nil }
         guard number >= 0 else {
             report(path, at: value.position, "must not be negative")

@@ -20,7 +20,7 @@ extension SceneLoader {
 
     func readEffects(_ layer: Layer, keys: [String: JSONMember], path: String) {
         if let member = keys["cornerRadius"],
-            let radius = nonNegative(member.value, ScenePath.key(path, "cornerRadius"))
+            let radius = nonNegativeNumber(member.value, ScenePath.key(path, "cornerRadius"))
         {
             layer.cornerRadius = CGFloat(radius)
         }
@@ -45,7 +45,7 @@ extension SceneLoader {
             layer.shadowOffset = CGSize(width: offset[0], height: offset[1])
         }
         if let member = keys["shadowRadius"],
-            let radius = nonNegative(member.value, ScenePath.key(path, "shadowRadius"))
+            let radius = nonNegativeNumber(member.value, ScenePath.key(path, "shadowRadius"))
         {
             layer.shadowRadius = CGFloat(radius)
         }
@@ -55,15 +55,6 @@ extension SceneLoader {
                 layer.shadowPath = self.path(steps, value: member.value, path: shadowPath, bounds: layer.bounds)
             }
         }
-    }
-
-    private func nonNegative(_ value: JSONValue, _ path: String) -> Double? {
-        guard let number = number(value, path) else { return nil }
-        guard number >= 0 else {
-            report(path, at: value.position, "must not be negative")
-            return nil
-        }
-        return number
     }
 
     private func corners(_ value: JSONValue, _ path: String) -> CornerMask? {
