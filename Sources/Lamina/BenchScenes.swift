@@ -41,6 +41,18 @@ public enum BenchScene: String, CaseIterable, Sendable {
     /// pixels too. Before every frame the first level's turn changes a little (the whole chain sways by at most
     /// 1.1 degrees), so the chain is planned again each frame: an unchanged tree's plan would be reused whole.
     case deeptree
+    /// 500 cards (at 1920 x 1080; the same density at other sizes) of random whole-point sizes (160...240 x 100...150 points) at whole-point positions, built as iOS
+    /// builds a card with a shadow and rounded, clipped content: an outer layer with a white-ish background,
+    /// cornerRadius 12, a 2 point coloured border and a shadow (opacity 0.4, radius 6, offset (0, 4); no
+    /// shadowPath, so the silhouette is the card's own subtree, and masksToBounds off so the shadow is not clipped),
+    /// holding an inner layer inset by the border with cornerRadius 10 and masksToBounds, which clips a coloured
+    /// header band, a 48 x 48 sprite and a rounded coloured bar. Every card's shadow is its own (distinct
+    /// contents), so the first frame blurs 500 shadows; later frames reuse them.
+    case cards500 = "cards-500"
+    /// The same, where before every frame 10 cards (the next ten in turn) move by whole points, so their shadows
+    /// are reused (the silhouette is relative to the card), and 1 card (250 further on) grows by 8 x 6 points, or
+    /// shrinks back, so its shadow is blurred again.
+    case cards500Moving = "cards-500-moving"
 
     /// The layer tree for an output of `size` points.
     public func makeRoot(size: CGSize) throws -> Layer {
@@ -81,6 +93,16 @@ public enum BenchScene: String, CaseIterable, Sendable {
             root.addSublayer(layer)
         case .deeptree:
             Self.addChain(to: root, size: size, sheet: try Self.spriteSheet())
+        case .cards500, .cards500Moving:
+            let sheet = try Self.spriteSheet()
+            for index in 0..<Self.cardCount(size: size) {
+                let w = 160 + random.below(81), h = 100 + random.below(51)
+                let card = Self.makeCard(index: index, sheet: sheet, frame: random.below(64))
+                card.position = CGPoint(x: random.below(max(1, Int(size.width) - w)),
+                                        y: random.below(max(1, Int(size.height) - h - 10)))
+                Self.layOutCard(card, width: CGFloat(w), height: CGFloat(h))
+                root.addSublayer(card)
+            }
         case .nineslice2k:
             let button = try DemoImages.button()
             for _ in 0..<2_000 {
@@ -99,7 +121,8 @@ public enum BenchScene: String, CaseIterable, Sendable {
     }
 
     /// Work done before each frame: for `upload`, a change to the big image's pixels; for `drawn-1k-redraw10`,
-    /// ten layers (the next ten in turn) marked for drawing; for `deeptree`, a new turn of the chain's first level.
+    /// ten layers (the next ten in turn) marked for drawing; for `deeptree`, a new turn of the chain's first level;
+    /// for `cards-500-moving`, ten cards moved and one resized.
     public func prepareFrame(_ root: Layer, frame: Int) {
         switch self {
         case .upload:
@@ -110,6 +133,8 @@ public enum BenchScene: String, CaseIterable, Sendable {
             for layer in redrawnLayers(root, frame: frame) { layer.setNeedsDisplay() }
         case .deeptree:
             root.sublayers.first?.transform = Transform3D(rotationAngle: Self.chainTurn + 0.02 * sin(CGFloat(frame)))
+        case .cards500Moving:
+            Self.moveCards(root, frame: frame)
         default:
             break
         }
@@ -146,6 +171,108 @@ public enum BenchScene: String, CaseIterable, Sendable {
             body(layer)
             stack.append(contentsOf: layer.sublayers)
         }
+    }
+
+    /// The cards of `cards-500` at 1920 x 1080.
+    public static let cardCount = 500
+
+    /// The cards of `cards-500` at `size`: 500 at 1920 x 1080, and the same number per pixel at other sizes (at
+    /// least 12), so that a small output is not piled 500 cards deep (at 256 x 256: 16 cards).
+    public static func cardCount(size: CGSize) -> Int {
+        max(12, Int((CGFloat(cardCount) * size.width * size.height / (1920 * 1080)).rounded()))
+    }
+    /// Cards moved before each frame of `cards-500-moving`.
+    public static let cardsMovedPerFrame = 10
+    /// The growth of the card resized before each frame of `cards-500-moving`, in points.
+    static let cardGrowth = CGSize(width: 8, height: 6)
+
+    /// A card of `cards-500` (sizes and frames set by `layOutCard`): an outer layer with the background, border
+    /// and shadow, and an inner masksToBounds layer with the clipped contents.
+    static func makeCard(index: Int, sheet: Image, frame: Int) -> Layer {
+        let hue = Double(index % 50) / 50
+        let colour = Color(red: 0.5 + 0.5 * cos(2 * .pi * hue), green: 0.5 + 0.5 * cos(2 * .pi * (hue - 1 / 3.0)),
+                           blue: 0.5 + 0.5 * cos(2 * .pi * (hue - 2 / 3.0)))
+        let card = Layer()
+        card.name = "card \(index)"
+        card.anchorPoint = .zero
+        card.backgroundColor = Color(red: 0.96 + 0.01 * Double(index % 4), green: 0.97, blue: 0.95)
+        card.cornerRadius = 12
+        card.borderWidth = 2
+        card.borderColor = colour
+        card.shadowColor = .black
+        card.shadowOpacity = 0.4
+        card.shadowRadius = 6
+        card.shadowOffset = CGSize(width: 0, height: 4)
+        let content = Layer()
+        content.anchorPoint = .zero
+        content.position = CGPoint(x: 2, y: 2)
+        content.cornerRadius = 10
+        content.masksToBounds = true
+        let header = Layer()
+        header.anchorPoint = .zero
+        header.backgroundColor = colour
+        let thumbnail = Layer()
+        thumbnail.anchorPoint = .zero
+        thumbnail.bounds = CGRect(x: 0, y: 0, width: 48, height: 48)
+        thumbnail.position = CGPoint(x: 10, y: 44)
+        thumbnail.contents = sheet
+        thumbnail.contentsRect = CGRect(x: CGFloat(frame % 8) / 8, y: CGFloat(frame / 8) / 8, width: 0.125,
+                                        height: 0.125)
+        let bar = Layer()
+        bar.anchorPoint = .zero
+        bar.position = CGPoint(x: 68, y: 50)
+        bar.cornerRadius = 6
+        bar.backgroundColor = colour.withAlphaComponent(0.6)
+        content.addSublayer(header)
+        content.addSublayer(thumbnail)
+        content.addSublayer(bar)
+        card.addSublayer(content)
+        return card
+    }
+
+    /// Sizes a card and lays out its contents, as a layout pass would.
+    static func layOutCard(_ card: Layer, width: CGFloat, height: CGFloat) {
+        card.bounds = CGRect(x: 0, y: 0, width: width, height: height)
+        guard let content = card.sublayers.first, content.sublayers.count == 3 else { return }
+        content.bounds = CGRect(x: 0, y: 0, width: width - 4, height: height - 4)
+        // The header band's top corners are rounded only by the content's clip.
+        content.sublayers[0].bounds = CGRect(x: 0, y: 0, width: width - 4, height: 36)
+        content.sublayers[2].bounds = CGRect(x: 0, y: 0, width: width - 4 - 80, height: 12)
+    }
+
+    /// cards-500-moving's change before `frame`: the next ten cards in turn move by -6...6 whole points each way
+    /// (kept inside the output), and the card 250 further on grows by `cardGrowth`, or shrinks back if it had grown.
+    static func moveCards(_ root: Layer, frame: Int) {
+        let cards = root.sublayers
+        guard !cards.isEmpty else { return }
+        var random = SplitMix64(seed: 0x1A31A &+ UInt64(frame))
+        let limit = root.bounds.size
+        for index in movedCardIndices(frame: frame, count: cards.count) {
+            let card = cards[index]
+            let dx = CGFloat(random.below(13) - 6), dy = CGFloat(random.below(13) - 6)
+            card.position = CGPoint(
+                x: min(max(card.position.x + dx, 0), max(0, limit.width - card.bounds.width)),
+                y: min(max(card.position.y + dy, 0), max(0, limit.height - card.bounds.height)))
+        }
+        // Each card comes round again every `period` frames; it grows on even rounds and shrinks back on odd ones.
+        let period = cards.count / gcd(cardsMovedPerFrame, cards.count)
+        let resized = cards[resizedCardIndex(frame: frame, count: cards.count)]
+        let sign: CGFloat = (frame / period) % 2 == 0 ? 1 : -1
+        layOutCard(resized, width: resized.bounds.width + sign * cardGrowth.width,
+                   height: resized.bounds.height + sign * cardGrowth.height)
+    }
+
+    private static func gcd(_ a: Int, _ b: Int) -> Int { b == 0 ? a : gcd(b, a % b) }
+
+    /// The cards `cards-500-moving` moves before `frame`.
+    public static func movedCardIndices(frame: Int, count: Int = cardCount) -> [Int] {
+        (0..<cardsMovedPerFrame).map { (frame * cardsMovedPerFrame + $0) % count }
+    }
+
+    /// The card `cards-500-moving` resizes before `frame`: half way round from those moved before the same frame
+    /// (never one of them).
+    public static func resizedCardIndex(frame: Int, count: Int = cardCount) -> Int {
+        (frame * cardsMovedPerFrame + max(cardsMovedPerFrame, count / 2)) % count
     }
 
     /// deeptree's depth.

@@ -61,7 +61,9 @@ public final class CPURenderer: Renderer {
         stats.quads = plan.quads.count
         stats.quadsDrawn = prepared.reduce(0) { $0 + ($1.isEmpty ? 0 : 1) }
         stats.drawCalls = stats.quadsDrawn
-        stats.offscreenPasses = plan.groups.count + 2 * stats.shadowsBlurred
+        // Passes inside silhouettes (their groups) were counted as the silhouettes were drawn, as the GLES renderer
+        // counts them.
+        stats.offscreenPasses += plan.groups.count + 2 * stats.shadowsBlurred
         statistics = stats
     }
 
@@ -91,6 +93,7 @@ public final class CPURenderer: Renderer {
                 statistics.shadowsReused += 1
             } else {
                 let silhouette = try silhouetteRenderer.render(source.silhouette)
+                statistics.offscreenPasses += silhouetteRenderer.statistics.offscreenPasses
                 image = try source.blurred(from: silhouette)
                 statistics.shadowsBlurred += 1
             }

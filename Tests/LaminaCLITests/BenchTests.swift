@@ -57,7 +57,8 @@ import Testing
             let cpu = renderers[0]
             #expect(cpu["renderer"] as? String == "cpu")
             for key in ["frameMs", "framesPerSecond", "layersPerSecond", "planMsMedian", "firstFrameMs", "drawCalls",
-                        "quadsDrawn", "bytesUploadedPerFrame", "uploadMsMedian", "offscreenPasses",
+                        "quadsDrawn", "bytesUploadedPerFrame", "uploadMsMedian", "offscreenPasses", "shadowsBlurred",
+                        "shadowsReused", "firstFrameOffscreenPasses", "firstFrameShadowsBlurred",
                         "customDrawsPerFrame", "peakMemoryBytes", "ratios"] {
                 #expect(cpu.keys.contains(key), "missing renderers[].\(key)")
             }
@@ -191,6 +192,101 @@ import Testing
         let image = try CPURenderer().render(plan)
         #expect(image.rgba(x: 128, y: 128) == RGBA8(r: 0x20, g: 0x28, b: 0x30, a: 255), "the circle's middle is empty")
     }
+
+    /// The cards scenes' JSON at 256 x 256 (16 cards): one warm-up frame (which blurs every shadow) and one counted
+    /// frame.
+    static func cardsJSON(backend: String = "cpu") throws -> [[String: Any]] {
+        let folder = try CLI.temporaryFolder()
+        let result = try CLI.run(["bench", "--size", "256x256", "--warmup", "1", "--frames", "1", "--backend", backend,
+                                  "--scene", "cards-500", "--scene", "cards-500-moving", "--json", "out.json"],
+                                 in: folder)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.output.contains("shadows per frame: 0 blurred, 16 reused (first frame: 16 blurred"),
+                "\(result.output)")
+        let json = try readJSON(folder.appendingPathComponent("out.json"))
+        let scenes = try #require(json["scenes"] as? [[String: Any]])
+        #expect(scenes.map { $0["scene"] as? String } == ["cards-500", "cards-500-moving"])
+        return scenes
+    }
+
+    /// Checks one renderer's shadow counters on the cards scenes: every shadow made on the first frame; on the next,
+    /// cards-500 reuses all of them, and cards-500-moving blurs only the resized card's again (the ten moved
+    /// cards' silhouettes are the same, relative to the card).
+    static func checkCardCounters(_ scenes: [[String: Any]], renderer name: String) throws {
+        for scene in scenes {
+            // The root, and five layers a card: the card, its clipped content, header, thumbnail and bar. At 256 x 256
+            // the scene keeps 1920 x 1080's density: 16 cards.
+            #expect(scene["layers"] as? Int == 1 + 5 * 16)
+            let cards = 16.0
+            let renderers = try #require(scene["renderers"] as? [[String: Any]])
+            let r = try #require(renderers.first { $0["renderer"] as? String == name })
+            for key in ["offscreenPasses", "shadowsBlurred", "shadowsReused", "firstFrameOffscreenPasses",
+                        "firstFrameShadowsBlurred"] {
+                #expect(r.keys.contains(key), "missing renderers[].\(key)")
+            }
+            let blurred = try number(r["shadowsBlurred"]), reused = try number(r["shadowsReused"])
+            let passes = try number(r["offscreenPasses"])
+            #expect(try number(r["firstFrameShadowsBlurred"]) == cards)
+            // The cards' clip groups, and three passes a shadow made: silhouette, blur, and the clip group inside
+            // the silhouette (both renderers count it).
+            #expect(try number(r["firstFrameOffscreenPasses"]) == cards + 3 * cards, "\(name)")
+            if scene["scene"] as? String == "cards-500" {
+                #expect(blurred == 0 && reused == cards, "\(name): \(blurred) blurred, \(reused) reused")
+                #expect(passes == cards, "\(name)")
+            } else {
+                #expect(blurred == 1 && reused == cards - 1, "\(name): \(blurred) blurred, \(reused) reused")
+                #expect(passes == cards + 3, "\(name)")
+            }
+            let cairo = try object(object(scene["baselines"])["cairo"])
+            #expect(cairo["skipped"] is NSNull && (cairo["note"] as? String)?.contains("shadows blurred once") == true)
+        }
+    }
+
+    @Test func cardsScenesReuseTheirShadows() throws {
+        try Self.checkCardCounters(Self.cardsJSON(), renderer: "cpu")
+    }
+
+    @Test func cardsAreDeterministicAndMoveByWholePoints() throws {
+        let size = CGSize(width: 1920, height: 1080)
+        let a = try BenchScene.cards500Moving.makeRoot(size: size), b = try BenchScene.cards500.makeRoot(size: size)
+        #expect(a.sublayers.count == 500)
+        #expect(BenchScene.cardCount(size: CGSize(width: 256, height: 256)) == 16)
+        #expect(BenchScene.resizedCardIndex(frame: 1, count: 16) == 4, "not among the moved 10...15, 0...3")
+        #expect(a.sublayers.map(\.frame) == b.sublayers.map(\.frame), "the same cards in both scenes, every run")
+        let card = a.sublayers[0], content = try #require(card.sublayers.first)
+        // The iOS card: the shadow on an outer layer that does not clip; the contents clipped by an inner one.
+        #expect(!card.masksToBounds && card.shadowOpacity == 0.4 && card.shadowRadius == 6)
+        #expect(card.shadowOffset == CGSize(width: 0, height: 4) && card.cornerRadius == 12 && card.borderWidth == 2)
+        #expect(content.masksToBounds && content.cornerRadius == 10 && content.sublayers.count == 3)
+        for card in a.sublayers {
+            #expect(card.frame.minX >= 0 && card.frame.maxX <= 1920 && card.frame.minY >= 0 && card.frame.maxY <= 1080)
+            #expect((160...240).contains(card.bounds.width) && (100...150).contains(card.bounds.height))
+        }
+
+        let before = a.sublayers.map(\.frame)
+        BenchScene.cards500Moving.prepareFrame(a, frame: 1)
+        BenchScene.cards500.prepareFrame(b, frame: 1)
+        #expect(b.sublayers.map(\.frame) == before, "cards-500 never changes")
+        let moved = Set(BenchScene.movedCardIndices(frame: 1)), resized = BenchScene.resizedCardIndex(frame: 1)
+        #expect(moved == Set(10..<20) && resized == 260)
+        for (index, card) in a.sublayers.enumerated() {
+            let old = before[index], new = card.frame
+            if moved.contains(index) {
+                #expect(new.size == old.size)
+                #expect(new.minX == new.minX.rounded() && new.minY == new.minY.rounded())
+            } else if index == resized {
+                #expect(new.origin == old.origin)
+                #expect(new.width == old.width + 8 && new.height == old.height + 6)
+                #expect(card.sublayers[0].bounds.width == new.width - 4, "the contents laid out again")
+            } else {
+                #expect(new == old)
+            }
+        }
+        #expect(a.sublayers.indices.filter { moved.contains($0) && a.sublayers[$0].frame != before[$0] }.count >= 8)
+        // The resized card shrinks back when it comes round again, 50 frames later.
+        BenchScene.cards500Moving.prepareFrame(a, frame: 51)
+        #expect(a.sublayers[resized].frame.size == before[resized].size)
+    }
 }
 
 @Suite(.enabled(if: GLESAvailability.skipReason == nil, "no EGL display"))
@@ -216,5 +312,9 @@ struct BenchGLESTests {
         for series in ["cpu", "gles", "memcpy", "cairo", "glesInstanced"] {
             #expect(svg.contains("data-scene=\"sprites-1k\" data-series=\"\(series)\""), "\(series)")
         }
+    }
+
+    @Test func cardsScenesReuseTheirShadowsOnTheGPU() throws {
+        try BenchTests.checkCardCounters(BenchTests.cardsJSON(backend: "gles"), renderer: "gles")
     }
 }

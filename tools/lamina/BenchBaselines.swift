@@ -112,6 +112,8 @@ final class CairoBaseline {
     private var operations: [Operation] = []
     /// Blurred shadows, made once at setup.
     private var shadows: [ShadowSource: Image] = [:]
+    /// The distinct shadows in plan order, for `blurShadowAgain`.
+    private var shadowOrder: [ShadowSource] = []
     /// Where the baseline does less or other than Lamina.
     private(set) var notes: [String] = []
 
@@ -136,6 +138,7 @@ final class CairoBaseline {
                 // use some blur of its own) and drawn as an image every frame.
                 if shadows[source] == nil {
                     shadows[source] = try source.blurred(from: CPURenderer(threads: 1).render(source.silhouette))
+                    shadowOrder.append(source)
                 }
                 paint = .texture(source.texture(of: shadows[source]!))
                 if !notes.contains(where: { $0.hasPrefix("shadows") }) {
@@ -272,6 +275,17 @@ final class CairoBaseline {
             cairo_close_path(cr)
         }
         cairo_restore(cr)
+    }
+
+    /// Distinct shadows blurred at setup.
+    var shadowCount: Int { shadowOrder.count }
+
+    /// Draws the silhouette of the `index`-th distinct shadow (wrapping round) and blurs it again, as a program
+    /// would for a card it resized; the picture drawn stays the one made at setup (the same pixels).
+    func blurShadowAgain(_ index: Int) throws {
+        guard !shadowOrder.isEmpty else { return }
+        let source = shadowOrder[index % shadowOrder.count]
+        _ = try source.blurred(from: CPURenderer(threads: 1).render(source.silhouette))
     }
 
     func drawFrame() throws {
