@@ -72,11 +72,15 @@ public struct CoverageShape: Hashable, Sendable {
     public var outer: RoundedRect
     /// nil, or a hole (the inside of a border).
     public var inner: RoundedRect?
+    /// true: a solid quad with this shape paints the whole shape, whatever its own rectangle (a rounded background
+    /// or border); false: the shape only clips the quad (a rounded clip handed down to a sublayer's quad).
+    public var fillsShape: Bool
 
-    public init(toTarget: Matrix3, outer: RoundedRect, inner: RoundedRect? = nil) {
+    public init(toTarget: Matrix3, outer: RoundedRect, inner: RoundedRect? = nil, fillsShape: Bool = true) {
         self.toTarget = toTarget
         self.outer = outer
         self.inner = inner.flatMap { $0.isEmpty ? nil : $0 }
+        self.fillsShape = fillsShape
     }
 }
 
@@ -272,7 +276,7 @@ extension Quad {
     public func analyticCoverage(width: Int, height: Int) -> AntialiasedCoverage {
         guard let shape else { return antialiasedCoverage(width: width, height: height) }
         let base: AntialiasedCoverage
-        if case .solid = paint {
+        if case .solid = paint, shape.fillsShape {
             // A solid shape paints the shape: every pixel it may touch, within the clip and the target.
             guard let prepared = CoverageShape.Prepared(shape) else { return AntialiasedCoverage() }
             var region = ConvexPolygon(rect: CGRect(x: 0, y: 0, width: width, height: height))

@@ -119,7 +119,7 @@ public struct Quad: Hashable, Sendable {
     /// rule. The edges of cells inside a nine-slice stay sharp so that cells meet without seams.
     public var antialiasedEdges: QuadEdges
     /// nil, or a shape the paint is seen through (rounded corners, a rounded border): its edges are always
-    /// antialiased. A solid quad with a shape paints the whole shape, whatever its own rectangle.
+    /// antialiased. A solid quad with a shape that `fillsShape` paints the whole shape, whatever its own rectangle.
     public var shape: CoverageShape?
     /// The layer this quad came from, for debugging and error messages; nil when unnamed.
     public var layerName: String?

@@ -172,7 +172,10 @@ extension Quad {
         let move = Matrix3.translation(x, y)
         quad.unitToTarget = unitToTarget.concatenating(move)
         quad.clip = clip.map { ConvexPolygon(vertices: $0.vertices.map { CGPoint(x: $0.x + x, y: $0.y + y) }) }
-        quad.shape = shape.map { CoverageShape(toTarget: $0.toTarget.concatenating(move), outer: $0.outer, inner: $0.inner) }
+        quad.shape = shape.map {
+            CoverageShape(toTarget: $0.toTarget.concatenating(move), outer: $0.outer, inner: $0.inner,
+                          fillsShape: $0.fillsShape)
+        }
         return quad
     }
 }

@@ -218,11 +218,24 @@ public struct Planner {
         return plan
     }
 
-    /// Makes the quads from `start` on a group seen through `shape` (a mask of the rounded bounds); nothing when
-    /// they touch no pixel.
+    /// Clips the quads from `start` on to `shape` (rounded bounds). When none of them has a shape of its own or is a
+    /// shadow, and no group starts among them, each takes the shape as its own (no offscreen pass; where two of
+    /// them overlap in an antialiased edge pixel each is faded there on its own, as Core Animation's rounded clips
+    /// blend). Otherwise they become a group seen through a mask of the shape.
     private func closeRoundedClip(start: Int, shape: CoverageShape, layerName: String?, plan: inout RenderPlan) {
         let end = plan.quads.count
-        guard end > start, let bounds = Self.bounds(of: plan.quads[start..<end], width: plan.width, height: plan.height)
+        guard end > start else { return }
+        let direct = !plan.groups.contains { $0.range.lowerBound >= start } && plan.quads[start..<end].allSatisfy {
+            if case .shadow = $0.paint { return false }
+            return $0.shape == nil
+        }
+        if direct {
+            var clip = shape
+            clip.fillsShape = false
+            for index in start..<end { plan.quads[index].shape = clip }
+            return
+        }
+        guard let bounds = Self.bounds(of: plan.quads[start..<end], width: plan.width, height: plan.height)
         else { return }
         plan.quads.append(Quad(
             unitToTarget: Matrix3.unitSquare(to: shape.outer.rect).concatenating(shape.toTarget),
