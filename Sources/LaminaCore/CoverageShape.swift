@@ -213,6 +213,16 @@ extension CoverageShape {
         }
     }
 
+    /// True when every pixel of `box` lies wholly inside the shape (and outside its hole): seen through the shape,
+    /// those pixels do not change.
+    public func contains(_ box: PixelBox) -> Bool {
+        guard let prepared = Prepared(self), box.x1 > box.x0, box.y1 > box.y0 else { return false }
+        for y in box.y0..<box.y1 {
+            guard prepared.row(y).full.contains(where: { $0.lo <= box.x0 && $0.hi >= box.x1 }) else { return false }
+        }
+        return true
+    }
+
     /// `base` (a quad's own coverage) seen through this shape: pixels wholly inside stay as they are, the others
     /// are multiplied by the shape's coverage.
     public func applied(to base: AntialiasedCoverage) -> AntialiasedCoverage {

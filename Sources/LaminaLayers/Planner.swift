@@ -225,14 +225,39 @@ public struct Planner {
     private func closeRoundedClip(start: Int, shape: CoverageShape, layerName: String?, plan: inout RenderPlan) {
         let end = plan.quads.count
         guard end > start else { return }
-        let direct = !plan.groups.contains { $0.range.lowerBound >= start } && plan.quads[start..<end].allSatisfy {
-            if case .shadow = $0.paint { return false }
-            return $0.shape == nil
+        let (width, height) = (plan.width, plan.height)
+        // What lies wholly inside the rounded shape is left as it is.
+        func inside(_ quads: ArraySlice<Quad>) -> Bool {
+            Self.bounds(of: quads, width: width, height: height).map { shape.contains($0) } ?? true
+        }
+        var untouched = Set<Int>()
+        var direct = true
+        for group in plan.groups where group.range.lowerBound >= start {
+            guard shape.contains(group.bounds) else {
+                direct = false
+                break
+            }
+            untouched.formUnion(group.range)
+        }
+        if direct {
+            for index in start..<end where !untouched.contains(index) {
+                let quad = plan.quads[index]
+                if case .shadow = quad.paint, !inside(plan.quads[index...index]) {
+                    direct = false
+                } else if quad.shape != nil, !inside(plan.quads[index...index]) {
+                    direct = false
+                }
+                if !direct { break }
+            }
         }
         if direct {
             var clip = shape
             clip.fillsShape = false
-            for index in start..<end { plan.quads[index].shape = clip }
+            for index in start..<end where !untouched.contains(index) {
+                if plan.quads[index].shape != nil { continue }
+                if case .shadow = plan.quads[index].paint { continue }
+                plan.quads[index].shape = clip
+            }
             return
         }
         guard let bounds = Self.bounds(of: plan.quads[start..<end], width: plan.width, height: plan.height)

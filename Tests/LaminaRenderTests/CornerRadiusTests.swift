@@ -106,6 +106,15 @@ import Testing
             #expect(Self.near(image.rgba(x: 5, y: 6), 79, 255, 79), "\(renderer.name): \(image.rgba(x: 5, y: 6))")
             #expect(renderer.statistics.offscreenPasses == 1, "\(renderer.name)")
         }
+        // A rounded child wholly inside the clip's untouched interior needs no group either.
+        child.frame = CGRect(x: 30, y: 30, width: 40, height: 40)
+        child.cornerRadius = 8
+        for renderer in ReferenceScenes.renderers() {
+            let image = try renderer.render(root)
+            #expect(renderer.statistics.offscreenPasses == 0, "\(renderer.name)")
+            #expect(Self.near(image.rgba(x: 50, y: 50), 0, 255, 0) && Self.near(image.rgba(x: 30, y: 30), 255, 255, 255))
+        }
+        child.frame = CGRect(x: -10, y: -10, width: 120, height: 120)
         child.cornerRadius = 0
         // Without masksToBounds the child is not clipped and no group is needed.
         layer.masksToBounds = false
