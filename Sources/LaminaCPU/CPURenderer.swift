@@ -84,21 +84,43 @@ public final class CPURenderer: Renderer {
         guard quads.contains(where: { if case .shadow = $0.paint { return true } else { return false } }) else {
             return quads
         }
-        var resolved = quads
-        for index in resolved.indices {
-            guard case .shadow(let source) = resolved[index].paint else { continue }
-            let image: Image
-            if let cached = shadows[source] {
-                image = cached.image
-                statistics.shadowsReused += 1
+        // The shadows to make, each once, made side by side on every core (each silhouette drawn by a renderer of
+        // its own on one thread).
+        var missing: [ShadowSource] = []
+        var seen = Set<ShadowSource>()
+        for quad in quads {
+            if case .shadow(let source) = quad.paint, shadows[source] == nil, seen.insert(source).inserted {
+                missing.append(source)
+            }
+        }
+        if !missing.isEmpty {
+            let made = CPUShadowJob(missing)
+            if missing.count == 1 || threads == 1 {
+                for index in missing.indices { made.make(index, renderer: silhouetteRenderer) }
             } else {
-                let silhouette = try silhouetteRenderer.render(source.silhouette)
-                statistics.offscreenPasses += silhouetteRenderer.statistics.offscreenPasses
-                image = try source.blurred(from: silhouette)
+                let (workers, count) = (min(threads, missing.count), missing.count)
+                DispatchQueue.concurrentPerform(iterations: workers) { worker in
+                    let renderer = CPURenderer(threads: 1)
+                    var index = worker
+                    while index < count {
+                        made.make(index, renderer: renderer)
+                        index += workers
+                    }
+                }
+            }
+            for (source, result) in zip(missing, made.results) {
+                let (image, passes) = try result.get()
+                shadows[source] = (image, frame)
+                statistics.offscreenPasses += passes
                 statistics.shadowsBlurred += 1
             }
-            shadows[source] = (image, frame)
-            resolved[index].paint = .texture(source.texture(of: image))
+        }
+        var resolved = quads
+        for index in resolved.indices {
+            guard case .shadow(let source) = resolved[index].paint, let cached = shadows[source] else { continue }
+            if !seen.contains(source) { statistics.shadowsReused += 1 }
+            shadows[source] = (cached.image, frame)
+            resolved[index].paint = .texture(source.texture(of: cached.image))
         }
         return resolved
     }
@@ -563,5 +585,25 @@ extension CPUBandJob {
         pixman_image_composite32(
             PIXMAN_OP_OVER, mixed, mask ?? opacity, destination, 0, 0, maskOffset.x, maskOffset.y, Int32(x0) - origin.x,
             Int32(y0) - origin.y, width, height)
+    }
+}
+
+/// Shadows made side by side: each slot is written by one worker.
+final class CPUShadowJob: @unchecked Sendable {
+    let sources: [ShadowSource]
+    private(set) var results: [Result<(Image, Int), Error>]
+
+    init(_ sources: [ShadowSource]) {
+        self.sources = sources
+        results = Array(repeating: .failure(RenderError.failed("shadow not made")), count: sources.count)
+    }
+
+    /// Draws shadow `index`'s silhouette with `renderer` and blurs it; keeps the picture and the offscreen passes
+    /// the silhouette took.
+    func make(_ index: Int, renderer: CPURenderer) {
+        results[index] = Result {
+            let silhouette = try renderer.render(sources[index].silhouette)
+            return (try sources[index].blurred(from: silhouette), renderer.statistics.offscreenPasses)
+        }
     }
 }

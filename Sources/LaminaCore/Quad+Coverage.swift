@@ -88,10 +88,10 @@ extension PixelCoverage {
 
 extension Quad {
     /// The map from target pixel coordinates to texel coordinates of `texture` (the inverse of the quad's
-    /// placement followed by its texture mapping): a pixel centre maps to its sample point. Nil when the quad
-    /// is degenerate.
+    /// placement followed by its texture mapping): a pixel centre maps to its sample point, with a w row that
+    /// rounding alone moved off (0, 0, 1) made affine again. Nil when the quad is degenerate.
     public func targetToTexel(_ texture: TextureSource) -> Matrix3? {
-        unitToTarget.inverted?.concatenating(texture.unitToTexel)
+        unitToTarget.inverted?.concatenating(texture.unitToTexel).snappedToAffine
     }
 }
 

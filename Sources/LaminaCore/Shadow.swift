@@ -102,62 +102,73 @@ extension ShadowSource {
         precondition(silhouette.width == width && silhouette.height == height, "silhouette of another size")
         let output = try Image(width: width, height: height)
         let r = kernel.radius
-        let weights = kernel.weights
         let q = color.quantized
         let channels = (Float(q.blue), Float(q.green), Float(q.red), Float(q.alpha))
-        var across = [UInt8](repeating: 0, count: width * height)
-        var alpha = [Float](repeating: 0, count: width)
-        for y in 0..<height {
-            let row = silhouette.baseAddress.advanced(by: y * silhouette.bytesPerRow).assumingMemoryBound(to: UInt8.self)
-            var any = false
-            for x in 0..<width {
-                let a = row[x * 4 + 3]
-                alpha[x] = Float(a)
-                any = any || a != 0
-            }
-            guard any else { continue }
+        // Across, into whole numbers held as floats (the 8-bit buffer between the GPU's passes). Rows are padded
+        // with r zeros on both sides, so the taps need no bounds checks.
+        var across = [Float](repeating: 0, count: width * height)
+        var padded = [Float](repeating: 0, count: width + 2 * r)
+        kernel.weights.withUnsafeBufferPointer { w in
             across.withUnsafeMutableBufferPointer { out in
-                alpha.withUnsafeBufferPointer { a in
-                    weights.withUnsafeBufferPointer { w in
+                padded.withUnsafeMutableBufferPointer { a in
+                    for y in 0..<height {
+                        let row = silhouette.baseAddress.advanced(by: y * silhouette.bytesPerRow)
+                            .assumingMemoryBound(to: UInt8.self)
+                        var any = false
                         for x in 0..<width {
-                            var sum = w[0] * a[x]
+                            let value = row[x * 4 + 3]
+                            a[r + x] = Float(value)
+                            any = any || value != 0
+                        }
+                        guard any else { continue }
+                        let line = out.baseAddress! + y * width
+                        for x in 0..<width {
+                            let centre = r + x
+                            var sum = w[0] * a[centre]
                             var i = 1
                             while i <= r {
-                                let left = x - i >= 0 ? a[x - i] : 0
-                                let right = x + i < width ? a[x + i] : 0
-                                sum += w[i] * (left + right)
+                                sum += w[i] * (a[centre - i] + a[centre + i])
                                 i += 1
                             }
-                            out[y * width + x] = UInt8(min(max(sum.rounded(), 0), 255))
+                            line[x] = min(max(sum.rounded(), 0), 255)
                         }
                     }
                 }
             }
         }
+        // Down, then the colour times the blurred alpha.
         var column = [Float](repeating: 0, count: width)
-        for y in 0..<height {
-            for x in 0..<width { column[x] = weights[0] * Float(across[y * width + x]) }
-            var i = 1
-            while i <= r {
-                let w = weights[i]
-                let up = y - i, down = y + i
-                if up >= 0 || down < height {
-                    for x in 0..<width {
-                        let a = up >= 0 ? Float(across[up * width + x]) : 0
-                        let b = down < height ? Float(across[down * width + x]) : 0
-                        column[x] += w * (a + b)
+        kernel.weights.withUnsafeBufferPointer { w in
+            across.withUnsafeBufferPointer { h in
+                column.withUnsafeMutableBufferPointer { c in
+                    for y in 0..<height {
+                        let centre = h.baseAddress! + y * width
+                        for x in 0..<width { c[x] = w[0] * centre[x] }
+                        var i = 1
+                        while i <= r {
+                            let weight = w[i]
+                            if y - i >= 0 {
+                                let up = h.baseAddress! + (y - i) * width
+                                for x in 0..<width { c[x] += weight * up[x] }
+                            }
+                            if y + i < height {
+                                let down = h.baseAddress! + (y + i) * width
+                                for x in 0..<width { c[x] += weight * down[x] }
+                            }
+                            i += 1
+                        }
+                        let row = output.baseAddress.advanced(by: y * output.bytesPerRow)
+                            .assumingMemoryBound(to: UInt8.self)
+                        for x in 0..<width {
+                            let v = c[x] / 255
+                            guard v > 0 else { continue }
+                            row[x * 4] = UInt8(min(max((channels.0 * v).rounded(), 0), 255))
+                            row[x * 4 + 1] = UInt8(min(max((channels.1 * v).rounded(), 0), 255))
+                            row[x * 4 + 2] = UInt8(min(max((channels.2 * v).rounded(), 0), 255))
+                            row[x * 4 + 3] = UInt8(min(max((channels.3 * v).rounded(), 0), 255))
+                        }
                     }
                 }
-                i += 1
-            }
-            let row = output.baseAddress.advanced(by: y * output.bytesPerRow).assumingMemoryBound(to: UInt8.self)
-            for x in 0..<width {
-                let v = column[x] / 255
-                guard v > 0 else { continue }
-                row[x * 4] = UInt8(min(max((channels.0 * v).rounded(), 0), 255))
-                row[x * 4 + 1] = UInt8(min(max((channels.1 * v).rounded(), 0), 255))
-                row[x * 4 + 2] = UInt8(min(max((channels.2 * v).rounded(), 0), 255))
-                row[x * 4 + 3] = UInt8(min(max((channels.3 * v).rounded(), 0), 255))
             }
         }
         output.markModified()

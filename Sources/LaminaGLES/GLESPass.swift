@@ -368,16 +368,3 @@ struct GLESBatchEncoder {
         instances.append(color.0); instances.append(color.1); instances.append(color.2); instances.append(color.3)
     }
 }
-
-fileprivate extension Matrix3 {
-    /// This map with a w row that differs from (0, 0, 1) by rounding alone made exactly (0, 0, 1). Inverting
-    /// a placement leaves m33 = 0.9999999999999999 for many sizes; taken as perspective, a 1:1 quad would miss
-    /// the texel-copying path and divide per pixel, which a float does a step off and a bilinear read then
-    /// blends with the texel before. The tolerance is far below anything a float32 texel coordinate resolves.
-    var snappedToAffine: Matrix3 {
-        guard !isAffine, abs(m13) < 1e-12, abs(m23) < 1e-12, abs(m33 - 1) < 1e-12 else { return self }
-        let k = 1 / m33
-        return Matrix3(m11: m11 * k, m12: m12 * k, m13: 0, m21: m21 * k, m22: m22 * k, m23: 0, m31: m31 * k,
-                       m32: m32 * k, m33: 1)
-    }
-}
