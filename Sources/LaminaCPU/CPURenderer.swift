@@ -219,28 +219,12 @@ struct CPUPreparedQuad: @unchecked Sendable {
         }
         let stride = (x1 - x0 + 3) & ~3
         var bytes = [UInt8](repeating: 0, count: stride * (y1 - y0))
-        // Pieces: strips of 8 rows, split where a row's edge pixels are more than 16 apart (the two sides of an
-        // outline), so the mask is composited only near the pixels it holds.
-        let strip = 8
-        var columns: [[Int]] = Array(repeating: [], count: (y1 - y0 + strip - 1) / strip)
         for pixel in partial {
-            let x = Int(pixel.x) - x0, y = Int(pixel.y) - y0
-            bytes[y * stride + x] = PartialPixel.alpha(pixel.coverage, opacity: opacity)
-            columns[y / strip].append(x)
+            bytes[(Int(pixel.y) - y0) * stride + Int(pixel.x) - x0] = PartialPixel.alpha(pixel.coverage, opacity: opacity)
         }
-        var pieces: [PixelBox] = []
-        for (index, xs) in columns.enumerated() where !xs.isEmpty {
-            let sorted = xs.sorted()
-            let top = index * strip, bottom = min(top + strip, y1 - y0)
-            var start = sorted[0], last = sorted[0]
-            for x in sorted.dropFirst() {
-                if x - last > 16 {
-                    pieces.append(PixelBox(x0: start, y0: top, x1: last + 1, y1: bottom))
-                    start = x
-                }
-                last = x
-            }
-            pieces.append(PixelBox(x0: start, y0: top, x1: last + 1, y1: bottom))
+        // Composited a piece at a time, near the pixels the mask holds (pieces relative to the mask).
+        let pieces = AntialiasedCoverage(partial: partial).pieces().map {
+            PixelBox(x0: $0.x0 - x0, y0: $0.y0 - y0, x1: $0.x1 - x0, y1: $0.y1 - y0)
         }
         return .analytic(full: full, fullBounds: fullBounds, mask: bytes,
                          bounds: PixelBox(x0: x0, y0: y0, x1: x1, y1: y1), stride: stride, pieces: pieces)

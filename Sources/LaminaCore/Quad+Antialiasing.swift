@@ -158,3 +158,33 @@ extension PremultipliedColor {
         return (mul(q.red), mul(q.green), mul(q.blue), mul(q.alpha))
     }
 }
+
+extension AntialiasedCoverage {
+    /// Boxes holding every partial pixel, close around them: strips of `strip` rows, split where a strip's partial
+    /// pixels are more than `gap` apart (the two sides of an outline), in target pixels, top to bottom. Renderers
+    /// draw an outline's edge pixels a piece at a time rather than over its whole bounding box.
+    public func pieces(strip: Int = 8, gap: Int = 16) -> [PixelBox] {
+        guard let first = partial.first else { return [] }
+        var y0 = Int(first.y), y1 = Int(first.y) + 1
+        for pixel in partial {
+            y0 = min(y0, Int(pixel.y)); y1 = max(y1, Int(pixel.y) + 1)
+        }
+        var columns: [[Int]] = Array(repeating: [], count: (y1 - y0 + strip - 1) / strip)
+        for pixel in partial { columns[(Int(pixel.y) - y0) / strip].append(Int(pixel.x)) }
+        var pieces: [PixelBox] = []
+        for (index, xs) in columns.enumerated() where !xs.isEmpty {
+            let sorted = xs.sorted()
+            let top = y0 + index * strip, bottom = min(top + strip, y1)
+            var start = sorted[0], last = sorted[0]
+            for x in sorted.dropFirst() {
+                if x - last > gap {
+                    pieces.append(PixelBox(x0: start, y0: top, x1: last + 1, y1: bottom))
+                    start = x
+                }
+                last = x
+            }
+            pieces.append(PixelBox(x0: start, y0: top, x1: last + 1, y1: bottom))
+        }
+        return pieces
+    }
+}

@@ -40,6 +40,8 @@ struct GLESBatchEncoder {
     /// The coverage of rounded and antialiased quads, kept while they come back unchanged (the renderer ends its
     /// frames).
     let coverages = FrameCache<CoverageKey, AntialiasedCoverage>()
+    /// The edge pixels of solid rounded quads as small images, kept while they come back unchanged.
+    let fringes = FrameCache<FringeKey, GLESFringe?>()
     /// The blurred shadows of this plan, made by the renderer before encoding.
     var shadowTiles: [ShadowSource: GLESTile] = [:]
 
@@ -175,6 +177,27 @@ struct GLESBatchEncoder {
             let none = TexelRect(x0: 0, y0: 0, x1: 0, y1: 0)
             add(boxes: coverage.full, textured: false, texture: 0, requested: .nearest, filter: .nearest,
                 map: .identity, clamp: none, color: bgra(opacityByte))
+            // Many edge pixels (an outline): drawn from a small image of them, a piece at a time, rather than one
+            // instance each.
+            if coverage.partial.count >= 32,
+                let fringe = try fringes.value(
+                    for: FringeKey(coverage: CoverageKey(quad, width: plan.width, height: plan.height, opacity: opacity),
+                                   color: color),
+                    make: { try GLESFringe(coverage, color: color, opacity: opacity) }),
+                case let tiles = try textures.tiles(for: fringe.image), tiles.count == 1
+            {
+                let tile = tiles[0]
+                for placed in fringe.placements {
+                    let p = placed.piece
+                    add(boxes: [p], textured: true, texture: tile.texture, requested: .nearest, filter: .nearest,
+                        map: .translation(CGFloat(placed.x - p.x0), CGFloat(placed.y - p.y0)),
+                        clamp: TexelRect(x0: placed.x, y0: placed.y, x1: placed.x + p.x1 - p.x0,
+                                         y1: placed.y + p.y1 - p.y0),
+                        color: (0, 0, 0, 1), tile: Self.placement(tile))
+                }
+                if instances.count > before { quadsDrawn += 1 }
+                return
+            }
             for pixel in coverage.partial {
                 add(boxes: [PixelBox(x0: Int(pixel.x), y0: Int(pixel.y), x1: Int(pixel.x) + 1, y1: Int(pixel.y) + 1)],
                     textured: false, texture: 0, requested: .nearest, filter: .nearest, map: .identity, clamp: none,
@@ -366,5 +389,57 @@ struct GLESBatchEncoder {
         instances.append(Float(c.x0)); instances.append(Float(c.y0))
         instances.append(Float(c.x1)); instances.append(Float(c.y1))
         instances.append(color.0); instances.append(color.1); instances.append(color.2); instances.append(color.3)
+    }
+}
+
+/// What a solid quad's edge-pixel image depends on.
+struct FringeKey: Hashable {
+    var coverage: CoverageKey
+    var color: PremultipliedColor
+}
+
+/// The edge pixels of a solid quad with analytic coverage, packed into a small image: each piece of the outline
+/// (`AntialiasedCoverage.pieces`) placed on shelves, each pixel the colour times its coverage and opacity in exactly
+/// the bytes the one-instance-per-pixel path and the CPU renderer composite. Drawn 1:1 with nearest sampling.
+final class GLESFringe {
+    let image: Image
+    /// Each piece in target pixels and where its texels start in `image`.
+    let placements: [(piece: PixelBox, x: Int, y: Int)]
+
+    init?(_ coverage: AntialiasedCoverage, color: PremultipliedColor, opacity: Float) throws {
+        let pieces = coverage.pieces()
+        guard !pieces.isEmpty else { return nil }
+        let shelf = max(256, pieces.map { $0.x1 - $0.x0 }.max() ?? 0)
+        var placements: [(piece: PixelBox, x: Int, y: Int)] = []
+        var (x, y, rowHeight, width) = (0, 0, 0, 0)
+        for piece in pieces {
+            let (w, h) = (piece.x1 - piece.x0, piece.y1 - piece.y0)
+            if x + w > shelf {
+                (x, y, rowHeight) = (0, y + rowHeight, 0)
+            }
+            placements.append((piece, x, y))
+            x += w
+            width = max(width, x)
+            rowHeight = max(rowHeight, h)
+        }
+        image = try Image(width: width, height: y + rowHeight)
+        self.placements = placements
+        // Pieces by strip (their top row), to find each pixel's piece.
+        var byStrip: [Int: [Int]] = [:]
+        for (index, placed) in placements.enumerated() { byStrip[placed.piece.y0, default: []].append(index) }
+        let strip = pieces.first.map { $0.y1 - $0.y0 } ?? 8
+        let top = pieces[0].y0
+        for pixel in coverage.partial {
+            let (px, py) = (Int(pixel.x), Int(pixel.y))
+            let stripTop = top + (py - top) / max(strip, 1) * max(strip, 1)
+            guard let candidates = byStrip[stripTop],
+                let index = candidates.first(where: { placements[$0].piece.x0 <= px && px < placements[$0].piece.x1 })
+            else { continue }
+            let placed = placements[index]
+            let c = color.quantized(times: PartialPixel.alpha(pixel.coverage, opacity: opacity))
+            let word = UInt32(c.alpha) << 24 | UInt32(c.red) << 16 | UInt32(c.green) << 8 | UInt32(c.blue)
+            image.setWord(word, x: placed.x + px - placed.piece.x0, y: placed.y + py - placed.piece.y0)
+        }
+        image.markModified()
     }
 }

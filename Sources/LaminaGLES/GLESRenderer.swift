@@ -186,6 +186,7 @@ public final class GLESRenderer: Renderer {
         trimGroupTargets()
         releaseUnusedShadows()
         encoder.coverages.endFrame()
+        encoder.fringes.endFrame()
         stats.bytesUploaded = textures.bytesUploadedThisFrame
         stats.uploadSeconds = Double(textures.uploadNanosecondsThisFrame) / 1e9
         statistics = stats
