@@ -135,12 +135,9 @@ struct CPUPreparedQuad: @unchecked Sendable {
         case box(PixelBox)
         /// Every pixel of several boxes (a non-rectangular shape under the pixel-centre rule).
         case boxes([PixelBox], bounds: PixelBox)
-        /// Analytic coverage (antialiased edges, shapes): boxes covered wholly (drawn like `boxes`, with the quad's
-        /// opacity), and the partly covered pixels as an 8-bit mask of coverage x opacity over `bounds`, rows of
-        /// `stride` bytes (pixman wants a multiple of 4), drawn a piece at a time (`pieces`, mask-relative boxes
-        /// holding every non-zero byte) so that a thin outline does not cost its whole bounding box.
-        case analytic(full: [PixelBox], fullBounds: PixelBox?, mask: [UInt8], bounds: PixelBox, stride: Int,
-                      pieces: [PixelBox])
+        /// Analytic coverage (antialiased edges, shapes): see CPUEdgeCoverage (a class, so the prepared quads that
+        /// 10,000 sprites make stay small).
+        case analytic(CPUEdgeCoverage)
     }
 
     let quad: Quad
@@ -209,8 +206,8 @@ struct CPUPreparedQuad: @unchecked Sendable {
             } ?? box
         }
         guard !partial.isEmpty else {
-            return .analytic(full: full, fullBounds: fullBounds, mask: [], bounds: PixelBox(x0: 0, y0: 0, x1: 0, y1: 0),
-                             stride: 0, pieces: [])
+            return .analytic(CPUEdgeCoverage(full: full, fullBounds: fullBounds, mask: [],
+                                             bounds: PixelBox(x0: 0, y0: 0, x1: 0, y1: 0), stride: 0, pieces: []))
         }
         var x0 = Int.max, y0 = Int.max, x1 = Int.min, y1 = Int.min
         for pixel in partial {
@@ -226,8 +223,26 @@ struct CPUPreparedQuad: @unchecked Sendable {
         let pieces = AntialiasedCoverage(partial: partial).pieces().map {
             PixelBox(x0: $0.x0 - x0, y0: $0.y0 - y0, x1: $0.x1 - x0, y1: $0.y1 - y0)
         }
-        return .analytic(full: full, fullBounds: fullBounds, mask: bytes,
-                         bounds: PixelBox(x0: x0, y0: y0, x1: x1, y1: y1), stride: stride, pieces: pieces)
+        return .analytic(CPUEdgeCoverage(full: full, fullBounds: fullBounds, mask: bytes,
+                         bounds: PixelBox(x0: x0, y0: y0, x1: x1, y1: y1), stride: stride, pieces: pieces))
+    }
+}
+
+/// The pixels of a quad with analytic coverage: boxes covered wholly (drawn like plain boxes, with the quad's
+/// opacity), and the partly covered pixels as an 8-bit mask of coverage x opacity over `bounds`, rows of `stride`
+/// bytes (pixman wants a multiple of 4), drawn a piece at a time (`pieces`, mask-relative boxes holding every
+/// non-zero byte) so that a thin outline does not cost its whole bounding box. Shared read-only by the bands.
+final class CPUEdgeCoverage: @unchecked Sendable {
+    let full: [PixelBox]
+    let fullBounds: PixelBox?
+    let mask: [UInt8]
+    let bounds: PixelBox
+    let stride: Int
+    let pieces: [PixelBox]
+
+    init(full: [PixelBox], fullBounds: PixelBox?, mask: [UInt8], bounds: PixelBox, stride: Int, pieces: [PixelBox]) {
+        (self.full, self.fullBounds, self.mask, self.bounds, self.stride, self.pieces) =
+            (full, fullBounds, mask, bounds, stride, pieces)
     }
 }
 
@@ -357,7 +372,9 @@ final class CPUBandJob: @unchecked Sendable {
                           views)
         case .boxes(let boxes, let bounds):
             try drawBoxes(boxes, bounds: bounds, item, rows: rows, into: destination, origin: (left, top), views: views)
-        case .analytic(let full, let fullBounds, let bytes, let bounds, let stride, let pieces):
+        case .analytic(let edges):
+            let (full, fullBounds, bytes, bounds, stride, pieces) = (edges.full, edges.fullBounds, edges.mask, edges.bounds,
+                                                                     edges.stride, edges.pieces)
             if let fullBounds {
                 try drawBoxes(full, bounds: fullBounds, item, rows: rows, into: destination, origin: (left, top),
                               views: views)
