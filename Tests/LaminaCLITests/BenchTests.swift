@@ -116,6 +116,23 @@ import Testing
             == svg.components(separatedBy: "</title>").count)
     }
 
+    @Test func theCairoBaselineSkipsPlansWithOffscreenGroups() throws {
+        let folder = try CLI.temporaryFolder()
+        try """
+            {"size": [64, 48], "backgroundColor": "#FFFFFF",
+             "layers": [{"frame": [8, 8, 40, 30], "opacity": 0.5, "backgroundColor": "#FF0000",
+                         "sublayers": [{"frame": [4, 4, 10, 10], "backgroundColor": "#0000FF"}]}]}
+            """.write(to: folder.appendingPathComponent("group.json"), atomically: true, encoding: .utf8)
+        let run = try CLI.run(["bench", "--backend", "cpu", "--scene", "group.json", "--frames", "2", "--warmup", "0",
+                               "--json", "g.json"], in: folder)
+        #expect(run.status == 0, "\(run.stderr)")
+        let json = try Self.readJSON(folder.appendingPathComponent("g.json"))
+        let scene = try #require((json["scenes"] as? [[String: Any]])?.first)
+        let cairo = try Self.object(Self.object(scene["baselines"])["cairo"])
+        #expect((cairo["skipped"] as? String)?.contains("1 offscreen group") == true, "\(cairo)")
+        #expect(run.output.contains("baseline cairo: none (the plan has 1 offscreen group"))
+    }
+
     @Test func aSceneFileKeepsItsSizeUnlessToldOtherwise() throws {
         let folder = try CLI.temporaryFolder()
         try """
