@@ -76,19 +76,22 @@ public struct Path: Equatable, Sendable {
 extension DrawingContext {
     /// Adds `path`'s elements to the current path.
     public func addPath(_ path: Path) {
-        for element in path.elements {
-            switch element {
-            case .move(let p): move(to: p)
-            case .line(let p): addLine(to: p)
-            case .curve(let p, let c1, let c2): addCurve(to: p, control1: c1, control2: c2)
-            case .quadCurve(let p, let c): addQuadCurve(to: p, control: c)
-            case .arc(let c, let r, let a0, let a1, let clockwise):
-                addArc(center: c, radius: r, startAngle: a0, endAngle: a1, clockwise: clockwise)
-            case .close: closePath()
-            case .rect(let r): addRect(r)
-            case .ellipse(let r): addEllipse(in: r)
-            case .roundedRect(let r, let radius): addRoundedRect(in: r, radius: radius)
-            }
+        for element in path.elements { add(element) }
+    }
+
+    /// Adds one path element to the current path, as the CGContext call of the same name would.
+    public func add(_ element: Path.Element) {
+        switch element {
+        case .move(let p): move(to: p)
+        case .line(let p): addLine(to: p)
+        case .curve(let p, let c1, let c2): addCurve(to: p, control1: c1, control2: c2)
+        case .quadCurve(let p, let c): addQuadCurve(to: p, control: c)
+        case .arc(let c, let r, let a0, let a1, let clockwise):
+            addArc(center: c, radius: r, startAngle: a0, endAngle: a1, clockwise: clockwise)
+        case .close: closePath()
+        case .rect(let r): addRect(r)
+        case .ellipse(let r): addEllipse(in: r)
+        case .roundedRect(let r, let radius): addRoundedRect(in: r, radius: radius)
         }
     }
 }

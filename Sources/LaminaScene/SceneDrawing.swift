@@ -135,6 +135,10 @@ public final class SceneDrawing: LayerDelegate {
     }
 
     private func run(_ step: Step, in context: DrawingContext, bounds: CGRect) {
+        if let element = step.pathElement(in: bounds) {
+            context.add(element)
+            return
+        }
         switch step {
         case .save: context.saveGState()
         case .restore: context.restoreGState()
@@ -147,19 +151,8 @@ public final class SceneDrawing: LayerDelegate {
         case .dash(let lengths): context.setLineDash(phase: 0, lengths: lengths)
         case .fillColor(let color): context.setFillColor(color)
         case .strokeColor(let color): context.setStrokeColor(color)
-        case .moveTo(let point): context.move(to: point)
-        case .lineTo(let point): context.addLine(to: point)
-        case .curveTo(let control1, let control2, let end):
-            context.addCurve(to: end, control1: control1, control2: control2)
-        case .quadTo(let control, let end): context.addQuadCurve(to: end, control: control)
-        case .arc(let center, let radius, let start, let end, let clockwise):
-            context.addArc(
-                center: center, radius: radius, startAngle: radians(start), endAngle: radians(end),
-                clockwise: clockwise)
-        case .closePath: context.closePath()
-        case .rect(let rect): context.addRect(rect.resolved(in: bounds))
-        case .ellipse(let rect): context.addEllipse(in: rect.resolved(in: bounds))
-        case .roundedRect(let rect, let radius): context.addRoundedRect(in: rect, radius: radius)
+        case .moveTo, .lineTo, .curveTo, .quadTo, .arc, .closePath, .rect, .ellipse, .roundedRect:
+            break  // path steps: added above
         case .fill(let rule): context.fillPath(using: rule)
         case .stroke: context.strokePath()
         case .clip(let rule): context.clip(using: rule)
@@ -175,5 +168,27 @@ public final class SceneDrawing: LayerDelegate {
 
     private func radians(_ degrees: CGFloat) -> CGFloat {
         degrees * .pi / 180
+    }
+}
+
+extension SceneDrawing.Step {
+    /// The path element a path step adds (`"bounds"` resolved to `bounds`, degrees turned to radians); nil for the
+    /// other steps. What a `draw` step adds to the current path and what a `shadowPath` is made of.
+    public func pathElement(in bounds: CGRect) -> Path.Element? {
+        func radians(_ degrees: CGFloat) -> CGFloat { degrees * .pi / 180 }
+        switch self {
+        case .moveTo(let point): return .move(to: point)
+        case .lineTo(let point): return .line(to: point)
+        case .curveTo(let control1, let control2, let end): return .curve(to: end, control1: control1, control2: control2)
+        case .quadTo(let control, let end): return .quadCurve(to: end, control: control)
+        case .arc(let center, let radius, let start, let end, let clockwise):
+            return .arc(center: center, radius: radius, startAngle: radians(start), endAngle: radians(end),
+                        clockwise: clockwise)
+        case .closePath: return .close
+        case .rect(let rect): return .rect(rect.resolved(in: bounds))
+        case .ellipse(let rect): return .ellipse(rect.resolved(in: bounds))
+        case .roundedRect(let rect, let radius): return .roundedRect(rect, radius: radius)
+        default: return nil
+        }
     }
 }

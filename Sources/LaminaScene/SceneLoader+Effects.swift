@@ -91,36 +91,25 @@ extension SceneLoader {
     /// The path the steps describe; painting and state steps are errors here.
     private func path(_ steps: [SceneDrawing.Step], value: JSONValue, path: String, bounds: CGRect) -> Path? {
         guard case .array(let items) = value.kind else { return nil }
-        var result = Path()
+        var elements: [Path.Element] = []
         var isValid = true
-        func radians(_ degrees: CGFloat) -> CGFloat { degrees * .pi / 180 }
         for (index, step) in steps.enumerated() {
-            switch step {
-            case .moveTo(let p): result.move(to: p)
-            case .lineTo(let p): result.addLine(to: p)
-            case .curveTo(let c1, let c2, let end): result.addCurve(to: end, control1: c1, control2: c2)
-            case .quadTo(let control, let end): result.addQuadCurve(to: end, control: control)
-            case .arc(let center, let radius, let start, let end, let clockwise):
-                result.addArc(center: center, radius: radius, startAngle: radians(start), endAngle: radians(end),
-                              clockwise: clockwise)
-            case .closePath: result.closeSubpath()
-            case .rect(let rect): result.addRect(rect.resolved(in: bounds))
-            case .ellipse(let rect): result.addEllipse(in: rect.resolved(in: bounds))
-            case .roundedRect(let rect, let radius): result.addRoundedRect(in: rect, radius: radius)
-            default:
-                isValid = false
-                let item = items[index]
-                let name: String
-                if case .object(let members) = item.kind, let first = members.first(where: {
-                    SceneLoader.drawingOperations.contains($0.key)
-                }) { name = first.key } else { name = "step" }
-                report(ScenePath.index(path, index), at: item.position,
-                       "\"\(name)\" is not a path step (a shadowPath takes "
-                        + SceneLoader.listing(SceneLoader.pathOperations.map { "\"\($0)\"" }) + ")")
+            if let element = step.pathElement(in: bounds) {
+                elements.append(element)
+                continue
             }
+            isValid = false
+            let item = items[index]
+            let name: String
+            if case .object(let members) = item.kind, let first = members.first(where: {
+                SceneLoader.drawingOperations.contains($0.key)
+            }) { name = first.key } else { name = "step" }
+            report(ScenePath.index(path, index), at: item.position,
+                   "\"\(name)\" is not a path step (a shadowPath takes "
+                    + SceneLoader.listing(SceneLoader.pathOperations.map { "\"\($0)\"" }) + ")")
         }
         guard isValid else { return nil }
-        if result.isEmpty { report(path, at: value.position, "is empty (give at least one path step)") }
-        return result.isEmpty ? nil : result
+        if elements.isEmpty { report(path, at: value.position, "is empty (give at least one path step)") }
+        return elements.isEmpty ? nil : Path(elements)
     }
 }
