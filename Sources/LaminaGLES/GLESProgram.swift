@@ -49,8 +49,16 @@ final class GLESProgram {
     let swapRedBlue: GLint
     let image: GLint
 
-    /// The location of any other uniform (-1 when the program has none of that name).
-    func uniform(_ name: String) -> GLint { glGetUniformLocation(id, name) }
+    /// Locations of other uniforms, looked up once.
+    private var locations: [String: GLint] = [:]
+
+    /// The location of any other uniform (-1 when the program has none of that name), looked up on first use.
+    func uniform(_ name: String) -> GLint {
+        if let location = locations[name] { return location }
+        let location = glGetUniformLocation(id, name)
+        locations[name] = location
+        return location
+    }
 
     init(_ kind: Kind) throws {
         let vertex = try Self.compile(kind.shaders.vertex, type: GLenum(GL_VERTEX_SHADER))
