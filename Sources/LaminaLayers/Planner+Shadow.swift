@@ -104,7 +104,7 @@ extension Planner {
         let pad = kernel.radius + 1
         let (shadowWidth, shadowHeight) = (box.x1 - box.x0 + 2 * pad, box.y1 - box.y0 + 2 * pad)
         if let reason = limits.violation(width: shadowWidth, height: shadowHeight) {
-            throw PlanError.invalidSize("the shadow of \(layer.debugName) \(reason)")
+            throw PlanError.effectTooLarge("the shadow of \(layer.debugName) is too large: \(reason)")
         }
         let silhouette = wide.translated(x: pad - box.x0, y: pad - box.y0, width: shadowWidth, height: shadowHeight)
         result.source = ShadowSource(silhouette: silhouette, kernel: kernel, color: color)
@@ -121,7 +121,7 @@ extension Planner {
         let pixelWidth = Int((box.width * scale).rounded(.up)) + 2
         let pixelHeight = Int((box.height * scale).rounded(.up)) + 2
         if let reason = limits.violation(width: pixelWidth, height: pixelHeight) {
-            throw PlanError.invalidSize("the shadowPath of \(layer.debugName) \(reason)")
+            throw PlanError.effectTooLarge("the shadowPath of \(layer.debugName) is too large: \(reason)")
         }
         let image = try Image(width: pixelWidth, height: pixelHeight)
         let context = try DrawingContext(image: image, scale: scale)

@@ -17,12 +17,15 @@ public enum PlanError: Error, Equatable, CustomStringConvertible {
     case invalidSize(String)
     /// A layer's custom drawing could not make its backing image.
     case drawingFailed(String)
+    /// A buffer an effect needs (a shadow, a filled shadowPath) is over the pixel limits.
+    case effectTooLarge(String)
 
     public var description: String {
         switch self {
         case .invalidScale(let s): return "scale must be a positive finite number, got \(s)"
         case .invalidSize(let why): return "output size: \(why)"
         case .drawingFailed(let why): return why
+        case .effectTooLarge(let why): return why
         }
     }
 }

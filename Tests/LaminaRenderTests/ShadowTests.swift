@@ -190,6 +190,23 @@ import Testing
         }
     }
 
+    @Test func aShadowOverThePixelLimitsIsAClearError() throws {
+        let (root, layer) = Self.scene { $0.shadowRadius = 30 }
+        layer.name = "card"
+        // Sigma 30: a kernel radius of 90 pixels, so the 40-pixel silhouette needs 40 + 2 x 91 = 222 pixels a side.
+        let planner = Planner(limits: PixelLimits(maxDimension: 200))
+        #expect(throws: PlanError.effectTooLarge(
+            #"the shadow of layer "card" is too large: 222x222 pixels exceeds the limit of 200 pixels per side"#)) {
+            _ = try planner.plan(root)
+        }
+        layer.shadowPath = Path(rect: CGRect(x: 0, y: 0, width: 400, height: 10))
+        layer.shadowRadius = 0
+        #expect(throws: PlanError.effectTooLarge(
+            #"the shadowPath of layer "card" is too large: 402x12 pixels exceeds the limit of 200 pixels per side"#)) {
+            _ = try planner.plan(root)
+        }
+    }
+
     @Test func rotatedBlurredShadowsAgreeAcrossRenderers() throws {
         let (root, layer) = Self.scene {
             $0.shadowRadius = 4

@@ -87,6 +87,12 @@ import Testing
         #expect(found.last?.hasSuffix("layers[1].mask.opacity: must be between 0 and 1") == true, "\(found)")
     }
 
+    @Test func anEmptyShadowPathIsAnError() {
+        #expect(problems(#"{"size": [1, 1], "layers": [{"shadowPath": []}]}"#) == [
+            "scene.json:1:44: layers[0].shadowPath: is empty (give at least one path step)",
+        ])
+    }
+
     @Test func cornerAndShadowKeysAreChecked() {
         let json = #"{"size": [1, 1], "layers": [{"sublayers": [{}, {"cornerRadius": -4, "maskedCorners": ["topleft", 3], "shadowOpacity": 1.5, "shadowOffset": [1], "shadowRadius": "big", "shadowColor": 0, "shadowPath": [{"rect": [0, 0, 1, 1]}, {"fill": "nonzero"}]}]}]}"#
         #expect(
