@@ -221,10 +221,11 @@ public struct Planner {
         return plan
     }
 
-    /// Clips the quads from `start` on to `shape` (rounded bounds). When none of them has a shape of its own or is a
-    /// shadow, and no group starts among them, each takes the shape as its own (no offscreen pass; where two of
-    /// them overlap in an antialiased edge pixel each is faded there on its own, as Core Animation's rounded clips
-    /// blend). Otherwise they become a group seen through a mask of the shape.
+    /// Clips the quads from `start` on to `shape` (rounded bounds). Quads and groups wholly inside the shape are left
+    /// as they are. When none of the others has a shape of its own or is a shadow, and no group reaches the edge,
+    /// each takes the shape as its own (no offscreen pass; where two of them overlap in an antialiased edge pixel
+    /// each is faded there on its own: a documented difference from Core Animation). Otherwise they become a group
+    /// seen through a mask of the shape.
     private func closeRoundedClip(start: Int, shape: CoverageShape, layerName: String?, plan: inout RenderPlan) {
         let end = plan.quads.count
         guard end > start else { return }
