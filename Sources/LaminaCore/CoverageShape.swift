@@ -227,6 +227,10 @@ extension CoverageShape {
     /// are multiplied by the shape's coverage.
     public func applied(to base: AntialiasedCoverage) -> AntialiasedCoverage {
         guard let prepared = Prepared(self) else { return AntialiasedCoverage() }
+        return applied(to: base, prepared)
+    }
+
+    func applied(to base: AntialiasedCoverage, _ prepared: Prepared) -> AntialiasedCoverage {
         var result = AntialiasedCoverage()
         // Open full boxes by their x extent, so rows with the same runs merge into one box.
         var open: [Int: Int] = [:]
@@ -285,10 +289,10 @@ extension Quad {
     /// The pixels of a quad with antialiased edges or a shape, each with its coverage: what both renderers draw.
     public func analyticCoverage(width: Int, height: Int) -> AntialiasedCoverage {
         guard let shape else { return antialiasedCoverage(width: width, height: height) }
+        guard let prepared = CoverageShape.Prepared(shape) else { return AntialiasedCoverage() }
         let base: AntialiasedCoverage
         if case .solid = paint, shape.fillsShape {
             // A solid shape paints the shape: every pixel it may touch, within the clip and the target.
-            guard let prepared = CoverageShape.Prepared(shape) else { return AntialiasedCoverage() }
             var region = ConvexPolygon(rect: CGRect(x: 0, y: 0, width: width, height: height))
             for plane in prepared.touched { region = region.clipped(a: plane.a, b: plane.b, c: plane.c) }
             if let clip { region = region.intersection(clip) }
@@ -298,7 +302,7 @@ extension Quad {
         } else {
             base = antialiasedCoverage(width: width, height: height)
         }
-        return shape.applied(to: base)
+        return shape.applied(to: base, prepared)
     }
 }
 
