@@ -6,10 +6,13 @@
 # frame of the backtrace in this repository), timeout, parity (CPU and GLES differ beyond the parity bound).
 #
 #   tools/random-trees.sh [COUNT] [OUT]     # defaults: 500, /tmp/lamina-random-trees
+#   tools/random-trees.sh --summary OUT     # parity and summary again, for a finished run's renders
 #
 # Needs a debug build (`swift build --build-tests`). Writes OUT/results.tsv (kind, seed, backend, outcome,
 # detail) and prints a summary: each distinct outcome with its count and the smallest scene showing it.
 set -u
+summary_only=false
+if [ "${1:-}" = "--summary" ]; then summary_only=true; shift; set -- 0 "$@"; fi
 count=${1:-500}
 out=${2:-/tmp/lamina-random-trees}
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -17,6 +20,7 @@ lamina="$root/.build/debug/lamina"
 timeout_s=${LAMINA_RANDOM_TIMEOUT:-60}
 [ -x "$lamina" ] || { echo "random-trees: $lamina not found; run swift build --build-tests" >&2; exit 2; }
 
+if ! $summary_only; then
 rm -rf "$out"
 mkdir -p "$out"
 (cd "$root" && LAMINA_RANDOM_DUMP="$out" LAMINA_RANDOM_TREES="$count" \
@@ -37,8 +41,8 @@ render_one() {
         printf '%s\t%s\t%s\ttimeout\tover %ss\n' "$kind" "$seed" "$backend" "$timeout_s"
     elif grep -q -E 'Fatal error|crashed:|^💣|Program crashed' "$log" || [ $rc -ge 128 ]; then
         local message frame
-        message=$(grep -m1 -E 'Fatal error|Assertion failed|Precondition failed|crashed' "$log" \
-            | sed -E 's/^.*(Fatal error|Assertion failed|Precondition failed)/\1/; s/[0-9]+(\.[0-9]+)?e?[-+]?[0-9]*//g' | cut -c1-90)
+        message=$(grep -m1 -o -E '(Fatal error|Swift runtime failure|Assertion failed|Precondition failed): [^*]*' "$log" \
+            | sed -E 's/ +$//' | cut -c1-120)
         frame=$(grep -m1 -o -E ' at /work/[^ ]+\.swift:[0-9]+' "$log" | sed -E "s# at ##; s#^$root/##; s#^/work/[^/]+/[^/]+/##")
         printf '%s\t%s\t%s\tcrash\t%s @ %s\n' "$kind" "$seed" "$backend" "${message:-signal $rc}" "${frame:-?}"
     elif [ $rc -ne 0 ]; then
@@ -54,6 +58,9 @@ for dir in "$out"/valid/seed-* "$out"/extreme/seed-*; do
     for backend in cpu gles; do printf '%s\0%s\0' "$dir" "$backend"; done
 done | xargs -0 -n 2 -P "${LAMINA_RANDOM_JOBS:-2}" bash -c 'render_one "$3" "$4" "$0" "$1" "$2"' \
     "$lamina" "$timeout_s" "$root" >"$out/results.tsv" 2>"$out/xargs.log"
+fi
+grep -v -P '\tparity\t' "$out/results.tsv" >"$out/renders.tsv"
+cp "$out/renders.tsv" "$out/results.tsv"
 
 # Parity of the scenes both backends drew: SEMANTICS.md's bound, at most 2 per channel on 99.9% of the
 # pixels and at most 8 on every pixel.
@@ -71,7 +78,7 @@ while IFS=$'\t' read -r kind seed; do
     fi
 done >>"$out/results.tsv"
 
-echo "random trees: $count valid and $count extreme scenes in $out"
+echo "random trees: $(ls "$out/valid" | wc -l) valid and $(ls "$out/extreme" | wc -l) extreme scenes in $out"
 # Summary: each distinct outcome (numbers and JSON paths folded away), its count, an example seed and the
 # smallest scene file showing it.
 python3 - "$out" <<'PY'

@@ -30,7 +30,10 @@ final class RandomSceneBuilder {
 
     func scene() -> RandomScene {
         var top: [(String, SceneJSON)] = []
-        let width = number(64, 160, .positive, whole: true), height = number(64, 160, .positive, whole: true)
+        // The output size: extreme one time in ten only, as most extreme sizes are (rightly) a scene error.
+        let sizeIsExtreme = random.chance(0.1)
+        func side() -> Double { sizeIsExtreme ? number(64, 160, .positive, whole: true) : random.between(64, 160).rounded() }
+        let width = side(), height = side()
         top.append(("size", .array([.number(width), .number(height)])))
         if random.chance(0.2) { top.append(("scale", .number(number(1, 2, .positive, whole: true)))) }
         if random.chance(0.7) { top.append(("backgroundColor", color(opaque: random.chance(0.7)))) }

@@ -81,22 +81,26 @@ extension RandomSceneBuilder {
         return .array(names.filter { _ in random.chance(0.5) }.map { .string($0) })
     }
 
-    /// A chain of single-child layers (8 to 40 deep): deep nesting with small offsets, some fading.
+    /// A chain of single-child layers, 8 to 40 deep with small offsets, some fading; near the root, one
+    /// time in eight, 100 to 230 deep, every link a rounded, clipping, translucent group (issue 13: such
+    /// chains crashed GLES). The JSON parser's 512 levels allow about 250 layers of nesting.
     private func chain(depth: Int, in area: CGSize) -> SceneJSON {
-        let length = 8 + random.below(33)
+        let deep = depth <= 3 && random.chance(0.125)
+        let length = deep ? 100 + random.below(131) : 8 + random.below(33)
         var inner: SceneJSON = .object([
             ("frame", .array([.number(2), .number(2), .number(Double(max(area.width, 8)) * 0.5), .number(16)])),
             ("backgroundColor", color()),
         ])
         for _ in 0..<length {
-            var keys: [(String, SceneJSON)] = [("frame", rect(in: area, minSide: 4))]
-            if random.chance(0.2) { keys.append(("opacity", .number(number(0.5, 1, .unit)))) }
-            if random.chance(0.1) { keys.append(("masksToBounds", .bool(true))) }
-            if random.chance(0.1) { keys.append(transform(key: "transform")) }
+            var keys: [(String, SceneJSON)] = [("frame", deep ? .array([.number(0.5), .number(0.25), .number(Double(area.width)), .number(Double(area.height))]) : rect(in: area, minSide: 4))]
+            if deep || random.chance(0.2) { keys.append(("opacity", .number(number(deep ? 0.99 : 0.5, 1, .unit)))) }
+            if deep || random.chance(0.1) { keys.append(("masksToBounds", .bool(true))) }
+            if deep { keys.append(("cornerRadius", .number(number(0, 6, .nonNegative)))) }
+            if !deep && random.chance(0.1) { keys.append(transform(key: "transform")) }
             keys.append(("sublayers", .array([inner])))
             inner = .object(keys)
         }
-        layersLeft -= 2
+        layersLeft -= deep ? 8 : 2
         return inner
     }
 

@@ -115,15 +115,27 @@ public struct RandomScene {
     /// Other files by name (sprite sheet property lists).
     public var texts: [String: String]
 
-    /// Writes scene.json and its files into `folder` (created if needed); returns the scene file's URL.
+    /// Writes NAME (scene.json) and its files into `folder` (created if needed); returns the scene file's URL.
     @discardableResult
-    public func write(to folder: URL) throws -> URL {
+    public func write(to folder: URL, name: String = "scene.json") throws -> URL {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         for (name, image) in images { try image.writePNG(to: folder.appendingPathComponent(name)) }
         for (name, text) in texts { try Data(text.utf8).write(to: folder.appendingPathComponent(name)) }
-        let url = folder.appendingPathComponent("scene.json")
+        let url = folder.appendingPathComponent(name)
         try Data((json.text + "\n").utf8).write(to: url)
         return url
+    }
+}
+
+extension RandomScene {
+    /// This scene without the layers that paint nothing (`SceneJSON.removingInvisibleLayers`), or nil when
+    /// it has none.
+    public var withoutInvisibleLayers: RandomScene? {
+        let pruned = json.removingInvisibleLayers()
+        guard pruned.text != json.text else { return nil }
+        var copy = self
+        copy.json = pruned
+        return copy
     }
 }
 

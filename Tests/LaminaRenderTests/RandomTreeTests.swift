@@ -97,7 +97,9 @@ struct RandomTreeTests {
                 return reproduce(scene, "\(kind) seed \(scene.seed) [\(renderer.name)]: \(type(of: error)): \(error)", renders: renders)
             }
         }
-        guard requireParity, let cpu = renders["cpu"], let gles = renders["gles"] else { return nil }
+        guard requireParity else { return nil }
+        if let problem = checkInvisibleLayers(scene, renders: renders, folder: folder) { return problem }
+        guard let cpu = renders["cpu"], let gles = renders["gles"] else { return nil }
         if ImageDifference.meetsParity(cpu, gles) { return nil }
         let difference = ImageDifference(cpu, gles, tolerance: 2)
         var images = renders
@@ -107,6 +109,35 @@ struct RandomTreeTests {
             "\(kind) seed \(scene.seed): CPU and GLES differ: max \(difference?.maxChannelDifference ?? -1), "
                 + "\(difference?.pixelsOverTolerance ?? -1) pixels over 2 of \(difference?.pixelCount ?? 0)",
             renders: images)
+    }
+
+    /// The scene without its layers that paint nothing (hidden, opacity 0, an empty mask) must look the same
+    /// on each renderer: parity alone misses a mistake both renderers make.
+    private func checkInvisibleLayers(_ scene: RandomScene, renders: [String: Image], folder: URL) -> String? {
+        guard let pruned = scene.withoutInvisibleLayers else { return nil }
+        for renderer in renderers {
+            guard let original = renders[renderer.name] else { continue }
+            do {
+                let loaded = try Scene.load(contentsOf: try pruned.write(to: folder, name: "pruned.json"))
+                let image = try renderer.render(loaded.root, scale: loaded.scale)
+                if ImageDifference.meetsParity(original, image) { continue }
+                let difference = ImageDifference(original, image, tolerance: 2)
+                var images = renders
+                images["\(renderer.name)-pruned"] = image
+                images["\(renderer.name)-pruned-diff"] = try? ImageDifference.visualize(original, image)
+                let message = reproduce(
+                    scene,
+                    "valid seed \(scene.seed) [\(renderer.name)]: removing the layers that paint nothing (hidden, "
+                        + "opacity 0, an empty mask) changed the picture: max \(difference?.maxChannelDifference ?? -1), "
+                        + "\(difference?.pixelsOverTolerance ?? -1) pixels over 2",
+                    renders: images)
+                _ = try? pruned.write(to: RandomScenes.reproRoot.appendingPathComponent("seed-\(scene.seed)"), name: "pruned.json")
+                return message + "\n  without them: \(RandomScenes.reproRoot.path)/seed-\(scene.seed)/pruned.json"
+            } catch {
+                return reproduce(scene, "valid seed \(scene.seed) [\(renderer.name)]: the scene without its invisible layers failed: \(error)", renders: renders)
+            }
+        }
+        return nil
     }
 
     /// Writes the scene and `renders` to $TMPDIR/lamina-repro/seed-N/ and returns `message` with the path.
