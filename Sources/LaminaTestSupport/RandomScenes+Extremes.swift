@@ -14,6 +14,10 @@ extension RandomSceneBuilder {
         0.49999999999999994, 1.0000000000000002, 0.9999999999999999, 1e-16,
     ]
 
+    /// Shadow radii: tiny, and large but bounded (issue 13 asks for radius 1000 in well under a second), so
+    /// that a run stays fast; the general extremes would ask for blurs of 1e300.
+    static let blurRadii: [Double] = [0, 5e-324, 1e-300, 0.5, 50, 300, 1000, 2000]
+
     /// Values for keys that take 0...1 (opacity, colour channels, anchor points).
     static let unitExtremes: [Double] = [0, 1, 5e-324, 1e-300, 1e-310, 1e-45, 0.9999999999999999, 1e-7, 0.5]
 
