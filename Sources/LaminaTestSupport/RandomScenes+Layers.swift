@@ -120,7 +120,8 @@ extension RandomSceneBuilder {
         if random.chance(0.7) { keys.append(("shadowColor", color())) }
         if random.chance(0.7) { keys.append(("shadowOffset", numbers(2, -8, 8))) }
         if random.chance(0.7) {
-            let radius = extreme && random.chance(0.3) ? random.pick(RandomSceneBuilder.blurRadii) : number(0, 10, .nonNegative)
+            let radius = !extreme ? number(0, 10, .nonNegative)
+                : random.chance(0.3) ? random.pick(RandomSceneBuilder.blurRadii) : (random.between(0, 10) * 100).rounded() / 100
             keys.append(("shadowRadius", .number(radius)))
         }
         if random.chance(0.3) { keys.append(("shadowPath", .array((0..<(1 + random.below(4))).map { _ in pathStep(in: size) }))) }
