@@ -50,7 +50,7 @@ public final class CPURenderer: Renderer {
         while bandViews.count < bandCount { bandViews.append(CPUTextureViews()) }
         let rows = (0...bandCount).map { $0 * plan.height / bandCount }
         let job = CPUBandJob(
-            prepared: prepared, groups: plan.groups, target: target, rows: rows,
+            prepared: prepared, plan: plan, target: target, rows: rows,
             views: Array(bandViews.prefix(bandCount)))
         if bandCount == 1 {
             job.draw(band: 0)
@@ -251,16 +251,17 @@ final class CPUEdgeCoverage: @unchecked Sendable {
 /// buffer covering the group's pixels in the band's rows, then composited with its opacity.
 final class CPUBandJob: @unchecked Sendable {
     let prepared: [CPUPreparedQuad]
-    let groups: [PlanGroup]
+    /// The plan (for its groups, through `forEachStep`).
+    let plan: RenderPlan
     let target: Image
     let rows: [Int]
     let views: [CPUTextureViews]
     private let lock = NSLock()
     private(set) var error: Error?
 
-    init(prepared: [CPUPreparedQuad], groups: [PlanGroup], target: Image, rows: [Int], views: [CPUTextureViews]) {
+    init(prepared: [CPUPreparedQuad], plan: RenderPlan, target: Image, rows: [Int], views: [CPUTextureViews]) {
         self.prepared = prepared
-        self.groups = groups
+        self.plan = plan
         self.target = target
         self.rows = rows
         self.views = views
@@ -311,22 +312,10 @@ final class CPUBandJob: @unchecked Sendable {
                 Int32(done.rows.lowerBound - parent.origin.y), Int32(group.bounds.x1 - group.bounds.x0),
                 Int32(done.rows.count))
         }
-        var nextGroup = 0
         do {
-            for (index, item) in prepared.enumerated() {
-                while let open = stack.last?.group, open.range.upperBound <= index { close() }
-                if let open = stack.last, let group = open.group, !open.isMask, group.maskStart == index {
-                    var image: OpaquePointer?
-                    if open.image != nil, !open.rows.isEmpty {
-                        image = pixman_image_create_bits(
-                            PIXMAN_a8r8g8b8, Int32(group.bounds.x1 - group.bounds.x0), Int32(open.rows.count), nil, 0)
-                        guard image != nil else { throw RenderError.failed("pixman could not make a mask buffer") }
-                    }
-                    stack.append(Target(image: image, origin: open.origin, rows: open.rows, group: group, isMask: true))
-                }
-                while nextGroup < groups.count, groups[nextGroup].range.lowerBound == index {
-                    let group = groups[nextGroup]
-                    nextGroup += 1
+            try plan.forEachStep { step in
+                switch step {
+                case .begin(let group):
                     let outer = stack[stack.count - 1]
                     let low = max(group.bounds.y0, outer.rows.lowerBound)
                     let rows = low..<max(low, min(group.bounds.y1, outer.rows.upperBound))
@@ -338,10 +327,24 @@ final class CPUBandJob: @unchecked Sendable {
                     }
                     stack.append(Target(image: image, origin: (group.bounds.x0, rows.lowerBound),
                                         rows: rows.isEmpty ? 0..<0 : rows, group: group))
+                case .beginMask(let group):
+                    let content = stack[stack.count - 1]
+                    var image: OpaquePointer?
+                    if content.image != nil, !content.rows.isEmpty {
+                        image = pixman_image_create_bits(
+                            PIXMAN_a8r8g8b8, Int32(group.bounds.x1 - group.bounds.x0), Int32(content.rows.count), nil,
+                            0)
+                        guard image != nil else { throw RenderError.failed("pixman could not make a mask buffer") }
+                    }
+                    stack.append(Target(image: image, origin: content.origin, rows: content.rows, group: group,
+                                        isMask: true))
+                case .end:
+                    close()
+                case .quad(let index):
+                    let current = stack[stack.count - 1]
+                    guard let into = current.image else { return }
+                    try draw(prepared[index], rows: current.rows, into: into, origin: current.origin, views: views)
                 }
-                let current = stack[stack.count - 1]
-                guard let into = current.image else { continue }
-                try draw(item, rows: current.rows, into: into, origin: current.origin, views: views)
             }
             while stack.count > 1 { close() }
         } catch {

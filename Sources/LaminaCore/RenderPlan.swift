@@ -196,32 +196,14 @@ public struct RenderPlan: Sendable {
         self.groups = groups
     }
 
-    /// The groups in drawing order: outer groups first where several start at one quad.
-    public static func ordered(_ groups: [PlanGroup]) -> [PlanGroup] {
-        groups.sorted {
-            $0.range.lowerBound != $1.range.lowerBound
-                ? $0.range.lowerBound < $1.range.lowerBound : $0.range.count > $1.range.count
-        }
-    }
-
-    /// Checks what every renderer relies on (finite numbers, sizes within limits, clamp rectangles inside
-    /// their images), once, at the renderer's entry.
+    /// Checks what every renderer relies on (finite numbers, sizes within limits, groups that nest, clamp
+    /// rectangles inside their images), once, at the renderer's entry.
     public func validate(limits: PixelLimits = .default) throws {
         if width <= 0 || height <= 0 { throw RenderError.invalidPlan("target size \(width)x\(height) is empty") }
         if let reason = limits.violation(width: width, height: height) {
             throw RenderError.invalidPlan("target \(reason)")
         }
-        var open: [Range<Int>] = []
-        for group in groups {
-            guard group.range.lowerBound >= 0, group.range.upperBound <= quads.count, group.opacity.isFinite,
-                group.bounds.x1 > group.bounds.x0, group.bounds.y1 > group.bounds.y0
-            else { throw RenderError.invalidPlan("group \(group.range): out of range or empty") }
-            while let last = open.last, last.upperBound <= group.range.lowerBound { open.removeLast() }
-            if let last = open.last, group.range.upperBound > last.upperBound {
-                throw RenderError.invalidPlan("group \(group.range) overlaps group \(last) without nesting")
-            }
-            open.append(group.range)
-        }
+        try validateGroups()
         for (index, quad) in quads.enumerated() {
             guard quad.unitToTarget.isFinite, quad.opacity.isFinite else {
                 throw RenderError.invalidPlan("quad \(index): non-finite geometry or opacity")

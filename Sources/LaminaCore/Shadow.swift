@@ -194,15 +194,18 @@ extension Quad {
 extension RenderPlan {
     /// This plan moved by whole pixels into a target of `width` x `height` (what falls outside is cut).
     public func translated(x: Int, y: Int, width: Int, height: Int) -> RenderPlan {
-        RenderPlan(
-            width: width, height: height,
-            quads: quads.map { $0.translated(x: CGFloat(x), y: CGFloat(y)) },
-            groups: groups.compactMap { group in
-                let b = group.bounds
-                let box = PixelBox(x0: max(b.x0 + x, 0), y0: max(b.y0 + y, 0), x1: min(b.x1 + x, width),
-                                   y1: min(b.y1 + y, height))
-                guard box.x1 > box.x0, box.y1 > box.y0 else { return nil }
-                return PlanGroup(range: group.range, opacity: group.opacity, bounds: box, maskStart: group.maskStart)
-            })
+        var moved = quads.map { $0.translated(x: CGFloat(x), y: CGFloat(y)) }
+        let kept = groups.compactMap { group -> PlanGroup? in
+            let b = group.bounds
+            let box = PixelBox(x0: max(b.x0 + x, 0), y0: max(b.y0 + y, 0), x1: min(b.x1 + x, width),
+                               y1: min(b.y1 + y, height))
+            guard box.x1 > box.x0, box.y1 > box.y0 else {
+                // The group's picture falls outside: none of its quads (its mask's included) may be drawn unmasked.
+                for index in group.range { moved[index].opacity = 0 }
+                return nil
+            }
+            return PlanGroup(range: group.range, opacity: group.opacity, bounds: box, maskStart: group.maskStart)
+        }
+        return RenderPlan(width: width, height: height, quads: moved, groups: kept)
     }
 }

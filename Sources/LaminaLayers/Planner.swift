@@ -103,7 +103,12 @@ public struct Planner {
                 let layer = ended.layer
                 let maskStart = maskStarts.removeValue(forKey: ObjectIdentifier(layer))
                 let contentEnd = maskStart ?? plan.quads.count
-                if let groupOpacity, contentEnd > start,
+                if maskStart == plan.quads.count {
+                    // The mask paints nothing (empty, transparent, or at opacity 0): its alpha is 0 everywhere, so
+                    // the layer and its subtree are hidden, as in Core Animation.
+                    plan.groups.removeAll { $0.range.lowerBound >= start }
+                    plan.quads.removeSubrange(start...)
+                } else if let groupOpacity, contentEnd > start,
                     let bounds = Self.bounds(of: plan.quads[start..<contentEnd], width: width, height: height)
                 {
                     plan.groups.append(PlanGroup(range: start..<plan.quads.count, opacity: groupOpacity, bounds: bounds,
