@@ -47,7 +47,8 @@ enum CPUProjectiveSampler {
                     continue
                 }
                 if filter == .nearest {
-                    out[column] = texel(Int((tx - 1.0 / 65536).rounded(.down)), Int((ty - 1.0 / 65536).rounded(.down)))
+                    out[column] = texel(Int(saturating: (tx - 1.0 / 65536).rounded(.down)),
+                                                Int(saturating: (ty - 1.0 / 65536).rounded(.down)))
                     continue
                 }
                 let sx = tx - 0.5, sy = ty - 0.5

@@ -27,8 +27,8 @@ public struct TexelRect: Hashable, Sendable, CustomStringConvertible {
     /// 0 ..< width, 0 ..< height. A rectangle thinner than a texel still touches the one it lies in.
     public static func touching(_ rect: CGRect, width: Int, height: Int) -> TexelRect {
         func range(_ lo: CGFloat, _ hi: CGFloat, _ size: Int) -> (Int, Int) {
-            var a = Int(floor(lo + 1e-9))
-            var b = Int(ceil(hi - 1e-9))
+            var a = Int(saturating: floor(lo + 1e-9))
+            var b = Int(saturating: ceil(hi - 1e-9))
             if b <= a { b = a + 1 }
             a = min(max(a, 0), size - 1)
             b = min(max(b, a + 1), size)
@@ -137,6 +137,17 @@ public struct Quad: Hashable, Sendable {
         self.layerName = layerName
     }
 
+    /// True when every number that places the quad, its texture and its shape is finite: what a renderer can draw.
+    /// The planner leaves out quads that are not (a layer placed beyond the range of doubles).
+    public var hasFiniteGeometry: Bool {
+        guard unitToTarget.isFinite, opacity.isFinite else { return false }
+        if case .texture(let texture) = paint, !(texture.unitToTexel.isFinite && texture.mipLevel.isFinite) {
+            return false
+        }
+        if let shape, !shape.isFinite { return false }
+        return true
+    }
+
     /// The four corners in homogeneous target pixels: top-left, top-right, bottom-right, bottom-left of
     /// the source rectangle.
     public var corners: [HomogeneousPoint] {
@@ -205,7 +216,7 @@ public struct RenderPlan: Sendable {
         }
         try validateGroups()
         for (index, quad) in quads.enumerated() {
-            guard quad.unitToTarget.isFinite, quad.opacity.isFinite else {
+            guard quad.hasFiniteGeometry else {
                 throw RenderError.invalidPlan("quad \(index): non-finite geometry or opacity")
             }
             if case .shadow(let shadow) = quad.paint {

@@ -162,10 +162,10 @@ extension ShadowSource {
                         for x in 0..<width {
                             let v = c[x] / 255
                             guard v > 0 else { continue }
-                            row[x * 4] = UInt8(min(max((channels.0 * v).rounded(), 0), 255))
-                            row[x * 4 + 1] = UInt8(min(max((channels.1 * v).rounded(), 0), 255))
-                            row[x * 4 + 2] = UInt8(min(max((channels.2 * v).rounded(), 0), 255))
-                            row[x * 4 + 3] = UInt8(min(max((channels.3 * v).rounded(), 0), 255))
+                            row[x * 4] = UInt8(saturatingRounded: channels.0 * v)
+                            row[x * 4 + 1] = UInt8(saturatingRounded: channels.1 * v)
+                            row[x * 4 + 2] = UInt8(saturatingRounded: channels.2 * v)
+                            row[x * 4 + 3] = UInt8(saturatingRounded: channels.3 * v)
                         }
                     }
                 }

@@ -79,8 +79,9 @@ extension Planner {
     ) throws -> PlannedShadow {
         var result = PlannedShadow(version: layer.subtreeVersion, layerToTarget: m, width: width, height: height,
                                    source: nil, origin: (0, 0))
-        let reach = kernel.radius + Int(max(abs(offset.x), abs(offset.y)).rounded(.up)) + 1
-        let margin = min(reach, limits.maxDimension)
+        // An offset beyond the largest target moves the shadow off it whatever the target: the reach saturates there.
+        let shift = min(max(abs(offset.x), abs(offset.y)).rounded(.up), CGFloat(limits.maxDimension))
+        let margin = min(kernel.radius + Int(saturating: shift) + 1, limits.maxDimension)
         let (wideWidth, wideHeight) = (width + 2 * margin, height + 2 * margin)
         let toWide = m.concatenating(.translation(CGFloat(margin), CGFloat(margin)))
         var wide: RenderPlan
@@ -118,8 +119,8 @@ extension Planner {
         if let cached = layer.shadowPathImage, cached.path == path, cached.scale == scale { return cached }
         let box = path.boundingBox
         guard !box.isNull, box.width.isFinite, box.height.isFinite, box.width > 0 || box.height > 0 else { return nil }
-        let pixelWidth = Int((box.width * scale).rounded(.up)) + 2
-        let pixelHeight = Int((box.height * scale).rounded(.up)) + 2
+        let pixelWidth = Int(saturating: (box.width * scale).rounded(.up)) + 2
+        let pixelHeight = Int(saturating: (box.height * scale).rounded(.up)) + 2
         if let reason = limits.violation(width: pixelWidth, height: pixelHeight) {
             throw PlanError.effectTooLarge("the shadowPath of \(layer.debugName) is too large: \(reason)")
         }
