@@ -510,8 +510,10 @@ final class CPUBandJob: @unchecked Sendable {
             pixman_image_set_filter(view, PIXMAN_FILTER_NEAREST, nil, 0)
             return Source(image: view, offset: (Int32(offset.x), Int32(offset.y)), owned: false)
         }
-        if !targetToView.isAffine {
-            // Perspective: sampled here, as the GLES shader samples (pixman's projective path drifts).
+        if !targetToView.isAffine || !Self.fitsFixedPoint(targetToView, region: region) {
+            // Perspective: sampled here, as the GLES shader samples (pixman's projective path drifts). So are maps
+            // that reach texels beyond pixman's 16.16 fixed point (a contentsRect far outside the image), where
+            // pixman would wrap around: the shader clamps them to the edge texels.
             guard let sampled = CPUProjectiveSampler.sample(
                 image, clamp: clamp, targetToTexel: MipSelection.map(levelZero, level: level),
                 filter: texture.filter == .nearest ? .nearest : .linear, x0: region.x0, y0: region.y0,
@@ -526,6 +528,18 @@ final class CPUBandJob: @unchecked Sendable {
         let filter = texture.filter == .nearest ? PIXMAN_FILTER_NEAREST : PIXMAN_FILTER_BILINEAR
         pixman_image_set_filter(view, filter, nil, 0)
         return Source(image: view, offset: (0, 0), owned: false)
+    }
+
+    /// True when `m` maps the corners of `region` (and so, being affine, all of it) to texel coordinates pixman's
+    /// 16.16 fixed point holds with room to spare.
+    private static func fitsFixedPoint(_ m: Matrix3, region: (x0: Int, y0: Int, x1: Int, y1: Int)) -> Bool {
+        let limit: CGFloat = 16_384
+        guard [m.m11, m.m12, m.m21, m.m22].allSatisfy({ abs($0) < limit }) else { return false }
+        for (x, y) in [(region.x0, region.y0), (region.x1, region.y0), (region.x0, region.y1), (region.x1, region.y1)] {
+            let p = m.apply(CGPoint(x: CGFloat(x), y: CGFloat(y))).projected
+            guard abs(p.x) < limit, abs(p.y) < limit else { return false }
+        }
+        return true
     }
 
     /// Lamina's row-vector Matrix3 (affine here) as pixman's column-vector double matrix.

@@ -48,9 +48,10 @@ public struct ConvexPolygon: Hashable, Sendable {
         self.init(vertices: projected)
     }
 
-    /// `points` (a convex polygon) cut to the guard band, |x| and |y| <= CGFloat.guardBand, exactly for any finite
-    /// input: distances are quartered so that no difference overflows, and new points are convex combinations of
-    /// old ones. Empty when a point is not finite.
+    /// `points` (a convex polygon) cut to the guard band, |x| and |y| <= CGFloat.guardBand, for any finite input
+    /// without overflow: distances are quartered, and each cut point is found from the end of its edge nearer the
+    /// boundary. Where both ends of an edge lie far beyond the band (beyond about 1e15 pixels), the cut point carries
+    /// the rounding of doubles at that distance (docs/semantics.md, "Numbers"). Empty when a point is not finite.
     static func clippedToGuardBand(_ points: [CGPoint]) -> [CGPoint] {
         guard points.allSatisfy({ $0.x.isFinite && $0.y.isFinite }) else { return [] }
         let quarterBand = CGFloat.guardBand / 4
@@ -65,8 +66,12 @@ public struct ConvexPolygon: Hashable, Sendable {
                 let dp = distance(p), dq = distance(q)
                 if dp >= 0 { output.append(p) }
                 if (dp >= 0) != (dq >= 0) {
-                    let t = dp / (dp - dq)
-                    var crossing = CGPoint(x: p.x * (1 - t) + q.x * t, y: p.y * (1 - t) + q.y * t)
+                    // From the end nearer the boundary, so that a far end does not swamp the crossing: the step is
+                    // at most half the segment, and quartered coordinates cannot overflow.
+                    let (base, other, dBase, dOther) = abs(dp) <= abs(dq) ? (p, q, dp, dq) : (q, p, dq, dp)
+                    let s = dBase / (dBase - dOther)
+                    var crossing = CGPoint(x: base.x + (other.x / 4 - base.x / 4) * (4 * s),
+                                           y: base.y + (other.y / 4 - base.y / 4) * (4 * s))
                     if onX { crossing.x = -sign * CGFloat.guardBand } else { crossing.y = -sign * CGFloat.guardBand }
                     output.append(crossing)
                 }
