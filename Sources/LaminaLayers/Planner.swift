@@ -145,7 +145,8 @@ public struct Planner {
             // faded by its own and its ungrouped ancestors' opacity; inside, its quads are drawn unfaded.
             let castsShadow = !(silhouette && layer === root)
             let own = castsShadow ? min(max(layer.opacity, 0), 1) : 1
-            let masked = layer.mask.map { !$0.isHidden } ?? false
+            // A hidden mask paints nothing, so it hides the layer like any mask that paints nothing.
+            let masked = layer.mask != nil
             let grouped = masked || own < 1 && layer.allowsGroupOpacity && layer.sublayers.contains { !$0.isHidden }
             let opacity = grouped ? 1 : visit.opacity * own
             guard visit.opacity * own > 0 else { continue }

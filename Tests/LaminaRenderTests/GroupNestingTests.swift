@@ -47,6 +47,8 @@ import Testing
         ##"{"frame":[0,0,64,64],"backgroundColor":"#00000000"}"##,
         ##"{"frame":[0,0,64,64],"backgroundColor":"#000000","opacity":0}"##,
         ##"{"frame":[0,0,64,64],"sublayers":[{"frame":[0,0,64,64],"backgroundColor":"#000000","opacity":0}]}"##,
+        ##"{"frame":[0,0,64,64],"backgroundColor":"#000000","hidden":true}"##,
+        ##"{"mask":{}}"##,
     ])
     func aMaskThatPaintsNothingHidesItsLayer(mask: String) throws {
         let scene = try Self.load("""
