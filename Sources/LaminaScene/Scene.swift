@@ -76,9 +76,14 @@ public struct Scene {
         }
         // A pipe's folder (/dev, /dev/fd, /proc/self/fd) says nothing about where its images are: the working
         // folder stands in, as for `loadStandardInput`.
+        // So is /dev/stdin redirected from a file (`< scene.json`), a regular file seen through /dev.
         var info = stat()
         let isFile = stat(url.path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
-        let folder = isFile ? url.deletingLastPathComponent() : URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        let parent = url.deletingLastPathComponent().standardizedFileURL.path
+        let descriptorFolder = parent == "/dev" || parent == "/dev/fd"
+            || (parent.hasPrefix("/proc/") && parent.hasSuffix("/fd"))
+        let folder = isFile && !descriptorFolder
+            ? url.deletingLastPathComponent() : URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
         return try load(data: data, baseDirectory: folder, fileName: fileName, options: options)
     }
 
