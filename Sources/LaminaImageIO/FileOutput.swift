@@ -57,11 +57,11 @@ public enum FileOutput {
                 fchmod(fd, 0o644)
             }
             try writeAll(data, to: fd, named: path, destination: destination)
-            try check(fsync(fd) == 0 ? nil : errno, .sync, destination, path)
+            try perform(.sync, destination, path) { fsync(fd) }
             open = false
             // close() is where some file systems (NFS, full disks) finally report a failed write.
-            try check(close(fd) == 0 ? nil : errno, .close, destination, path)
-            try check(rename(temporary, destination) == 0 ? nil : errno, .rename, destination, path)
+            try perform(.close, destination, path) { close(fd) }
+            try perform(.rename, destination, path) { rename(temporary, destination) }
         } catch {
             if open { close(fd) }
             unlink(temporary)
@@ -105,11 +105,16 @@ public enum FileOutput {
         }
     }
 
-    /// Throws for a failed step, or for a failure injected by a test.
-    private static func check(_ code: Int32?, _ step: Step, _ destination: String, _ path: String) throws(FileOutputError) {
-        if let code = code ?? Faults.failure(at: step, destination) {
+    /// Runs one step's system call (0 for success, else errno is set), or fails it as a test asked, before
+    /// the call is made (so an injected rename failure leaves the old file in place, as a real one does).
+    private static func perform(
+        _ step: Step, _ destination: String, _ path: String, _ call: () -> Int32
+    ) throws(FileOutputError) {
+        if let code = Faults.failure(at: step, destination) {
+            if step == .close { _ = call() }  // The descriptor is still closed, as a failing close(2) does.
             throw FileOutputError(path: path, reason: reason(code))
         }
+        guard call() == 0 else { throw FileOutputError(path: path, reason: reason(errno)) }
     }
 
     /// The folder ("." for a bare name) and the last component.
