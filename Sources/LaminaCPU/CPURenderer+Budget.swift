@@ -40,7 +40,7 @@ extension CPURenderer {
         let count = groups.count
         return try memoryBudget.reserve(
             total,
-            for: "the offscreen buffers of \(count) group\(count == 1 ? "" : "s") and masks (nested \(deepest) deep, "
+            for: "the offscreen memory of \(count) group\(count == 1 ? "" : "s") and masks (nested \(deepest) deep, "
                 + "the largest \(largest.width)x\(largest.height))")
     }
 
@@ -60,7 +60,7 @@ extension CPURenderer {
         guard total > 0 else { return try memoryBudget.reserve(0, for: "") }
         return try memoryBudget.reserve(
             total,
-            for: "the buffers of \(seen.count) shadow\(seen.count == 1 ? "" : "s") (the largest "
+            for: "the offscreen memory of \(seen.count) shadow\(seen.count == 1 ? "" : "s") (the largest "
                 + "\(largest.width)x\(largest.height))")
     }
 }

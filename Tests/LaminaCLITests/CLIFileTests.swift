@@ -83,6 +83,14 @@ import Testing
         #expect(tight.stderr == "lamina: using the cpu renderer (requested)\nlamina: memory limit 100 bytes exceeded: "
             + "the 8x8 output image needs 256 bytes, 64 bytes already in use (raise it with --memory-limit or "
             + "MemoryBudget(limit:))\n")
+        // Encoding the PNG takes a straight-alpha copy of the output: 64 + 256 + 256 bytes in all.
+        let encoding = try CLI.run(["render", "s.json", "--backend", "cpu", "--memory-limit", "575"], in: folder)
+        #expect(encoding.status == 2)
+        #expect(encoding.stderr.hasSuffix("lamina: memory limit 575 bytes exceeded: encoding the 8x8 output as PNG "
+            + "needs 256 bytes, 320 bytes already in use (raise it with --memory-limit or MemoryBudget(limit:))\n"))
+        let exact = try CLI.run(["render", "s.json", "--backend", "cpu", "--memory-limit", "576", "-o", "ok.png"],
+                                in: folder)
+        #expect(exact.status == 0, "\(exact.stderr)")
     }
 
     @Test func overTheMemoryLimitNamesTheImage() throws {

@@ -52,7 +52,7 @@ import Testing
             // The bands split the group's rows between them: together they hold one 80x40 buffer.
             #expect(error == MemoryLimitError(
                 limit: 30000, requested: 80 * 40 * 4, inUse: 100 * 60 * 4,
-                what: "the offscreen buffers of 1 group and masks (nested 1 deep, the largest 80x40)"), "\(threads)")
+                what: "the offscreen memory of 1 group and masks (nested 1 deep, the largest 80x40)"), "\(threads)")
             #expect(budget.inUse == 0)
         }
     }
@@ -116,6 +116,6 @@ import Testing
         let renderer = CPURenderer()
         renderer.memoryBudget = MemoryBudget(limit: 40 * 40 * 4 + 100)
         let error = limitError { try renderer.render(root) }
-        #expect(error?.what.hasPrefix("the buffers of 1 shadow (the largest ") == true, "\(String(describing: error))")
+        #expect(error?.what.hasPrefix("the offscreen memory of 1 shadow (the largest ") == true, "\(String(describing: error))")
     }
 }

@@ -85,6 +85,15 @@ struct Render: ParsableCommand {
         } catch {
             throw CLIFailure.failed("\(error)")
         }
+        // PNG encoding makes a straight-alpha copy of the output first: the same size again.
+        let encoding: MemoryReservation
+        do {
+            encoding = try budget.reserve(
+                image.byteCount, for: "encoding the \(image.width)x\(image.height) output as PNG")
+        } catch {
+            throw CLIFailure.badInput(error.description)
+        }
+        defer { encoding.release() }
         do {
             if destination == "-" {
                 FileHandle.standardOutput.write(try image.pngData())
