@@ -101,6 +101,22 @@ import Testing
         ])
     }
 
+    @Test func aFIFONamedAsASpriteSheetIsRefusedAtOnce() throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let fifo = folder.appendingPathComponent("sheet.plist").path
+        #expect(mkfifo(fifo, 0o644) == 0)
+        let json = #"{"size": [8, 8], "spriteSheets": {"hero": "sheet.plist"}}"#
+        guard let found = finishing(within: 10, { problems(json, in: folder) }) else {
+            Issue.record("loading a scene naming a FIFO as a sprite sheet did not return within 10 s")
+            return
+        }
+        let lines = try found.get()
+        #expect(lines == [
+            "scene.json:1:43: spriteSheets.hero: \"sheet.plist\" (\(fifo)) is a FIFO (named pipe), not a regular file"
+        ])
+    }
+
     @Test func aFolderAsTheSceneIsNamed() throws {
         let folder = try makeTemporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
