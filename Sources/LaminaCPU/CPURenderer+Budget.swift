@@ -48,11 +48,13 @@ extension CPURenderer {
     /// for the blur and the blurred picture (4 bytes a pixel each). Released by the caller when the frame is
     /// done (the cached pictures of earlier frames are not counted again).
     func reserveShadowBuffers(_ quads: [Quad]) throws -> MemoryReservation {
-        var seen = Set<ShadowSource>()
+        // By identity: hashing a source hashes its whole silhouette plan, which this per-frame count need not pay
+        // for; equal sources in distinct objects are counted twice, erring on the safe side.
+        var seen = Set<ObjectIdentifier>()
         var total = 0
         var largest = (width: 0, height: 0)
         for quad in quads {
-            guard case .shadow(let source) = quad.paint, seen.insert(source).inserted else { continue }
+            guard case .shadow(let source) = quad.paint, seen.insert(ObjectIdentifier(source)).inserted else { continue }
             let (area, overflow) = source.width.multipliedReportingOverflow(by: source.height)
             total = overflow || area > Int.max / 16 ? Int.max / 2 : min(Int.max / 2, total + area * 12)
             if area > largest.width * largest.height { largest = (source.width, source.height) }
