@@ -118,4 +118,23 @@ import Testing
         let error = limitError { try renderer.render(root) }
         #expect(error?.what.hasPrefix("the offscreen memory of 1 shadow (the largest ") == true, "\(String(describing: error))")
     }
+
+    @Test func glesImagesWiderThanTheDriverTakesAreTiled() throws {
+        guard let gles = GLESAvailability.renderer() else { return }
+        // One texel more than GL_MAX_TEXTURE_SIZE, two rows: left half red, right half blue.
+        let width = gles.maxTextureSize + 1
+        let image = try Image(width: width, height: 2, limits: PixelLimits(maxDimension: .max, maxPixels: .max))
+        for y in 0..<2 { for x in 0..<width {
+            image.setRGBA(x < width / 2 ? RGBA8(r: 255, g: 0, b: 0, a: 255) : RGBA8(r: 0, g: 0, b: 255, a: 255), x: x, y: y)
+        } }
+        let root = Layer()
+        root.bounds = CGRect(x: 0, y: 0, width: 100, height: 10)
+        let strip = Layer(frame: root.bounds)
+        strip.contents = image
+        root.addSublayer(strip)
+        let picture = try gles.render(root)
+        #expect(picture.rgba(x: 10, y: 5) == RGBA8(r: 255, g: 0, b: 0, a: 255))
+        #expect(picture.rgba(x: 90, y: 5) == RGBA8(r: 0, g: 0, b: 255, a: 255))
+        #expect(gles.cachedTextureCount == 1)
+    }
 }
