@@ -17,6 +17,7 @@ public final class CPURenderer: Renderer {
     public private(set) var statistics = RenderStatistics()
     /// Threads that composite bands in parallel (1: everything on the calling thread).
     public let threads: Int
+    /// Reserved from before the output, group, mask and shadow buffers are allocated (`Renderer.memoryBudget`).
     public var memoryBudget = MemoryBudget()
     private var bandViews: [CPUTextureViews] = []
     /// The edge masks of rounded and antialiased quads, kept while they come back unchanged.
