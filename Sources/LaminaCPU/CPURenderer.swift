@@ -17,6 +17,8 @@ public final class CPURenderer: Renderer {
     public private(set) var statistics = RenderStatistics()
     /// Threads that composite bands in parallel (1: everything on the calling thread).
     public let threads: Int
+    /// Reserved from before the output, group, mask and shadow buffers are allocated (`Renderer.memoryBudget`).
+    public var memoryBudget = MemoryBudget()
     private var bandViews: [CPUTextureViews] = []
     /// The edge masks of rounded and antialiased quads, kept while they come back unchanged.
     private let coverages = FrameCache<CoverageKey, CPUPreparedQuad.Coverage>()
@@ -38,6 +40,8 @@ public final class CPURenderer: Renderer {
         defer { target.markModified() }
         frame += 1
         var stats = RenderStatistics()
+        let shadowMemory = try reserveShadowBuffers(plan.quads)
+        defer { shadowMemory.release() }
         let quads = try resolveShadows(plan.quads, statistics: &stats)
         defer { shadows = shadows.filter { $0.value.lastUsed + 4 > frame } }
         // Mip chains are built here, before the bands start (once per image generation; cached on the image).
@@ -49,6 +53,8 @@ public final class CPURenderer: Renderer {
         let bandCount = threads == 1 ? 1 : max(1, min(threads * 2, plan.height / 16))
         while bandViews.count < bandCount { bandViews.append(CPUTextureViews()) }
         let rows = (0...bandCount).map { $0 * plan.height / bandCount }
+        let groupMemory = try reserveGroupBuffers(plan.groups, rows: rows)
+        defer { groupMemory.release() }
         let job = CPUBandJob(
             prepared: prepared, plan: plan, target: target, rows: rows,
             views: Array(bandViews.prefix(bandCount)))

@@ -111,7 +111,9 @@ public final class GLESRenderer: Renderer {
     /// Renders into a new transparent image.
     public func render(_ plan: RenderPlan) throws -> Image {
         try plan.validate()
+        let reservation = try reserveOutput(plan)
         let target = try Image(width: plan.width, height: plan.height)
+        target.memoryReservation = reservation
         try draw(plan, startingFrom: nil)
         try readBack(into: target)
         return target
@@ -473,6 +475,7 @@ public final class GLESRenderer: Renderer {
         var texture: GLuint = 0, framebuffer: GLuint = 0
         glGenTextures(1, &texture)
         glBindTexture(GLenum(GL_TEXTURE_2D), texture)
+        try reserveTarget(texture, width: width, height: height, what: what)
         glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), GL_NEAREST)
         glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAG_FILTER), GL_NEAREST)
         glTexStorage2D(GLenum(GL_TEXTURE_2D), 1, GLenum(GL_RGBA8), GLsizei(width), GLsizei(height))
@@ -500,6 +503,10 @@ public final class GLESRenderer: Renderer {
         if colorTexture != 0 { glDeleteTextures(1, &colorTexture) }
         glGenTextures(1, &colorTexture)
         glBindTexture(GLenum(GL_TEXTURE_2D), colorTexture)
+        do { try reserveTarget(colorTexture, width: width, height: height, what: "render target") } catch {
+            colorTexture = 0  // Deleted by reserveTarget.
+            throw error
+        }
         glTexStorage2D(GLenum(GL_TEXTURE_2D), 1, GLenum(GL_RGBA8), GLsizei(width), GLsizei(height))
         if glGetError() == GLenum(GL_OUT_OF_MEMORY) {
             glDeleteTextures(1, &colorTexture)
