@@ -10,6 +10,9 @@ struct PlannedShadow {
     var layerToTarget: Matrix3
     var width: Int
     var height: Int
+    var blur: ShadowBlur
+    /// shadowOffset in target pixels: it decides which part of the shadow can be seen.
+    var offset: CGPoint
     /// nil: the layer paints nothing to cast a shadow.
     var source: ShadowSource?
     /// Where the shadow's pixels go in the target, before shadowOffset.
@@ -37,20 +40,22 @@ extension Planner {
         guard let j = Self.jacobian(m, at: CGPoint(x: layer.bounds.midX, y: layer.bounds.midY)) else { return nil }
         let localScale = abs(j.a * j.d - j.b * j.c).squareRoot()
         let radius = layer.shadowRadius.isFinite ? max(layer.shadowRadius, 0) : 0
-        let kernel = GaussianKernel(sigma: Float(radius * localScale))
+        let blur = ShadowBlur(sigma: Float(radius * localScale))
         let dx = layer.shadowOffset.width.isFinite ? layer.shadowOffset.width : 0
         let dy = layer.shadowOffset.height.isFinite ? layer.shadowOffset.height : 0
         let offset = CGPoint(x: j.a * dx + j.c * dy, y: j.b * dx + j.d * dy)
+        // Beyond this a shadow is out of sight of any output (quads this far out are not drawn either).
+        guard abs(offset.x) < Self.farthestShadowOffset, abs(offset.y) < Self.farthestShadowOffset else { return nil }
 
         let planned: PlannedShadow
         if let cached = layer.plannedShadow, cached.version == layer.subtreeVersion, cached.layerToTarget == m,
-            cached.width == width, cached.height == height, cached.source.map({ $0.kernel == kernel }) ?? true
+            cached.width == width, cached.height == height, cached.blur == blur, cached.offset == offset
         {
             planned = cached
         } else {
             var shadowColor = color
             shadowColor.alpha *= Double(strength)
-            planned = try planShadow(layer, layerToTarget: m, localScale: localScale, kernel: kernel, offset: offset,
+            planned = try planShadow(layer, layerToTarget: m, localScale: localScale, blur: blur, offset: offset,
                                      color: shadowColor.premultiplied, width: width, height: height)
             layer.plannedShadow = planned
         }
@@ -70,19 +75,30 @@ extension Planner {
                     layerName: layer.name)
     }
 
+    /// The largest shadowOffset, in target pixels, a shadow is drawn with.
+    static let farthestShadowOffset: CGFloat = 1e9
+
     /// The silhouette: shadowPath filled, or the layer's subtree planned without its own shadow and opacity, in a
-    /// target a margin larger than the real one (what lies further out cannot reach the screen), then cut to its
-    /// pixels plus a transparent border as wide as the blur.
+    /// "wide" target: the part of the target the shadow can be seen in, moved back by the offset and widened by
+    /// the blur's spread (what lies further out cannot reach the screen). It is then cut to its pixels plus a
+    /// transparent border as wide as the spread, and, where that reaches beyond what can be seen, to what can be
+    /// seen plus the spread (so a huge blur costs a buffer of about the target's size plus twice the spread, however
+    /// large the layer), and rounded up to whole blocks of the blur's factor.
     private func planShadow(
-        _ layer: Layer, layerToTarget m: Matrix3, localScale: CGFloat, kernel: GaussianKernel, offset: CGPoint,
+        _ layer: Layer, layerToTarget m: Matrix3, localScale: CGFloat, blur: ShadowBlur, offset: CGPoint,
         color: PremultipliedColor, width: Int, height: Int
     ) throws -> PlannedShadow {
         var result = PlannedShadow(version: layer.subtreeVersion, layerToTarget: m, width: width, height: height,
-                                   source: nil, origin: (0, 0))
-        let reach = kernel.radius + Int(max(abs(offset.x), abs(offset.y)).rounded(.up)) + 1
-        let margin = min(reach, limits.maxDimension)
+                                   blur: blur, offset: offset, source: nil, origin: (0, 0))
+        // Wide pixel (0, 0) is target pixel (left, top): shadow pixel X shows at target X + left + offset.x, so the
+        // pixels that can be seen are X in (margin - 1, margin + width + 1) (the offset's fraction either way).
+        let spread = blur.spread
+        let apron = blur.factor + 1  // bilinear magnification reads a texel beyond what it draws
+        let margin = spread + apron + 2
+        let (left, top) = (Int((-offset.x).rounded(.down)) - margin, Int((-offset.y).rounded(.down)) - margin)
+        // Only planned, never allocated: the buffer below is what costs memory.
         let (wideWidth, wideHeight) = (width + 2 * margin, height + 2 * margin)
-        let toWide = m.concatenating(.translation(CGFloat(margin), CGFloat(margin)))
+        let toWide = m.concatenating(.translation(CGFloat(-left), CGFloat(-top)))
         var wide: RenderPlan
         if let path = layer.shadowPath {
             guard let filled = try shadowPathImage(layer, path: path, scale: max(localScale, 1.0 / 64)) else {
@@ -99,17 +115,41 @@ extension Planner {
         }
         wide.groups = RenderPlan.ordered(wide.groups)
         guard !wide.quads.isEmpty,
-            let box = Self.bounds(of: wide.quads[...], width: wideWidth, height: wideHeight)
+            let box = Self.bounds(of: wide.quads[...], width: wideWidth, height: wideHeight),
+            let buffer = Self.shadowBuffer(silhouette: box, spread: spread, factor: blur.factor,
+                                           seen: PixelBox(x0: margin - 1 - apron, y0: margin - 1 - apron,
+                                                          x1: margin + width + 1 + apron,
+                                                          y1: margin + height + 1 + apron))
         else { return result }
-        let pad = kernel.radius + 1
-        let (shadowWidth, shadowHeight) = (box.x1 - box.x0 + 2 * pad, box.y1 - box.y0 + 2 * pad)
+        let (shadowWidth, shadowHeight) = (buffer.x1 - buffer.x0, buffer.y1 - buffer.y0)
         if let reason = limits.violation(width: shadowWidth, height: shadowHeight) {
             throw PlanError.effectTooLarge("the shadow of \(layer.debugName) is too large: \(reason)")
         }
-        let silhouette = wide.translated(x: pad - box.x0, y: pad - box.y0, width: shadowWidth, height: shadowHeight)
-        result.source = ShadowSource(silhouette: silhouette, kernel: kernel, color: color)
-        result.origin = (box.x0 - pad - margin, box.y0 - pad - margin)
+        let silhouette = wide.translated(x: -buffer.x0, y: -buffer.y0, width: shadowWidth, height: shadowHeight)
+        result.source = ShadowSource(silhouette: silhouette, blur: blur, color: color)
+        result.origin = (buffer.x0 + left, buffer.y0 + top)
         return result
+    }
+
+    /// The shadow's buffer in wide pixels: the silhouette's box widened by the spread, cut to `seen` (the pixels
+    /// that can be seen, with room for bilinear sampling) where it reaches beyond, then widened to the silhouette
+    /// that can still reach that cut (so the blur there is exact) and rounded up to whole blocks of `factor`. nil
+    /// when none of the shadow can be seen.
+    static func shadowBuffer(silhouette box: PixelBox, spread: Int, factor: Int, seen: PixelBox) -> PixelBox? {
+        let drawn = PixelBox(x0: max(box.x0 - spread, seen.x0), y0: max(box.y0 - spread, seen.y0),
+                             x1: min(box.x1 + spread, seen.x1), y1: min(box.y1 + spread, seen.y1))
+        guard drawn.x1 > drawn.x0, drawn.y1 > drawn.y0 else { return nil }
+        let reaching = PixelBox(x0: max(box.x0, drawn.x0 - spread), y0: max(box.y0, drawn.y0 - spread),
+                                x1: min(box.x1, drawn.x1 + spread), y1: min(box.y1, drawn.y1 + spread))
+        var buffer = drawn
+        if reaching.x1 > reaching.x0, reaching.y1 > reaching.y0 {
+            buffer = PixelBox(x0: min(drawn.x0, reaching.x0), y0: min(drawn.y0, reaching.y0),
+                              x1: max(drawn.x1, reaching.x1), y1: max(drawn.y1, reaching.y1))
+        }
+        func blocks(_ length: Int) -> Int { (length + factor - 1) / factor * factor }
+        buffer.x1 = buffer.x0 + blocks(buffer.x1 - buffer.x0)
+        buffer.y1 = buffer.y0 + blocks(buffer.y1 - buffer.y0)
+        return buffer
     }
 
     /// shadowPath filled (non-zero winding, antialiased) into an image of `scale` pixels per point, kept on the
