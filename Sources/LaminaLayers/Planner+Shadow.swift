@@ -131,25 +131,26 @@ extension Planner {
         return result
     }
 
-    /// The shadow's buffer in wide pixels: the silhouette's box widened by the spread, cut to `seen` (the pixels
-    /// that can be seen, with room for bilinear sampling) where it reaches beyond, then widened to the silhouette
-    /// that can still reach that cut (so the blur there is exact) and rounded up to whole blocks of `factor`. nil
-    /// when none of the shadow can be seen.
+    /// The shadow's buffer in wide pixels: the silhouette's box widened by the spread; along an axis where that is
+    /// longer than `seen` (the pixels that can be seen, with room for bilinear sampling) by more than twice the
+    /// spread or 128 pixels, whichever is less, cut to `seen` and widened again to the silhouette that can still
+    /// reach the cut (so the blur there is exact); rounded up to whole blocks of `factor`. Either way a side is at
+    /// most `seen`'s plus twice the spread (plus a block). A shadow not much larger than what can be seen is not
+    /// cut, so it stays the same (and is reused) while its layer moves about near the edges. nil when none of
+    /// the shadow can be seen.
     static func shadowBuffer(silhouette box: PixelBox, spread: Int, factor: Int, seen: PixelBox) -> PixelBox? {
-        let drawn = PixelBox(x0: max(box.x0 - spread, seen.x0), y0: max(box.y0 - spread, seen.y0),
-                             x1: min(box.x1 + spread, seen.x1), y1: min(box.y1 + spread, seen.y1))
-        guard drawn.x1 > drawn.x0, drawn.y1 > drawn.y0 else { return nil }
-        let reaching = PixelBox(x0: max(box.x0, drawn.x0 - spread), y0: max(box.y0, drawn.y0 - spread),
-                                x1: min(box.x1, drawn.x1 + spread), y1: min(box.y1, drawn.y1 + spread))
-        var buffer = drawn
-        if reaching.x1 > reaching.x0, reaching.y1 > reaching.y0 {
-            buffer = PixelBox(x0: min(drawn.x0, reaching.x0), y0: min(drawn.y0, reaching.y0),
-                              x1: max(drawn.x1, reaching.x1), y1: max(drawn.y1, reaching.y1))
+        func axis(_ b0: Int, _ b1: Int, _ s0: Int, _ s1: Int) -> (Int, Int)? {
+            let (p0, p1) = (b0 - spread, b1 + spread)
+            guard p1 > s0, p0 < s1 else { return nil }
+            if p1 - p0 <= s1 - s0 + 2 * min(spread, 64) { return (p0, (p1 - p0 + factor - 1) / factor * factor + p0) }
+            let (d0, d1) = (max(p0, s0), min(p1, s1))
+            let (r0, r1) = (min(d0, max(b0, d0 - spread)), max(d1, min(b1, d1 + spread)))
+            return (r0, (r1 - r0 + factor - 1) / factor * factor + r0)
         }
-        func blocks(_ length: Int) -> Int { (length + factor - 1) / factor * factor }
-        buffer.x1 = buffer.x0 + blocks(buffer.x1 - buffer.x0)
-        buffer.y1 = buffer.y0 + blocks(buffer.y1 - buffer.y0)
-        return buffer
+        guard let x = axis(box.x0, box.x1, seen.x0, seen.x1), let y = axis(box.y0, box.y1, seen.y0, seen.y1) else {
+            return nil
+        }
+        return PixelBox(x0: x.0, y0: y.0, x1: x.1, y1: y.1)
     }
 
     /// shadowPath filled (non-zero winding, antialiased) into an image of `scale` pixels per point, kept on the
