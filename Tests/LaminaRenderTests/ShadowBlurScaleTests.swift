@@ -180,4 +180,25 @@ import Testing
             }
         }
     }
+
+    /// A cut shadow depends on its offset (which part can be seen): moving only the offset draws what a fresh
+    /// renderer draws for the new offset, on every renderer, reusing nothing stale.
+    @Test func movingTheOffsetOfACutShadowDrawsTheNewOne() throws {
+        let root = Self.scene(radius: 300) { $0.frame = CGRect(x: -300, y: 40, width: 700, height: 40) }
+        let layer = root.sublayers[0]
+        for renderer in ReferenceScenes.renderers() {
+            _ = try renderer.render(root)
+            layer.shadowOffset = CGSize(width: 0, height: 90)
+            let moved = try renderer.render(root)
+            layer.shadowOffset = .zero
+            let fresh = Self.scene(radius: 300) {
+                $0.frame = CGRect(x: -300, y: 40, width: 700, height: 40)
+                $0.shadowOffset = CGSize(width: 0, height: 90)
+            }
+            let expected = try (renderer is CPURenderer ? CPURenderer() as Renderer : renderer).render(fresh)
+            #expect(ImageDifference(moved, expected, tolerance: 0)?.maxChannelDifference == 0, "\(renderer.name)")
+            // The shadow moved: darker below the layer than above it.
+            #expect(moved.rgba(x: 100, y: 150).r < moved.rgba(x: 100, y: 20).r, "\(renderer.name)")
+        }
+    }
 }
