@@ -81,9 +81,9 @@ extension Planner {
     /// The silhouette: shadowPath filled, or the layer's subtree planned without its own shadow and opacity, in a
     /// "wide" target: the part of the target the shadow can be seen in, moved back by the offset and widened by
     /// the blur's spread (what lies further out cannot reach the screen). It is then cut to its pixels plus a
-    /// transparent border as wide as the spread, and, where that reaches beyond what can be seen, to what can be
-    /// seen plus the spread (so a huge blur costs a buffer of about the target's size plus twice the spread, however
-    /// large the layer), and rounded up to whole blocks of the blur's factor.
+    /// transparent border as wide as the spread, and, where that reaches well beyond what can be seen, to what can
+    /// be seen plus the silhouette that still reaches it (`shadowBuffer`: a huge blur costs a buffer of about the
+    /// target's size plus twice the spread, however large the layer), in whole blocks of the blur's factor.
     private func planShadow(
         _ layer: Layer, layerToTarget m: Matrix3, localScale: CGFloat, blur: ShadowBlur, offset: CGPoint,
         color: PremultipliedColor, width: Int, height: Int
@@ -91,7 +91,7 @@ extension Planner {
         var result = PlannedShadow(version: layer.subtreeVersion, layerToTarget: m, width: width, height: height,
                                    blur: blur, offset: offset, source: nil, origin: (0, 0))
         // Wide pixel (0, 0) is target pixel (left, top): shadow pixel X shows at target X + left + offset.x, so the
-        // pixels that can be seen are X in (margin - 1, margin + width + 1) (the offset's fraction either way).
+        // pixels that can be seen are X in [margin - 1, margin + width + 1) (the offset's fraction either way).
         let spread = blur.spread
         let apron = blur.factor + 1  // bilinear magnification reads a texel beyond what it draws
         let margin = spread + apron + 2
