@@ -49,7 +49,8 @@ import Testing
         #expect(ShadowBlur(sigma: 1000).sigma == GaussianKernel.maximumSigma)
         for sigma: Float in [17, 40, 100, 257, 500] {
             let blur = ShadowBlur(sigma: sigma)
-            #expect(blur.kernel.sigma <= ShadowBlur.exactSigmaLimit && blur.kernel.sigma > ShadowBlur.exactSigmaLimit / 2 - 1)
+            let limit = ShadowBlur.exactSigmaLimit
+            #expect(blur.kernel.sigma <= limit && blur.kernel.sigma > limit / 2 - 1)
             #expect(abs(ShadowBlur(kernel: blur.kernel, factor: blur.factor).sigma - sigma) < 1e-2 * sigma)
         }
     }
@@ -93,8 +94,8 @@ import Testing
                 let root = Self.scene(radius: radius, configure)
                 for scale: CGFloat in radius >= 300 ? [1] : [1, 2] {
                     let a = try cpu.render(root, scale: scale), b = try gles.render(root, scale: scale)
-                    #expect(ImageDifference.meetsParity(a, b),
-                            "radius \(radius), \(name) @\(scale): \(String(describing: ImageDifference(a, b, tolerance: 2)))")
+                    let difference = String(describing: ImageDifference(a, b, tolerance: 2))
+                    #expect(ImageDifference.meetsParity(a, b), "radius \(radius), \(name) @\(scale): \(difference)")
                 }
             }
         }
@@ -175,8 +176,8 @@ import Testing
             for renderer in ReferenceScenes.renderers() {
                 let cut = try renderer.render(small)
                 let whole = try Self.topLeft(of: renderer.render(large), width: 200, height: 200)
-                #expect(ImageDifference.meetsParity(cut, whole),
-                        "\(renderer.name) radius \(radius): \(String(describing: ImageDifference(cut, whole, tolerance: 2)))")
+                let difference = String(describing: ImageDifference(cut, whole, tolerance: 2))
+                #expect(ImageDifference.meetsParity(cut, whole), "\(renderer.name) radius \(radius): \(difference)")
             }
         }
     }
