@@ -268,8 +268,8 @@ struct GLESBatchEncoder {
                             clamp: texture.clamp, filter: texture.filter)
         case .shadow(let shadow):
             guard let tile = shadowTiles[shadow] else { return nil }
-            return Sampling(tiles: [tile], unitToTexel: .scale(CGFloat(shadow.width), CGFloat(shadow.height)),
-                            clamp: TexelRect(x0: 0, y0: 0, x1: shadow.width, y1: shadow.height), filter: .linear)
+            return Sampling(tiles: [tile], unitToTexel: .scale(CGFloat(shadow.blurWidth), CGFloat(shadow.blurHeight)),
+                            clamp: TexelRect(x0: 0, y0: 0, x1: shadow.blurWidth, y1: shadow.blurHeight), filter: .linear)
         }
     }
 
