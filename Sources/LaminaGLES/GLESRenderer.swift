@@ -487,18 +487,24 @@ public final class GLESRenderer: Renderer {
         var framebuffer: GLuint
         var width: Int, height: Int
         var inUse: Bool
+        /// The frame (`shadowFrame`) that last took it.
+        var lastUsed = 0
     }
     private var groupTargets: [GroupTarget] = []
+
+    /// Offscreen buffers held for groups, masks and shadows between frames (in use or idle).
+    public var pooledTargetCount: Int { groupTargets.count }
 
     /// A free buffer of exactly this size from the pool, or a new one.
     private func acquireGroupTarget(width: Int, height: Int) throws -> Int {
         if let index = groupTargets.firstIndex(where: { !$0.inUse && $0.width == width && $0.height == height }) {
             groupTargets[index].inUse = true
+            groupTargets[index].lastUsed = shadowFrame
             return index
         }
         let (texture, framebuffer) = try makeRenderTarget(width: width, height: height, for: "group buffer")
         groupTargets.append(GroupTarget(texture: texture, framebuffer: framebuffer, width: width, height: height,
-                                        inUse: true))
+                                        inUse: true, lastUsed: shadowFrame))
         return groupTargets.count - 1
     }
 
@@ -522,7 +528,14 @@ public final class GLESRenderer: Renderer {
     }
 
     /// Keeps at most 16 idle group buffers between frames.
+    /// Frees idle buffers not taken in the last 4 frames (a one-off large silhouette or a deep nest of groups does not
+    /// keep its memory), and keeps at most 16 idle ones.
     private func trimGroupTargets() {
+        while let index = groupTargets.firstIndex(where: { !$0.inUse && $0.lastUsed + 4 <= shadowFrame }) {
+            var target = groupTargets.remove(at: index)
+            glDeleteFramebuffers(1, &target.framebuffer)
+            glDeleteTextures(1, &target.texture)
+        }
         while groupTargets.count > 16, let index = groupTargets.firstIndex(where: { !$0.inUse }) {
             var target = groupTargets.remove(at: index)
             glDeleteFramebuffers(1, &target.framebuffer)

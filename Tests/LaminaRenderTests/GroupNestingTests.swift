@@ -107,6 +107,25 @@ import Testing
         }
     }
 
+    @Test func gpuGroupBuffersAreReleasedWhenFramesStopUsingThem() throws {
+        guard let gles = GLESAvailability.renderer() else { return }
+        let deep = Self.maskedChain(depth: 100)
+        _ = try gles.render(deep)
+        // 100 nested groups, each with a mask buffer beside it, needed 101 buffers at the deepest point; at the
+        // frame's end at most 16 idle ones are kept.
+        #expect(gles.pooledTargetCount == 16)
+        let plain = Layer()
+        plain.bounds = CGRect(x: 0, y: 0, width: 16, height: 16)
+        plain.backgroundColor = .red
+        var counts: [Int] = []
+        for _ in 0..<5 {
+            _ = try gles.render(plain)
+            counts.append(gles.pooledTargetCount)
+        }
+        // Idle buffers stay for the next three frames, then go.
+        #expect(counts == [16, 16, 16, 0, 0], "\(counts)")
+    }
+
     @Test func nestedRoundedTranslucentClipsDrawOnEveryRenderer() throws {
         // 250 levels, each rounded, clipping and at 99% opacity: 250 groups with 250 masks, one inside the other.
         let root = Layer()
