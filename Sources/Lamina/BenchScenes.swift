@@ -53,6 +53,23 @@ public enum BenchScene: String, CaseIterable, Sendable {
     /// are reused (the silhouette is relative to the card), and 1 card (250 further on) grows by 8 x 6 points, or
     /// shrinks back, so its shadow is blurred again.
     case cards500Moving = "cards-500-moving"
+    /// One square, half the output's shorter side, in the middle of the output, casting a black shadow of
+    /// shadowRadius 3, 30, 300 or 1000 points (the last capped at sigma 500 pixels; from 30 on blurred at reduced
+    /// resolution). Before every frame the shadow's opacity changes (1 - (frame mod 64) / 1000), so every frame
+    /// plans, draws, reduces and blurs the shadow again: these scenes time making a shadow, not reusing one.
+    case shadowRadius3 = "shadow-radius-3", shadowRadius30 = "shadow-radius-30"
+    case shadowRadius300 = "shadow-radius-300", shadowRadius1000 = "shadow-radius-1000"
+
+    /// The shadowRadius of a `shadow-radius-N` scene; nil for the others.
+    public var shadowRadius: CGFloat? {
+        switch self {
+        case .shadowRadius3: return 3
+        case .shadowRadius30: return 30
+        case .shadowRadius300: return 300
+        case .shadowRadius1000: return 1000
+        default: return nil
+        }
+    }
 
     /// The layer tree for an output of `size` points.
     public func makeRoot(size: CGSize) throws -> Layer {
@@ -103,6 +120,15 @@ public enum BenchScene: String, CaseIterable, Sendable {
                 Self.layOutCard(card, width: CGFloat(w), height: CGFloat(h))
                 root.addSublayer(card)
             }
+        case .shadowRadius3, .shadowRadius30, .shadowRadius300, .shadowRadius1000:
+            let side = min(size.width, size.height) / 2
+            let square = Layer(frame: CGRect(x: (size.width - side) / 2, y: (size.height - side) / 2, width: side,
+                                             height: side))
+            square.name = "square"
+            square.backgroundColor = Color(hex: "#ff0000")
+            square.shadowOpacity = 1
+            square.shadowRadius = shadowRadius ?? 0
+            root.addSublayer(square)
         case .nineslice2k:
             let button = try DemoImages.button()
             for _ in 0..<2_000 {
@@ -122,7 +148,7 @@ public enum BenchScene: String, CaseIterable, Sendable {
 
     /// Work done before each frame: for `upload`, a change to the big image's pixels; for `drawn-1k-redraw10`,
     /// ten layers (the next ten in turn) marked for drawing; for `deeptree`, a new turn of the chain's first level;
-    /// for `cards-500-moving`, ten cards moved and one resized.
+    /// for `cards-500-moving`, ten cards moved and one resized; for `shadow-radius-N`, a new shadow opacity.
     public func prepareFrame(_ root: Layer, frame: Int) {
         switch self {
         case .upload:
@@ -135,6 +161,8 @@ public enum BenchScene: String, CaseIterable, Sendable {
             root.sublayers.first?.transform = Transform3D(rotationAngle: Self.chainTurn + 0.02 * sin(CGFloat(frame)))
         case .cards500Moving:
             Self.moveCards(root, frame: frame)
+        case .shadowRadius3, .shadowRadius30, .shadowRadius300, .shadowRadius1000:
+            root.sublayers.first?.shadowOpacity = 1 - Float(frame % 64) / 1000
         default:
             break
         }

@@ -40,14 +40,19 @@ enum CPUProjectiveSampler {
                     out[column] = 0
                     continue
                 }
-                let tx = Float((px * Double(m.m11) + py * Double(m.m21) + Double(m.m31)) / w)
-                let ty = Float((px * Double(m.m12) + py * Double(m.m22) + Double(m.m32)) / w)
-                guard tx.isFinite, ty.isFinite, abs(tx) < 1e8, abs(ty) < 1e8 else {
+                // Beyond 2^24 texels every read clamps to an edge texel anyway (images are at most 16384 wide), so
+                // limiting the coordinate there is exact, and keeps far-off points (a huge contentsRect) drawable.
+                let far = 16_777_216.0
+                let ux = (px * Double(m.m11) + py * Double(m.m21) + Double(m.m31)) / w
+                let uy = (px * Double(m.m12) + py * Double(m.m22) + Double(m.m32)) / w
+                guard !ux.isNaN, !uy.isNaN else {
                     out[column] = 0
                     continue
                 }
+                let tx = Float(min(max(ux, -far), far)), ty = Float(min(max(uy, -far), far))
                 if filter == .nearest {
-                    out[column] = texel(Int((tx - 1.0 / 65536).rounded(.down)), Int((ty - 1.0 / 65536).rounded(.down)))
+                    out[column] = texel(Int(saturating: (tx - 1.0 / 65536).rounded(.down)),
+                                                Int(saturating: (ty - 1.0 / 65536).rounded(.down)))
                     continue
                 }
                 let sx = tx - 0.5, sy = ty - 0.5

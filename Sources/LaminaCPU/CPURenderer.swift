@@ -17,6 +17,8 @@ public final class CPURenderer: Renderer {
     public private(set) var statistics = RenderStatistics()
     /// Threads that composite bands in parallel (1: everything on the calling thread).
     public let threads: Int
+    /// Reserved from before the output, group, mask and shadow buffers are allocated (`Renderer.memoryBudget`).
+    public var memoryBudget = MemoryBudget()
     private var bandViews: [CPUTextureViews] = []
     /// The edge masks of rounded and antialiased quads, kept while they come back unchanged.
     private let coverages = FrameCache<CoverageKey, CPUPreparedQuad.Coverage>()
@@ -38,6 +40,8 @@ public final class CPURenderer: Renderer {
         defer { target.markModified() }
         frame += 1
         var stats = RenderStatistics()
+        let shadowMemory = try reserveShadowBuffers(plan.quads)
+        defer { shadowMemory.release() }
         let quads = try resolveShadows(plan.quads, statistics: &stats)
         defer { shadows = shadows.filter { $0.value.lastUsed + 4 > frame } }
         // Mip chains are built here, before the bands start (once per image generation; cached on the image).
@@ -49,8 +53,10 @@ public final class CPURenderer: Renderer {
         let bandCount = threads == 1 ? 1 : max(1, min(threads * 2, plan.height / 16))
         while bandViews.count < bandCount { bandViews.append(CPUTextureViews()) }
         let rows = (0...bandCount).map { $0 * plan.height / bandCount }
+        let groupMemory = try reserveGroupBuffers(plan.groups, rows: rows)
+        defer { groupMemory.release() }
         let job = CPUBandJob(
-            prepared: prepared, groups: plan.groups, target: target, rows: rows,
+            prepared: prepared, plan: plan, target: target, rows: rows,
             views: Array(bandViews.prefix(bandCount)))
         if bandCount == 1 {
             job.draw(band: 0)
@@ -251,16 +257,17 @@ final class CPUEdgeCoverage: @unchecked Sendable {
 /// buffer covering the group's pixels in the band's rows, then composited with its opacity.
 final class CPUBandJob: @unchecked Sendable {
     let prepared: [CPUPreparedQuad]
-    let groups: [PlanGroup]
+    /// The plan (for its groups, through `forEachStep`).
+    let plan: RenderPlan
     let target: Image
     let rows: [Int]
     let views: [CPUTextureViews]
     private let lock = NSLock()
     private(set) var error: Error?
 
-    init(prepared: [CPUPreparedQuad], groups: [PlanGroup], target: Image, rows: [Int], views: [CPUTextureViews]) {
+    init(prepared: [CPUPreparedQuad], plan: RenderPlan, target: Image, rows: [Int], views: [CPUTextureViews]) {
         self.prepared = prepared
-        self.groups = groups
+        self.plan = plan
         self.target = target
         self.rows = rows
         self.views = views
@@ -311,22 +318,10 @@ final class CPUBandJob: @unchecked Sendable {
                 Int32(done.rows.lowerBound - parent.origin.y), Int32(group.bounds.x1 - group.bounds.x0),
                 Int32(done.rows.count))
         }
-        var nextGroup = 0
         do {
-            for (index, item) in prepared.enumerated() {
-                while let open = stack.last?.group, open.range.upperBound <= index { close() }
-                if let open = stack.last, let group = open.group, !open.isMask, group.maskStart == index {
-                    var image: OpaquePointer?
-                    if open.image != nil, !open.rows.isEmpty {
-                        image = pixman_image_create_bits(
-                            PIXMAN_a8r8g8b8, Int32(group.bounds.x1 - group.bounds.x0), Int32(open.rows.count), nil, 0)
-                        guard image != nil else { throw RenderError.failed("pixman could not make a mask buffer") }
-                    }
-                    stack.append(Target(image: image, origin: open.origin, rows: open.rows, group: group, isMask: true))
-                }
-                while nextGroup < groups.count, groups[nextGroup].range.lowerBound == index {
-                    let group = groups[nextGroup]
-                    nextGroup += 1
+            try plan.forEachStep { step in
+                switch step {
+                case .begin(let group):
                     let outer = stack[stack.count - 1]
                     let low = max(group.bounds.y0, outer.rows.lowerBound)
                     let rows = low..<max(low, min(group.bounds.y1, outer.rows.upperBound))
@@ -338,10 +333,24 @@ final class CPUBandJob: @unchecked Sendable {
                     }
                     stack.append(Target(image: image, origin: (group.bounds.x0, rows.lowerBound),
                                         rows: rows.isEmpty ? 0..<0 : rows, group: group))
+                case .beginMask(let group):
+                    let content = stack[stack.count - 1]
+                    var image: OpaquePointer?
+                    if content.image != nil, !content.rows.isEmpty {
+                        image = pixman_image_create_bits(
+                            PIXMAN_a8r8g8b8, Int32(group.bounds.x1 - group.bounds.x0), Int32(content.rows.count), nil,
+                            0)
+                        guard image != nil else { throw RenderError.failed("pixman could not make a mask buffer") }
+                    }
+                    stack.append(Target(image: image, origin: content.origin, rows: content.rows, group: group,
+                                        isMask: true))
+                case .end:
+                    close()
+                case .quad(let index):
+                    let current = stack[stack.count - 1]
+                    guard let into = current.image else { return }
+                    try draw(prepared[index], rows: current.rows, into: into, origin: current.origin, views: views)
                 }
-                let current = stack[stack.count - 1]
-                guard let into = current.image else { continue }
-                try draw(item, rows: current.rows, into: into, origin: current.origin, views: views)
             }
             while stack.count > 1 { close() }
         } catch {
@@ -507,8 +516,10 @@ final class CPUBandJob: @unchecked Sendable {
             pixman_image_set_filter(view, PIXMAN_FILTER_NEAREST, nil, 0)
             return Source(image: view, offset: (Int32(offset.x), Int32(offset.y)), owned: false)
         }
-        if !targetToView.isAffine {
-            // Perspective: sampled here, as the GLES shader samples (pixman's projective path drifts).
+        if !targetToView.isAffine || !Self.fitsFixedPoint(targetToView, region: region) {
+            // Perspective: sampled here, as the GLES shader samples (pixman's projective path drifts). So are maps
+            // that reach texels beyond pixman's 16.16 fixed point (a contentsRect far outside the image), where
+            // pixman would wrap around: the shader clamps them to the edge texels.
             guard let sampled = CPUProjectiveSampler.sample(
                 image, clamp: clamp, targetToTexel: MipSelection.map(levelZero, level: level),
                 filter: texture.filter == .nearest ? .nearest : .linear, x0: region.x0, y0: region.y0,
@@ -523,6 +534,18 @@ final class CPUBandJob: @unchecked Sendable {
         let filter = texture.filter == .nearest ? PIXMAN_FILTER_NEAREST : PIXMAN_FILTER_BILINEAR
         pixman_image_set_filter(view, filter, nil, 0)
         return Source(image: view, offset: (0, 0), owned: false)
+    }
+
+    /// True when `m` maps the corners of `region` (and so, being affine, all of it) to texel coordinates pixman's
+    /// 16.16 fixed point holds with room to spare.
+    private static func fitsFixedPoint(_ m: Matrix3, region: (x0: Int, y0: Int, x1: Int, y1: Int)) -> Bool {
+        let limit: CGFloat = 16_384
+        guard [m.m11, m.m12, m.m21, m.m22].allSatisfy({ abs($0) < limit }) else { return false }
+        for (x, y) in [(region.x0, region.y0), (region.x1, region.y0), (region.x0, region.y1), (region.x1, region.y1)] {
+            let p = m.apply(CGPoint(x: CGFloat(x), y: CGFloat(y))).projected
+            guard abs(p.x) < limit, abs(p.y) < limit else { return false }
+        }
+        return true
     }
 
     /// Lamina's row-vector Matrix3 (affine here) as pixman's column-vector double matrix.

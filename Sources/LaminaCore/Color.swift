@@ -43,7 +43,7 @@ public struct Color: Hashable, Sendable, CustomStringConvertible {
 
     /// "#RRGGBBAA".
     public var hexString: String {
-        let bytes = [red, green, blue, alpha].map { Int(($0 * 255).rounded()) }
+        let bytes = [red, green, blue, alpha].map { Int(UInt8(saturatingRounded: $0 * 255)) }
         return "#" + bytes.map { String(format: "%02X", $0) }.joined()
     }
 

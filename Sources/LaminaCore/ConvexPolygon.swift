@@ -11,6 +11,11 @@ public struct ConvexPolygon: Hashable, Sendable {
 
     /// A polygon from vertices in either winding; collinear and repeated points are kept harmlessly.
     public init(vertices: [CGPoint]) {
+        var vertices = vertices
+        let band = CGFloat.guardBand
+        if !vertices.allSatisfy({ $0.x.magnitude <= band && $0.y.magnitude <= band }) {
+            vertices = Self.clippedToGuardBand(vertices)
+        }
         let snapped = vertices.map {
             CGPoint(x: ($0.x / Self.snap).rounded() * Self.snap, y: ($0.y / Self.snap).rounded() * Self.snap)
         }
@@ -41,6 +46,38 @@ public struct ConvexPolygon: Hashable, Sendable {
         let projected = kept.map(\.projected)
         guard projected.allSatisfy({ $0.x.isFinite && $0.y.isFinite }) else { return nil }
         self.init(vertices: projected)
+    }
+
+    /// `points` (a convex polygon) cut to the guard band, |x| and |y| <= CGFloat.guardBand, for any finite input
+    /// without overflow: distances are quartered, and each cut point is found from the end of its edge nearer the
+    /// boundary. Where both ends of an edge lie far beyond the band (beyond about 1e15 pixels), the cut point carries
+    /// the rounding of doubles at that distance (docs/semantics.md, "Numbers"). Empty when a point is not finite.
+    static func clippedToGuardBand(_ points: [CGPoint]) -> [CGPoint] {
+        guard points.allSatisfy({ $0.x.isFinite && $0.y.isFinite }) else { return [] }
+        let quarterBand = CGFloat.guardBand / 4
+        var output = points
+        // Inside: sign x coordinate >= -band, for x and y and both signs.
+        for (onX, sign) in [(true, CGFloat(1)), (true, -1), (false, 1), (false, -1)] where !output.isEmpty {
+            let input = output
+            output.removeAll(keepingCapacity: true)
+            func distance(_ p: CGPoint) -> CGFloat { sign * (onX ? p.x : p.y) / 4 + quarterBand }
+            for j in input.indices {
+                let p = input[j], q = input[(j + 1) % input.count]
+                let dp = distance(p), dq = distance(q)
+                if dp >= 0 { output.append(p) }
+                if (dp >= 0) != (dq >= 0) {
+                    // From the end nearer the boundary, so that a far end does not swamp the crossing: the step is
+                    // at most half the segment, and quartered coordinates cannot overflow.
+                    let (base, other, dBase, dOther) = abs(dp) <= abs(dq) ? (p, q, dp, dq) : (q, p, dq, dp)
+                    let s = dBase / (dBase - dOther)
+                    var crossing = CGPoint(x: base.x + (other.x / 4 - base.x / 4) * (4 * s),
+                                           y: base.y + (other.y / 4 - base.y / 4) * (4 * s))
+                    if onX { crossing.x = -sign * CGFloat.guardBand } else { crossing.y = -sign * CGFloat.guardBand }
+                    output.append(crossing)
+                }
+            }
+        }
+        return output
     }
 
     /// True when the polygon has no area.
@@ -152,9 +189,10 @@ public struct ConvexPolygon: Hashable, Sendable {
     /// The pixel indices i with lo <= i + 0.5 < hi.
     @inlinable
     public static func centreRange(_ lo: CGFloat, _ hi: CGFloat) -> (Int, Int) {
+        // Saturating: NaN gives 0, anything beyond Int32's range its end.
         let a = ceil(lo - 0.5), b = ceil(hi - 0.5)
         let limit = CGFloat(Int32.max)
-        return (Int(min(max(a, -limit), limit)), Int(min(max(b, -limit), limit)))
+        return (Int(saturating: min(max(a, -limit), limit)), Int(saturating: min(max(b, -limit), limit)))
     }
 
     static func signedArea(_ points: [CGPoint]) -> CGFloat {

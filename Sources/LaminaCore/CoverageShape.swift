@@ -76,6 +76,15 @@ public struct CoverageShape: Hashable, Sendable {
     /// or border); false: the shape only clips the quad (a rounded clip handed down to a sublayer's quad).
     public var fillsShape: Bool
 
+    /// True when the map and both outlines are finite numbers.
+    public var isFinite: Bool {
+        // Radii are limited to finite values when made; the rectangles may still overflow.
+        func finite(_ r: RoundedRect) -> Bool {
+            [r.rect.minX, r.rect.minY, r.rect.maxX, r.rect.maxY].allSatisfy(\.isFinite)
+        }
+        return toTarget.isFinite && finite(outer) && inner.map(finite) ?? true
+    }
+
     public init(toTarget: Matrix3, outer: RoundedRect, inner: RoundedRect? = nil, fillsShape: Bool = true) {
         self.toTarget = toTarget
         self.outer = outer
@@ -244,7 +253,7 @@ extension CoverageShape {
             }
         }
         func addPartial(_ x: Int, _ y: Int, _ coverage: CGFloat) {
-            let byte = UInt8(min(255, max(0, (coverage * 255).rounded())))
+            let byte = UInt8(saturatingRounded: coverage * 255)
             if byte > 0 { result.partial.append(PartialPixel(x: Int32(x), y: Int32(y), coverage: byte)) }
         }
         for box in base.full {

@@ -60,6 +60,9 @@ public final class Image: @unchecked Sendable {
     public private(set) var generation: UInt64 = 0
     /// The mip chain, built on first use for trilinear minification (MipChain.swift).
     let mipStore = MipStore()
+    /// The bytes of a `MemoryBudget` these pixels hold (set by whoever allocated the image under a budget: the
+    /// scene loader, a renderer's `render(_:)`); given back when the image is freed.
+    public var memoryReservation: MemoryReservation?
 
     /// A transparent image. Throws when the size breaks `limits` or memory cannot be had.
     public init(width: Int, height: Int, limits: PixelLimits = .default) throws {

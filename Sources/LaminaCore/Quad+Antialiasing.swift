@@ -107,7 +107,7 @@ extension Quad {
             }
             for x in t0..<t1 where x < f0 || x >= f1 {
                 let area = Self.area(ofPixel: x, span.y, inside: smooth)
-                let coverage = UInt8(min(255, max(0, (area * 255).rounded())))
+                let coverage = UInt8(saturatingRounded: area * 255)
                 if coverage == 255 {
                     result.partial.append(PartialPixel(x: Int32(x), y: Int32(span.y), coverage: 255))
                 } else if coverage > 0 {

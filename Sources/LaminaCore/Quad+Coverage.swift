@@ -50,7 +50,10 @@ extension Quad {
         let m = unitToTarget
         if m.isAffine, m.m12 == 0, m.m21 == 0 {
             let snap = ConvexPolygon.snap
-            func snapped(_ v: CGFloat) -> CGFloat { (v / snap).rounded() * snap }
+            // Clamping an axis-aligned rectangle's sides to the guard band is exact on screen.
+            func snapped(_ v: CGFloat) -> CGFloat {
+                (min(max(v, -CGFloat.guardBand), CGFloat.guardBand) / snap).rounded() * snap
+            }
             let xa = snapped(m.m31), xb = snapped(m.m31 + m.m11)
             let ya = snapped(m.m32), yb = snapped(m.m32 + m.m22)
             var rect = CGRect(x: min(xa, xb), y: min(ya, yb), width: abs(xb - xa), height: abs(yb - ya))
@@ -119,6 +122,6 @@ extension PremultipliedColor {
     /// A 0...1 value in 8-bit steps, as renderers quantise opacity masks.
     @inlinable
     public static func byte(_ value: Float) -> UInt8 {
-        UInt8(min(max((value * 255).rounded(), 0), 255))
+        UInt8(saturatingRounded: value * 255)
     }
 }

@@ -27,8 +27,8 @@ public struct TexelRect: Hashable, Sendable, CustomStringConvertible {
     /// 0 ..< width, 0 ..< height. A rectangle thinner than a texel still touches the one it lies in.
     public static func touching(_ rect: CGRect, width: Int, height: Int) -> TexelRect {
         func range(_ lo: CGFloat, _ hi: CGFloat, _ size: Int) -> (Int, Int) {
-            var a = Int(floor(lo + 1e-9))
-            var b = Int(ceil(hi - 1e-9))
+            var a = Int(saturating: floor(lo + 1e-9))
+            var b = Int(saturating: ceil(hi - 1e-9))
             if b <= a { b = a + 1 }
             a = min(max(a, 0), size - 1)
             b = min(max(b, a + 1), size)
@@ -137,6 +137,17 @@ public struct Quad: Hashable, Sendable {
         self.layerName = layerName
     }
 
+    /// True when every number that places the quad, its texture and its shape is finite: what a renderer can draw.
+    /// The planner leaves out quads that are not (a layer placed beyond the range of doubles).
+    public var hasFiniteGeometry: Bool {
+        guard unitToTarget.isFinite, opacity.isFinite else { return false }
+        if case .texture(let texture) = paint, !(texture.unitToTexel.isFinite && texture.mipLevel.isFinite) {
+            return false
+        }
+        if let shape, !shape.isFinite { return false }
+        return true
+    }
+
     /// The four corners in homogeneous target pixels: top-left, top-right, bottom-right, bottom-left of
     /// the source rectangle.
     public var corners: [HomogeneousPoint] {
@@ -196,34 +207,16 @@ public struct RenderPlan: Sendable {
         self.groups = groups
     }
 
-    /// The groups in drawing order: outer groups first where several start at one quad.
-    public static func ordered(_ groups: [PlanGroup]) -> [PlanGroup] {
-        groups.sorted {
-            $0.range.lowerBound != $1.range.lowerBound
-                ? $0.range.lowerBound < $1.range.lowerBound : $0.range.count > $1.range.count
-        }
-    }
-
-    /// Checks what every renderer relies on (finite numbers, sizes within limits, clamp rectangles inside
-    /// their images), once, at the renderer's entry.
+    /// Checks what every renderer relies on (finite numbers, sizes within limits, groups that nest, clamp
+    /// rectangles inside their images), once, at the renderer's entry.
     public func validate(limits: PixelLimits = .default) throws {
         if width <= 0 || height <= 0 { throw RenderError.invalidPlan("target size \(width)x\(height) is empty") }
         if let reason = limits.violation(width: width, height: height) {
             throw RenderError.invalidPlan("target \(reason)")
         }
-        var open: [Range<Int>] = []
-        for group in groups {
-            guard group.range.lowerBound >= 0, group.range.upperBound <= quads.count, group.opacity.isFinite,
-                group.bounds.x1 > group.bounds.x0, group.bounds.y1 > group.bounds.y0
-            else { throw RenderError.invalidPlan("group \(group.range): out of range or empty") }
-            while let last = open.last, last.upperBound <= group.range.lowerBound { open.removeLast() }
-            if let last = open.last, group.range.upperBound > last.upperBound {
-                throw RenderError.invalidPlan("group \(group.range) overlaps group \(last) without nesting")
-            }
-            open.append(group.range)
-        }
+        try validateGroups()
         for (index, quad) in quads.enumerated() {
-            guard quad.unitToTarget.isFinite, quad.opacity.isFinite else {
+            guard quad.hasFiniteGeometry else {
                 throw RenderError.invalidPlan("quad \(index): non-finite geometry or opacity")
             }
             if case .shadow(let shadow) = quad.paint {

@@ -33,12 +33,21 @@ public protocol Renderer: AnyObject {
     func render(_ plan: RenderPlan) throws -> Image
     /// Renders `plan` over the current contents of `target`, which must have the plan's size.
     func render(_ plan: RenderPlan, into target: Image) throws
+    /// The limit on the memory the renderer allocates: the output image of `render(_:)`, offscreen buffers
+    /// (groups, masks, shadows) and GPU textures, each reserved before it is allocated; over it, rendering
+    /// throws `MemoryLimitError`. A budget of 2 GiB of its own unless set; share one with
+    /// `SceneOptions.memoryBudget` so that decoded images count too.
+    var memoryBudget: MemoryBudget { get set }
 }
 
 extension Renderer {
     public func render(_ plan: RenderPlan) throws -> Image {
         try plan.validate()
+        let reservation = try memoryBudget.reserve(
+            plan.width * plan.height * 4, for: "the \(plan.width)x\(plan.height) output image")
         let target = try Image(width: plan.width, height: plan.height)
+        // Held by the image: the bytes come back when the caller lets it go.
+        target.memoryReservation = reservation
         try render(plan, into: target)
         return target
     }

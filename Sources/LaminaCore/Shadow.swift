@@ -1,55 +1,71 @@
 import Foundation
 
 /// A layer's shadow as the planner hands it to renderers: the silhouette (a small plan of its own, in the
-/// shadow's pixels), the blur and the colour. Renderers draw the silhouette, blur its alpha with a separable
-/// Gaussian (`GaussianKernel`) and tint it, then composite the result like a texture; they keep the result and
-/// reuse it while an equal source comes back (equal silhouette, blur and colour), so an unchanged shadow is
-/// blurred once.
+/// shadow's pixels), the blur and the colour. Renderers draw the silhouette, reduce it when the blur asks for it
+/// (`ShadowBlur.factor` > 1: box-averaged, `downsampled(_:)`), blur its alpha with a separable Gaussian
+/// (`GaussianKernel`) and tint it, then composite the result like a texture over the silhouette's full size
+/// (bilinear, so a reduced shadow is magnified back); they keep the result and reuse it while an equal source comes
+/// back (equal silhouette, blur and colour), so an unchanged shadow is blurred once.
 ///
-/// Shadow pixels (0, 0) ..< (width, height): the silhouette sits inside with a margin of at least the kernel's
-/// radius + 1 on every side, so the blur never needs texels beyond the buffer.
+/// Shadow pixels (0, 0) ..< (width, height), multiples of the blur's factor: the silhouette sits inside with a
+/// margin of at least the blur's spread on every side (or, where the shadow reaches beyond what can be seen,
+/// the buffer is cut to what can be seen plus the spread), so the blur never needs texels beyond the buffer.
 public final class ShadowSource: Hashable, @unchecked Sendable, CustomStringConvertible {
     /// What casts the shadow, in shadow pixels; only its alpha counts.
     public let silhouette: RenderPlan
-    /// The blur.
-    public let kernel: GaussianKernel
+    /// The blur: its factor and the kernel run at that factor.
+    public let blur: ShadowBlur
     /// shadowColor x shadowOpacity, premultiplied.
     public let color: PremultipliedColor
     private let hash: Int
 
-    public init(silhouette: RenderPlan, kernel: GaussianKernel, color: PremultipliedColor) {
+    public init(silhouette: RenderPlan, blur: ShadowBlur, color: PremultipliedColor) {
+        precondition(silhouette.width % blur.factor == 0 && silhouette.height % blur.factor == 0,
+                     "a reduced shadow's size is a multiple of its factor")
         self.silhouette = silhouette
-        self.kernel = kernel
+        self.blur = blur
         self.color = color
         var hasher = Hasher()
         hasher.combine(silhouette.width)
         hasher.combine(silhouette.height)
         hasher.combine(silhouette.quads)
         hasher.combine(silhouette.groups)
-        hasher.combine(kernel)
+        hasher.combine(blur)
         hasher.combine(color)
         hash = hasher.finalize()
     }
 
+    /// A shadow blurred exactly with `kernel` at full resolution.
+    public convenience init(silhouette: RenderPlan, kernel: GaussianKernel, color: PremultipliedColor) {
+        self.init(silhouette: silhouette, blur: ShadowBlur(kernel: kernel), color: color)
+    }
+
+    /// The kernel the renderers run (in reduced texels when the blur's factor is above 1).
+    public var kernel: GaussianKernel { blur.kernel }
+    /// The silhouette's size: the shadow's size in target pixels.
     public var width: Int { silhouette.width }
     public var height: Int { silhouette.height }
+    /// The size the blur runs at and the blurred picture has: the silhouette's divided by the factor.
+    public var blurWidth: Int { silhouette.width / blur.factor }
+    public var blurHeight: Int { silhouette.height / blur.factor }
 
     public static func == (a: ShadowSource, b: ShadowSource) -> Bool {
-        a === b || (a.hash == b.hash && a.kernel == b.kernel && a.color == b.color
+        a === b || (a.hash == b.hash && a.blur == b.blur && a.color == b.color
             && a.silhouette.width == b.silhouette.width && a.silhouette.height == b.silhouette.height
             && a.silhouette.quads == b.silhouette.quads && a.silhouette.groups == b.silhouette.groups)
     }
 
     public func hash(into hasher: inout Hasher) { hasher.combine(hash) }
 
-    /// The shadow as a texture over a quad's unit square: what renderers sample once the shadow is made.
+    /// The shadow as a texture over a quad's unit square: what renderers sample once the shadow is made (the
+    /// blurred picture, `blurWidth` x `blurHeight`, stretched over the quad bilinearly).
     public func texture(of image: Image) -> TextureSource {
-        TextureSource(image: image, unitToTexel: .scale(CGFloat(width), CGFloat(height)),
-                      clamp: TexelRect(x0: 0, y0: 0, x1: width, y1: height), filter: .linear)
+        TextureSource(image: image, unitToTexel: .scale(CGFloat(blurWidth), CGFloat(blurHeight)),
+                      clamp: TexelRect(x0: 0, y0: 0, x1: blurWidth, y1: blurHeight), filter: .linear)
     }
 
     public var description: String {
-        "shadow \(width)x\(height), sigma \(kernel.sigma) px, \(silhouette.quads.count) silhouette quads"
+        "shadow \(width)x\(height), \(blur), \(silhouette.quads.count) silhouette quads"
     }
 }
 
@@ -64,8 +80,9 @@ public struct GaussianKernel: Hashable, Sendable {
     /// 1 / the sum of the unnormalised weights over -radius ... radius (the GPU computes each weight itself).
     public let normalisation: Float
 
-    /// The largest sigma, in pixels, a shadow is blurred with (a 3,000-texel kernel); beyond it the shadow would
-    /// be one faint smear anyway.
+    /// The largest sigma, in full-resolution pixels, a shadow is blurred with (`ShadowBlur` runs any sigma above 16
+    /// at reduced resolution); beyond it the shadow would be one faint smear anyway, and the silhouette a buffer
+    /// wider than the output by 6 x sigma.
     public static let maximumSigma: Float = 500
 
     public init(sigma: Float) {
@@ -93,12 +110,14 @@ public struct GaussianKernel: Hashable, Sendable {
 }
 
 extension ShadowSource {
-    /// The blurred, tinted shadow from the silhouette's rendered pixels (`silhouette`, premultiplied BGRA of this
-    /// source's size): what the CPU renderer composites, and the exact arithmetic the GLES blur passes do. The
-    /// horizontal pass keeps 8 bits (a GPU's RGBA8 buffer between passes); the vertical pass multiplies the
+    /// The blurred, tinted shadow (`blurWidth` x `blurHeight`) from the silhouette's rendered pixels
+    /// (`silhouette`, premultiplied BGRA of this source's full size): what the CPU renderer composites, and the
+    /// exact arithmetic the GLES passes do. A reduced blur first box-averages the silhouette (`downsampled(_:)`).
+    /// The horizontal pass keeps 8 bits (a GPU's RGBA8 buffer between passes); the vertical pass multiplies the
     /// colour's bytes by the blurred alpha and rounds.
     public func blurred(from silhouette: Image) throws -> Image {
-        let width = self.width, height = self.height
+        let silhouette = blur.factor == 1 ? silhouette : try downsampled(silhouette)
+        let width = blurWidth, height = blurHeight
         precondition(silhouette.width == width && silhouette.height == height, "silhouette of another size")
         let output = try Image(width: width, height: height)
         let r = kernel.radius
@@ -162,10 +181,10 @@ extension ShadowSource {
                         for x in 0..<width {
                             let v = c[x] / 255
                             guard v > 0 else { continue }
-                            row[x * 4] = UInt8(min(max((channels.0 * v).rounded(), 0), 255))
-                            row[x * 4 + 1] = UInt8(min(max((channels.1 * v).rounded(), 0), 255))
-                            row[x * 4 + 2] = UInt8(min(max((channels.2 * v).rounded(), 0), 255))
-                            row[x * 4 + 3] = UInt8(min(max((channels.3 * v).rounded(), 0), 255))
+                            row[x * 4] = UInt8(saturatingRounded: channels.0 * v)
+                            row[x * 4 + 1] = UInt8(saturatingRounded: channels.1 * v)
+                            row[x * 4 + 2] = UInt8(saturatingRounded: channels.2 * v)
+                            row[x * 4 + 3] = UInt8(saturatingRounded: channels.3 * v)
                         }
                     }
                 }
@@ -194,15 +213,18 @@ extension Quad {
 extension RenderPlan {
     /// This plan moved by whole pixels into a target of `width` x `height` (what falls outside is cut).
     public func translated(x: Int, y: Int, width: Int, height: Int) -> RenderPlan {
-        RenderPlan(
-            width: width, height: height,
-            quads: quads.map { $0.translated(x: CGFloat(x), y: CGFloat(y)) },
-            groups: groups.compactMap { group in
-                let b = group.bounds
-                let box = PixelBox(x0: max(b.x0 + x, 0), y0: max(b.y0 + y, 0), x1: min(b.x1 + x, width),
-                                   y1: min(b.y1 + y, height))
-                guard box.x1 > box.x0, box.y1 > box.y0 else { return nil }
-                return PlanGroup(range: group.range, opacity: group.opacity, bounds: box, maskStart: group.maskStart)
-            })
+        var moved = quads.map { $0.translated(x: CGFloat(x), y: CGFloat(y)) }
+        let kept = groups.compactMap { group -> PlanGroup? in
+            let b = group.bounds
+            let box = PixelBox(x0: max(b.x0 + x, 0), y0: max(b.y0 + y, 0), x1: min(b.x1 + x, width),
+                               y1: min(b.y1 + y, height))
+            guard box.x1 > box.x0, box.y1 > box.y0 else {
+                // The group's picture falls outside: none of its quads (its mask's included) may be drawn unmasked.
+                for index in group.range { moved[index].opacity = 0 }
+                return nil
+            }
+            return PlanGroup(range: group.range, opacity: group.opacity, bounds: box, maskStart: group.maskStart)
+        }
+        return RenderPlan(width: width, height: height, quads: moved, groups: kept)
     }
 }

@@ -142,13 +142,40 @@ public final class DrawingContext {
     }
 
     /// An arc of a circle, joined to the current point by a line as in CGContext.
+    /// Angles of any size are accepted: see `DrawingContext.arcAngles`.
     public func addArc(center: CGPoint, radius: CGFloat, startAngle: CGFloat, endAngle: CGFloat, clockwise: Bool) {
         let (x, y, r) = (Double(center.x), Double(center.y), Double(max(0, radius)))
+        guard x.isFinite, y.isFinite, r.isFinite,
+            let (a0, a1) = Self.arcAngles(start: Double(startAngle), end: Double(endAngle), clockwise: clockwise)
+        else { return }
         if clockwise {
-            cairo_arc_negative(cr, x, y, r, Double(startAngle), Double(endAngle))
+            cairo_arc_negative(cr, x, y, r, a0, a1)
         } else {
-            cairo_arc(cr, x, y, r, Double(startAngle), Double(endAngle))
+            cairo_arc(cr, x, y, r, a0, a1)
         }
+    }
+
+    /// The angles cairo is given for an arc: the same circle and end point, with the sweep in the arc's direction
+    /// reduced to less than two turns (more only retraces the circle) and a start beyond a million radians reduced
+    /// to one turn. cairo steps an arc turn by turn (and, for an end on the wrong side, adds a turn until it passes
+    /// the start), so a sweep of 1e9 radians took it tens of seconds and 1e300 forever. Nil when an angle is not
+    /// finite.
+    public static func arcAngles(start: Double, end: Double, clockwise: Bool) -> (Double, Double)? {
+        guard start.isFinite, end.isFinite else { return nil }
+        let turn = 2 * Double.pi
+        let a0 = abs(start) > 1e6 ? start.truncatingRemainder(dividingBy: turn) : start
+        // The sweep in the arc's direction (positive), as cairo would find it, without overflow.
+        var sweep = clockwise ? start / 2 - end / 2 : end / 2 - start / 2
+        sweep = sweep.isFinite ? 2 * sweep : .greatestFiniteMagnitude
+        if a0 == start, sweep >= 0, sweep <= 2 * turn { return (start, end) }
+        if sweep < 0 {
+            // cairo adds turns to the end until it passes the start: the remainder, in [0, one turn).
+            sweep = sweep.truncatingRemainder(dividingBy: turn)
+            if sweep < 0 { sweep += turn }
+        } else if sweep > 2 * turn || !sweep.isFinite {
+            sweep = turn + sweep.truncatingRemainder(dividingBy: turn)
+        }
+        return (a0, clockwise ? a0 - sweep : a0 + sweep)
     }
 
     public func closePath() { cairo_close_path(cr) }

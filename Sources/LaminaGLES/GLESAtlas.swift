@@ -181,6 +181,8 @@ final class GLESAtlas {
     /// Reads a page's texels when it grows.
     private var copyFramebuffer: GLuint = 0
     static let initialPageSide = 512
+    /// The budget pages reserve from (the texture cache's).
+    var memory: GLESMemory?
 
     init(pageSide: Int, maxImageSize: Int) {
         self.pageSide = max(1, pageSide)
@@ -290,6 +292,7 @@ final class GLESAtlas {
         var texture: GLuint = 0
         glGenTextures(1, &texture)
         glBindTexture(GLenum(GL_TEXTURE_2D), texture)
+        try memory?.reserve(texture, bytes: side * side * 4, for: "a \(side)x\(side) atlas page")
         glTexStorage2D(GLenum(GL_TEXTURE_2D), 1, GLenum(GL_RGBA8), GLsizei(side), GLsizei(side))
         // texelFetch ignores filters, but a texture whose filter wants mipmaps it lacks is incomplete.
         glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), GL_NEAREST)

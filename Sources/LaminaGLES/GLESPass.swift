@@ -50,80 +50,88 @@ struct GLESBatchEncoder {
         batches.removeAll(keepingCapacity: true)
         quadsDrawn = 0
         clearColor = nil
-        var nextGroup = 0
-        var open: [PlanGroup] = []
-        for (index, quad) in plan.quads.enumerated() {
-            while let last = open.last, last.range.upperBound <= index { closeGroup(open.removeLast()) }
-            if let last = open.last, last.maskStart == index {
+        var depth = 0
+        try plan.forEachStep { step in
+            let index: Int
+            switch step {
+            case .begin(let group):
+                depth += 1
+                batches.append(Batch(textured: false, texture: 0, requested: .nearest, filter: .nearest,
+                                     first: instances.count / GLESProgram.instanceFloats, count: 0, group: .begin(group)))
+                return
+            case .beginMask(let group):
                 batches.append(Batch(textured: false, texture: 0, requested: .nearest, filter: .nearest,
                                      first: instances.count / GLESProgram.instanceFloats, count: 0,
-                                     group: .maskBegin(last)))
+                                     group: .maskBegin(group)))
+                return
+            case .end(let group):
+                depth -= 1
+                closeGroup(group)
+                return
+            case .quad(let i):
+                index = i
             }
-            while nextGroup < plan.groups.count, plan.groups[nextGroup].range.lowerBound == index {
-                let group = plan.groups[nextGroup]
-                nextGroup += 1
-                open.append(group)
-                batches.append(Batch(textured: false, texture: 0, requested: .nearest, filter: .nearest,
-                                     first: instances.count / GLESProgram.instanceFloats, count: 0,
-                                     group: .begin(group)))
-            }
-            let opacity = min(max(quad.opacity, 0), 1)
-            if quad.hasAnalyticCoverage {
-                try encodeAntialiased(quad, opacity: opacity, plan: plan, textures: textures)
-                continue
-            }
-            switch quad.paint {
-            case .solid(let color):
-                let c = color.scaled(by: opacity).quantized
-                guard c.alpha > 0 else { continue }
-                // Stored B, G, R, A like every pixel of the framebuffer.
-                let bgra = (Float(c.blue) / 255, Float(c.green) / 255, Float(c.red) / 255, Float(c.alpha) / 255)
-                let coverage = quad.pixelCoverage(width: plan.width, height: plan.height)
-                if instances.isEmpty, open.isEmpty, c.alpha == 255, case .rect(0, 0, plan.width, plan.height) = coverage
-                {
-                    // Covers everything drawn so far: clearing to it gives the same pixels for far less work.
-                    clearColor = bgra
-                    quadsDrawn += 1
-                    continue
-                }
-                let before = instances.count
-                add(coverage, textured: false, texture: 0,
-                    requested: .nearest, filter: .nearest, map: .identity, clamp: TexelRect(x0: 0, y0: 0, x1: 0, y1: 0), color: bgra)
-                if instances.count > before { quadsDrawn += 1 }
-            case .texture, .shadow:
-                let alpha = PremultipliedColor.byte(opacity)
-                guard alpha > 0, let texture = try sampling(quad.paint, textures: textures),
-                    let targetToTexel = quad.unitToTarget.inverted?.concatenating(texture.unitToTexel).snappedToAffine
-                else { continue }
-                let tiles = texture.tiles
-                if case .texture(let source) = quad.paint, let (mipTexture, mip) = try Self.trilinear(source, textures: textures) {
-                    let before = instances.count
-                    add(quad.pixelCoverage(width: plan.width, height: plan.height), textured: true,
-                        texture: mipTexture, requested: .trilinear, filter: .trilinear,
-                        map: MipSelection.map(targetToTexel, level: mip.level), clamp: texture.clamp,
-                        color: Self.trilinearColor(mip, alpha: alpha))
-                    if instances.count > before { quadsDrawn += 1 }
-                    continue
-                }
-                let requested: Filter = texture.filter == .nearest ? .nearest : .linear
-                let filter: Filter = requested == .nearest || targetToTexel.integerTranslation != nil
-                    ? .nearest : .linear
-                let color = (Float(0), Float(0), Float(0), Float(alpha) / 255)
-                let before = instances.count
-                if tiles.count == 1 {
-                    add(quad.pixelCoverage(width: plan.width, height: plan.height), textured: true,
-                        texture: tiles[0].texture, requested: requested, filter: filter, map: targetToTexel,
-                        clamp: texture.clamp, color: color, tile: Self.placement(tiles[0]))
-                } else if let polygon = quad.coverage(width: plan.width, height: plan.height) {
-                    for tile in tiles {
-                        addTilePiece(polygon, tile: tile, map: targetToTexel, clamp: texture.clamp,
-                                     requested: requested, filter: filter, color: color)
-                    }
-                }
-                if instances.count > before { quadsDrawn += 1 }
-            }
+            try encode(plan.quads[index], plan: plan, insideGroup: depth > 0, textures: textures)
         }
-        while let last = open.popLast() { closeGroup(last) }
+    }
+
+    /// Adds one quad's instances.
+    private mutating func encode(_ quad: Quad, plan: RenderPlan, insideGroup: Bool, textures: GLESTextureCache) throws {
+        let opacity = min(max(quad.opacity, 0), 1)
+        if quad.hasAnalyticCoverage {
+            try encodeAntialiased(quad, opacity: opacity, plan: plan, textures: textures)
+            return
+        }
+        switch quad.paint {
+        case .solid(let color):
+            let c = color.scaled(by: opacity).quantized
+            guard c.alpha > 0 else { return }
+            // Stored B, G, R, A like every pixel of the framebuffer.
+            let bgra = (Float(c.blue) / 255, Float(c.green) / 255, Float(c.red) / 255, Float(c.alpha) / 255)
+            let coverage = quad.pixelCoverage(width: plan.width, height: plan.height)
+            if instances.isEmpty, !insideGroup, c.alpha == 255, case .rect(0, 0, plan.width, plan.height) = coverage
+            {
+                // Covers everything drawn so far: clearing to it gives the same pixels for far less work.
+                clearColor = bgra
+                quadsDrawn += 1
+                return
+            }
+            let before = instances.count
+            add(coverage, textured: false, texture: 0,
+                requested: .nearest, filter: .nearest, map: .identity, clamp: TexelRect(x0: 0, y0: 0, x1: 0, y1: 0), color: bgra)
+            if instances.count > before { quadsDrawn += 1 }
+        case .texture, .shadow:
+            let alpha = PremultipliedColor.byte(opacity)
+            guard alpha > 0, let texture = try sampling(quad.paint, textures: textures),
+                let targetToTexel = quad.unitToTarget.inverted?.concatenating(texture.unitToTexel).snappedToAffine
+            else { return }
+            let tiles = texture.tiles
+            if case .texture(let source) = quad.paint, let (mipTexture, mip) = try Self.trilinear(source, textures: textures) {
+                let before = instances.count
+                add(quad.pixelCoverage(width: plan.width, height: plan.height), textured: true,
+                    texture: mipTexture, requested: .trilinear, filter: .trilinear,
+                    map: MipSelection.map(targetToTexel, level: mip.level), clamp: texture.clamp,
+                    color: Self.trilinearColor(mip, alpha: alpha))
+                if instances.count > before { quadsDrawn += 1 }
+                return
+            }
+            let requested: Filter = texture.filter == .nearest ? .nearest : .linear
+            let filter: Filter = requested == .nearest || targetToTexel.integerTranslation != nil
+                ? .nearest : .linear
+            let color = (Float(0), Float(0), Float(0), Float(alpha) / 255)
+            let before = instances.count
+            if tiles.count == 1 {
+                add(quad.pixelCoverage(width: plan.width, height: plan.height), textured: true,
+                    texture: tiles[0].texture, requested: requested, filter: filter, map: targetToTexel,
+                    clamp: texture.clamp, color: color, tile: Self.placement(tiles[0]))
+            } else if let polygon = quad.coverage(width: plan.width, height: plan.height) {
+                for tile in tiles {
+                    addTilePiece(polygon, tile: tile, map: targetToTexel, clamp: texture.clamp,
+                                 requested: requested, filter: filter, color: color)
+                }
+            }
+            if instances.count > before { quadsDrawn += 1 }
+        }
     }
 
     /// The mip texture and levels of a trilinear quad; nil when it samples level 0 alone (drawn as linear), or
@@ -260,8 +268,8 @@ struct GLESBatchEncoder {
                             clamp: texture.clamp, filter: texture.filter)
         case .shadow(let shadow):
             guard let tile = shadowTiles[shadow] else { return nil }
-            return Sampling(tiles: [tile], unitToTexel: .scale(CGFloat(shadow.width), CGFloat(shadow.height)),
-                            clamp: TexelRect(x0: 0, y0: 0, x1: shadow.width, y1: shadow.height), filter: .linear)
+            return Sampling(tiles: [tile], unitToTexel: .scale(CGFloat(shadow.blurWidth), CGFloat(shadow.blurHeight)),
+                            clamp: TexelRect(x0: 0, y0: 0, x1: shadow.blurWidth, y1: shadow.blurHeight), filter: .linear)
         }
     }
 

@@ -17,12 +17,14 @@ final class GLESProgram {
         case trilinear
         /// One pass of a shadow's Gaussian blur.
         case blur
+        /// The box average that reduces a shadow's silhouette before a large blur.
+        case downsample
 
         var shaders: (vertex: String, fragment: String) {
             switch self {
             case .solid: return ("quad.vert", "solid.frag")
             case .nearest, .bilinear, .trilinear: return ("quad.vert", "texture.frag")
-            case .blur: return ("quad.vert", "blur.frag")
+            case .blur, .downsample: return ("quad.vert", "blur.frag")
             }
         }
 
@@ -31,6 +33,7 @@ final class GLESProgram {
             switch self {
             case .bilinear: return ["BILINEAR"]
             case .trilinear: return ["TRILINEAR"]
+            case .downsample: return ["DOWNSAMPLE"]
             case .solid, .nearest, .blur: return []
             }
         }

@@ -111,7 +111,9 @@ public final class GLESRenderer: Renderer {
     /// Renders into a new transparent image.
     public func render(_ plan: RenderPlan) throws -> Image {
         try plan.validate()
+        let reservation = try reserveOutput(plan)
         let target = try Image(width: plan.width, height: plan.height)
+        target.memoryReservation = reservation
         try draw(plan, startingFrom: nil)
         try readBack(into: target)
         return target
@@ -372,31 +374,45 @@ public final class GLESRenderer: Renderer {
                 stats.shadowsBlurred += 1
                 stats.offscreenPasses += 2
             }
-            let all = TexelRect(x0: 0, y0: 0, x1: source.width, y1: source.height)
+            let all = TexelRect(x0: 0, y0: 0, x1: source.blurWidth, y1: source.blurHeight)
             tiles[source] = GLESTile(texture: texture, stored: all, core: all)
         }
         return tiles
     }
 
-    /// Draws a shadow's silhouette into a pooled buffer, blurs its alpha across into a second and down into a
-    /// texture of the shadow's own, tinting it on the way.
+    /// Draws a shadow's silhouette into a pooled buffer, reduces it by the blur's factor when that is above 1 (box
+    /// average into a second pooled buffer, blur.frag with DOWNSAMPLE), blurs its alpha across into another and
+    /// down into a texture of the shadow's own (`blurWidth` x `blurHeight`), tinting it on the way.
     private func makeShadow(_ source: ShadowSource, statistics stats: inout RenderStatistics) throws -> ShadowEntry {
-        let (width, height) = (source.width, source.height)
+        let (width, height) = (source.blurWidth, source.blurHeight)
         let inner = try prepareShadows(source.silhouette, statistics: &stats)
-        let silhouette = try acquireGroupTarget(width: width, height: height)
-        defer { groupTargets[silhouette].inUse = false }
+        let silhouette = try acquireGroupTarget(width: source.width, height: source.height)
+        var silhouetteInUse = true
+        defer { if silhouetteInUse { groupTargets[silhouette].inUse = false } }
         glBindFramebuffer(GLenum(GL_FRAMEBUFFER), groupTargets[silhouette].framebuffer)
         glClearColor(0, 0, 0, 0)
         glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
         try drawPlan(source.silhouette, framebuffer: groupTargets[silhouette].framebuffer, swapRedBlue: false,
                      shadowTiles: inner, statistics: &stats)
+        var blurInput = groupTargets[silhouette].texture
+        var reduced: Int?
+        defer { if let reduced { groupTargets[reduced].inUse = false } }
+        if source.blur.factor > 1 {
+            let target = try acquireGroupTarget(width: width, height: height)
+            reduced = target
+            downsamplePass(source, from: blurInput, into: groupTargets[target].framebuffer)
+            stats.drawCalls += 1
+            // The full-size silhouette is no longer needed: free it for the blur's own buffers.
+            groupTargets[silhouette].inUse = false
+            silhouetteInUse = false
+            blurInput = groupTargets[target].texture
+        }
         let across = try acquireGroupTarget(width: width, height: height)
         defer { groupTargets[across].inUse = false }
 
         let (texture, framebuffer) = try makeRenderTarget(width: width, height: height, for: "shadow")
         let q = source.color.quantized
-        blurPass(source, from: groupTargets[silhouette].texture, into: groupTargets[across].framebuffer,
-                 direction: (1, 0), tint: nil)
+        blurPass(source, from: blurInput, into: groupTargets[across].framebuffer, direction: (1, 0), tint: nil)
         blurPass(source, from: groupTargets[across].texture, into: framebuffer, direction: (0, 1),
                  tint: (Float(q.blue) / 255, Float(q.green) / 255, Float(q.red) / 255, Float(q.alpha) / 255))
         stats.drawCalls += 2
@@ -404,20 +420,13 @@ public final class GLESRenderer: Renderer {
         return ShadowEntry(texture: texture, framebuffer: framebuffer, lastUsed: shadowFrame)
     }
 
-    /// One pass of the blur over the whole buffer (blur.frag), replacing what `framebuffer` held.
+    /// One pass of the blur over the whole (reduced) buffer (blur.frag), replacing what `framebuffer` held.
     private func blurPass(
         _ source: ShadowSource, from texture: GLuint, into framebuffer: GLuint, direction: (Int32, Int32),
         tint: (Float, Float, Float, Float)?
     ) {
-        let (width, height) = (source.width, source.height)
-        glBindFramebuffer(GLenum(GL_FRAMEBUFFER), framebuffer)
-        glViewport(0, 0, GLsizei(width), GLsizei(height))
-        glDisable(GLenum(GL_BLEND))
         let program = programs[.blur]!
-        glUseProgram(program.id)
-        glUniform2f(program.targetSize, GLfloat(width), GLfloat(height))
-        glUniform2f(program.origin, 0, 0)
-        glUniform1i(program.image, 0)
+        beginShadowPass(program, width: source.blurWidth, height: source.blurHeight, into: framebuffer, from: texture)
         glUniform2i(program.uniform("u_direction"), direction.0, direction.1)
         glUniform1i(program.uniform("u_radius"), GLint(source.kernel.radius))
         glUniform1f(program.uniform("u_sigma"), max(source.kernel.sigma, 1e-3))
@@ -425,9 +434,34 @@ public final class GLESRenderer: Renderer {
         let color = tint ?? (0, 0, 0, 1)
         glUniform4f(program.uniform("u_color"), color.0, color.1, color.2, color.3)
         glUniform1i(program.uniform("u_tint"), tint == nil ? 0 : 1)
+        endShadowPass(width: source.blurWidth, height: source.blurHeight)
+    }
+
+    /// The silhouette's alpha box-averaged over blocks of the blur's factor into the reduced buffer (blur.frag
+    /// with DOWNSAMPLE; the same whole-number arithmetic as ShadowSource.downsampled).
+    private func downsamplePass(_ source: ShadowSource, from texture: GLuint, into framebuffer: GLuint) {
+        let program = programs[.downsample]!
+        beginShadowPass(program, width: source.blurWidth, height: source.blurHeight, into: framebuffer, from: texture)
+        glUniform1i(program.uniform("u_factor"), GLint(source.blur.factor))
+        endShadowPass(width: source.blurWidth, height: source.blurHeight)
+    }
+
+    /// Binds `framebuffer` (`width` x `height`) and `texture` for a pass of `program` over the whole buffer.
+    private func beginShadowPass(_ program: GLESProgram, width: Int, height: Int, into framebuffer: GLuint,
+                                 from texture: GLuint) {
+        glBindFramebuffer(GLenum(GL_FRAMEBUFFER), framebuffer)
+        glViewport(0, 0, GLsizei(width), GLsizei(height))
+        glDisable(GLenum(GL_BLEND))
+        glUseProgram(program.id)
+        glUniform2f(program.targetSize, GLfloat(width), GLfloat(height))
+        glUniform2f(program.origin, 0, 0)
+        glUniform1i(program.image, 0)
         glActiveTexture(GLenum(GL_TEXTURE0))
         glBindTexture(GLenum(GL_TEXTURE_2D), texture)
-        // One box over the buffer; the identity map makes v_texel the pixel centre.
+    }
+
+    /// Draws one box over the buffer (the identity map makes v_texel the pixel centre) and restores blending.
+    private func endShadowPass(width: Int, height: Int) {
         let instance: [Float] = [0, 0, Float(width), Float(height), 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0]
         glBindVertexArray(vertexArray)
         glBindBuffer(GLenum(GL_ARRAY_BUFFER), instanceBuffer)
@@ -453,18 +487,24 @@ public final class GLESRenderer: Renderer {
         var framebuffer: GLuint
         var width: Int, height: Int
         var inUse: Bool
+        /// The frame (`shadowFrame`) that last took it.
+        var lastUsed = 0
     }
     private var groupTargets: [GroupTarget] = []
+
+    /// Offscreen buffers held for groups, masks and shadows between frames (in use or idle).
+    public var pooledTargetCount: Int { groupTargets.count }
 
     /// A free buffer of exactly this size from the pool, or a new one.
     private func acquireGroupTarget(width: Int, height: Int) throws -> Int {
         if let index = groupTargets.firstIndex(where: { !$0.inUse && $0.width == width && $0.height == height }) {
             groupTargets[index].inUse = true
+            groupTargets[index].lastUsed = shadowFrame
             return index
         }
         let (texture, framebuffer) = try makeRenderTarget(width: width, height: height, for: "group buffer")
         groupTargets.append(GroupTarget(texture: texture, framebuffer: framebuffer, width: width, height: height,
-                                        inUse: true))
+                                        inUse: true, lastUsed: shadowFrame))
         return groupTargets.count - 1
     }
 
@@ -473,6 +513,7 @@ public final class GLESRenderer: Renderer {
         var texture: GLuint = 0, framebuffer: GLuint = 0
         glGenTextures(1, &texture)
         glBindTexture(GLenum(GL_TEXTURE_2D), texture)
+        try reserveTarget(texture, width: width, height: height, what: what)
         glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), GL_NEAREST)
         glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAG_FILTER), GL_NEAREST)
         glTexStorage2D(GLenum(GL_TEXTURE_2D), 1, GLenum(GL_RGBA8), GLsizei(width), GLsizei(height))
@@ -487,7 +528,14 @@ public final class GLESRenderer: Renderer {
     }
 
     /// Keeps at most 16 idle group buffers between frames.
+    /// Frees idle buffers not taken in the last 4 frames (a one-off large silhouette or a deep nest of groups does not
+    /// keep its memory), and keeps at most 16 idle ones.
     private func trimGroupTargets() {
+        while let index = groupTargets.firstIndex(where: { !$0.inUse && $0.lastUsed + 4 <= shadowFrame }) {
+            var target = groupTargets.remove(at: index)
+            glDeleteFramebuffers(1, &target.framebuffer)
+            glDeleteTextures(1, &target.texture)
+        }
         while groupTargets.count > 16, let index = groupTargets.firstIndex(where: { !$0.inUse }) {
             var target = groupTargets.remove(at: index)
             glDeleteFramebuffers(1, &target.framebuffer)
@@ -500,6 +548,10 @@ public final class GLESRenderer: Renderer {
         if colorTexture != 0 { glDeleteTextures(1, &colorTexture) }
         glGenTextures(1, &colorTexture)
         glBindTexture(GLenum(GL_TEXTURE_2D), colorTexture)
+        do { try reserveTarget(colorTexture, width: width, height: height, what: "render target") } catch {
+            colorTexture = 0  // Deleted by reserveTarget.
+            throw error
+        }
         glTexStorage2D(GLenum(GL_TEXTURE_2D), 1, GLenum(GL_RGBA8), GLsizei(width), GLsizei(height))
         if glGetError() == GLenum(GL_OUT_OF_MEMORY) {
             glDeleteTextures(1, &colorTexture)

@@ -76,6 +76,8 @@ final class GLESTextureCache {
     /// counted, and pages left empty are deleted at the end of the frame).
     let budget: Int
     let atlas: GLESAtlas
+    /// The budget of every texture the renderer makes (GLESRenderer+Budget.swift).
+    let memory = GLESMemory()
     private(set) var frame: UInt64 = 0
     /// Image uploads (first uploads and re-uploads), since the renderer was made.
     private(set) var uploads = 0
@@ -89,6 +91,7 @@ final class GLESTextureCache {
         self.maxTextureSize = maxTextureSize
         self.budget = budget
         atlas = GLESAtlas(pageSide: min(atlasPageSize, maxTextureSize), maxImageSize: atlasMaxImageSize)
+        atlas.memory = memory
     }
 
     deinit { removeAll() }
@@ -206,6 +209,7 @@ final class GLESTextureCache {
         // texelFetch ignores filters, but a complete mipmapped texture makes every level readable.
         glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), GL_NEAREST_MIPMAP_NEAREST)
         glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAG_FILTER), GL_NEAREST)
+        try memory.reserve(texture, bytes: image.byteCount / 3 * 4, for: "the mip chain of \(image)")
         let bytes: Int
         do {
             bytes = try transferMipChain(image)
@@ -293,6 +297,7 @@ final class GLESTextureCache {
                 glGenTextures(1, &texture)
                 tiles.append(GLESTile(texture: texture, stored: stored, core: core))
                 glBindTexture(GLenum(GL_TEXTURE_2D), texture)
+                try memory.reserve(texture, bytes: stored.width * stored.height * 4, for: "the texture of \(image)")
                 // The shaders read texels with texelFetch, which ignores filters; but a texture whose filter wants
                 // mipmaps it lacks is incomplete, so set plain ones.
                 glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), GL_NEAREST)

@@ -43,6 +43,9 @@ void main() {
 // -u_radius ... u_radius, as LaminaCore's GaussianKernel; texels outside the buffer count as transparent. The
 // first pass writes the blurred alpha (8 bits, as the CPU renderer keeps it between passes); the second writes
 // u_color x the blurred alpha. drawn over a box whose map is the identity, so v_texel is the pixel centre.
+// With DOWNSAMPLE it is instead the box average that reduces a silhouette for a large blur (ShadowBlur.factor):
+// each output texel is round-half-up(sum of the u_factor x u_factor block's alpha bytes / u_factor^2), in whole
+// numbers, as ShadowSource.downsampled computes it.
 precision highp float;
 precision highp int;
 precision highp sampler2D;
@@ -54,6 +57,7 @@ uniform float u_sigma;
 uniform float u_normalisation;
 uniform vec4 u_color;               // premultiplied, in the buffer's B, G, R, A order
 uniform bool u_tint;                // false: first pass (alpha only)
+uniform int u_factor;               // DOWNSAMPLE: the block's side
 
 in vec3 v_texel;
 flat in vec4 v_clamp;
@@ -68,6 +72,17 @@ float alphaAt(ivec2 p, ivec2 size) {
 void main() {
     ivec2 size = textureSize(u_image, 0);
     ivec2 p = ivec2(floor(v_texel.xy / v_texel.z));
+#ifdef DOWNSAMPLE
+    ivec2 corner = p * u_factor;
+    int total = 0;
+    for (int y = 0; y < u_factor; ++y) {
+        for (int x = 0; x < u_factor; ++x) {
+            total += int(round(texelFetch(u_image, corner + ivec2(x, y), 0).a * 255.0));
+        }
+    }
+    int area = u_factor * u_factor;
+    o_color = vec4(0.0, 0.0, 0.0, float((2 * total + area) / (2 * area)) / 255.0);
+#else
     float sum = u_normalisation * alphaAt(p, size);
     float twoSigmaSquared = 2.0 * u_sigma * u_sigma;
     for (int i = 1; i <= u_radius; ++i) {
@@ -79,6 +94,7 @@ void main() {
     } else {
         o_color = vec4(0.0, 0.0, 0.0, sum);
     }
+#endif
 }
 """#,
         "quad.vert": #"""

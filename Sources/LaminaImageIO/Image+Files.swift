@@ -9,15 +9,21 @@ extension Image {
     /// samples are rounded to 8 bits (and taken as sRGB, as browsers take them); a gAMA chunk converts the
     /// samples to sRGB. JPEG: colour and greyscale, opaque; EXIF orientation is not applied.
     ///
+    /// Only a regular file is read (a folder, FIFO or device is `notAFile` before it is opened for reading),
+    /// and only when it is at most `maxFileBytes` long (`fileTooLarge`, checked before reading).
+    ///
     /// Throws `ImageDecodingError` (see there for every message), or `ImageError.outOfMemory`.
     /// Errors name the file by `path` as given.
-    public convenience init(contentsOfFile path: String, limits: PixelLimits = .default) throws {
+    public convenience init(
+        contentsOfFile path: String, limits: PixelLimits = .default,
+        maxFileBytes: Int = FileInput.defaultImageFileLimit
+    ) throws {
         // Look at the start first, so that a large file that is not an image is refused without reading it all.
-        let head = try FileBytes.load(path, upTo: 65536)
+        let head = try FileBytes.load(path, upTo: 65536, maxFileBytes: maxFileBytes)
         var data = head.data
         if !head.isComplete {
             _ = try data.withUnsafeBytes { try ImageFormat.detect($0, name: path) }
-            data = try FileBytes.load(path).data
+            data = try FileBytes.load(path, maxFileBytes: maxFileBytes).data
         }
         try self.init(data: data, name: path, limits: limits)
     }
@@ -38,14 +44,16 @@ extension Image {
         try PNGCodec.encode(self, compression: compression)
     }
 
-    /// Writes `pngData(compression:)` to a file, replacing any file there. Throws `ImageEncodingError`
-    /// (`cannot write "PATH": REASON`).
+    /// Writes `pngData(compression:)` to a file, replacing any file there atomically (`FileOutput`: a temporary
+    /// file in the same folder, flushed, then renamed; on failure the old file is untouched). Throws
+    /// `ImageEncodingError` (`cannot write "PATH": REASON`, such as `no space left on device`).
     public func writePNG(to url: URL, compression: PNGCompression = .fast) throws {
         guard url.isFileURL else {
             throw ImageEncodingError.unwritable(path: url.absoluteString, reason: "not a file URL")
         }
         let data = try pngData(compression: compression)
-        try FileBytes.store(data, to: url.path)
+        // Named as the caller wrote it (a relative path stays relative); written at the absolute path.
+        try FileBytes.store(data, to: url.path, named: url.relativePath)
     }
 }
 
@@ -66,16 +74,18 @@ public enum ImageFile {
     /// of the file, and the rest only for a JPEG whose metadata pushes its frame header further.
     /// Does not apply `PixelLimits`: a header claiming 100000x100000 gives that size, and damage after the
     /// header goes unnoticed. Throws `ImageDecodingError` as `Image(contentsOfFile:)` does, `noPixels` and
-    /// `unsupported` (CMYK JPEG) included.
-    public static func size(ofFile path: String) throws -> (width: Int, height: Int) {
-        let head = try FileBytes.load(path, upTo: 65536)
+    /// `unsupported` (CMYK JPEG) included, and `notAFile` and `fileTooLarge` as there.
+    public static func size(
+        ofFile path: String, maxFileBytes: Int = FileInput.defaultImageFileLimit
+    ) throws -> (width: Int, height: Int) {
+        let head = try FileBytes.load(path, upTo: 65536, maxFileBytes: maxFileBytes)
         do {
             return try ImageFormat.size(of: ByteBuffer(head.data), name: path)
         } catch let error as ImageDecodingError {
             // A JPEG's size comes after its APPn segments (EXIF, ICC profile), which can exceed the first
             // 64 KiB; only then is the whole file worth reading.
             guard case .corrupt = error, !head.isComplete else { throw error }
-            let whole = try FileBytes.load(path).data
+            let whole = try FileBytes.load(path, maxFileBytes: maxFileBytes).data
             return try ImageFormat.size(of: ByteBuffer(whole), name: path)
         }
     }

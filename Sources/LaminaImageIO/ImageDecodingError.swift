@@ -8,6 +8,9 @@ import Foundation
 ///
 /// - `unreadable`: `cannot read "NAME": REASON`, REASON being `no such file`, `permission denied`,
 ///   `it is a directory` or the system's own words for other failures.
+/// - `notAFile`: `cannot read "NAME": it is KIND, not a regular file`, KIND being `a folder`,
+///   `a FIFO (named pipe)`, `a character device`, ...; refused before the file is opened for reading.
+/// - `fileTooLarge`: `"NAME" is SIZE, over the limit of LIMIT for an image file`; refused before reading.
 /// - `empty`: `"NAME" is empty`
 /// - `notAnImage`: `"NAME" is not a PNG or JPEG file`
 /// - `noPixels`: `"NAME" is WxH pixels: an image needs at least one pixel`
@@ -19,6 +22,11 @@ import Foundation
 public enum ImageDecodingError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The file could not be opened or read.
     case unreadable(name: String, reason: String)
+    /// The path names a folder, FIFO, device or socket: only regular files are read (a FIFO would block).
+    case notAFile(name: String, kind: String)
+    /// The file is larger than the limit for image files (`FileInput.defaultImageFileLimit` unless set);
+    /// `size` is nil when it is not known.
+    case fileTooLarge(name: String, size: Int?, limit: Int)
     /// The file or buffer holds no bytes at all.
     case empty(name: String)
     /// The bytes start with neither the PNG signature nor a JPEG start-of-image marker.
@@ -36,6 +44,9 @@ public enum ImageDecodingError: Error, Equatable, Sendable, CustomStringConverti
     public var description: String {
         switch self {
         case .unreadable(let name, let reason): return "cannot read \(quoted(name)): \(reason)"
+        case .notAFile(let name, let kind): return "cannot read \(quoted(name)): it is \(kind), not a regular file"
+        case .fileTooLarge(let name, let size, let limit):
+            return FileInputError.tooLarge(path: name, size: size, limit: limit, what: "an image file").description
         case .empty(let name): return "\(quoted(name)) is empty"
         case .notAnImage(let name): return "\(quoted(name)) is not a PNG or JPEG file"
         case .noPixels(let name, let width, let height):

@@ -103,7 +103,12 @@ public struct Planner {
                 let layer = ended.layer
                 let maskStart = maskStarts.removeValue(forKey: ObjectIdentifier(layer))
                 let contentEnd = maskStart ?? plan.quads.count
-                if let groupOpacity, contentEnd > start,
+                if maskStart == plan.quads.count {
+                    // The mask paints nothing (empty, transparent, or at opacity 0): its alpha is 0 everywhere, so
+                    // the layer and its subtree are hidden, as in Core Animation.
+                    plan.groups.removeAll { $0.range.lowerBound >= start }
+                    plan.quads.removeSubrange(start...)
+                } else if let groupOpacity, contentEnd > start,
                     let bounds = Self.bounds(of: plan.quads[start..<contentEnd], width: width, height: height)
                 {
                     plan.groups.append(PlanGroup(range: start..<plan.quads.count, opacity: groupOpacity, bounds: bounds,
@@ -125,7 +130,8 @@ public struct Planner {
                 continue
             }
             let layer = visit.layer
-            guard !layer.isHidden else { continue }
+            // A layer whose map to the target overflowed is beyond any target, and so is its subtree.
+            guard !layer.isHidden, visit.layerToTarget.isFinite else { continue }
             if !silhouette, let fragment = layer.planFragment,
                 fragment.matches(version: layer.subtreeVersion, layerToTarget: visit.layerToTarget,
                                  opacity: visit.opacity, clip: visit.clip)
@@ -139,7 +145,8 @@ public struct Planner {
             // faded by its own and its ungrouped ancestors' opacity; inside, its quads are drawn unfaded.
             let castsShadow = !(silhouette && layer === root)
             let own = castsShadow ? min(max(layer.opacity, 0), 1) : 1
-            let masked = layer.mask.map { !$0.isHidden } ?? false
+            // A hidden mask paints nothing, so it hides the layer like any mask that paints nothing.
+            let masked = layer.mask != nil
             let grouped = masked || own < 1 && layer.allowsGroupOpacity && layer.sublayers.contains { !$0.isHidden }
             let opacity = grouped ? 1 : visit.opacity * own
             guard visit.opacity * own > 0 else { continue }
@@ -163,7 +170,7 @@ public struct Planner {
             if castsShadow, layer.shadowOpacity > 0,
                 let shadow = try shadowQuad(layer, visit: visit, opacity: opacity, width: width, height: height)
             {
-                plan.quads.append(shadow)
+                plan.quads.appendDrawable(shadow)
                 shadowed = true
             }
             // Custom drawing happens here, once, for layers marked with setNeedsDisplay() (SEMANTICS.md).
@@ -264,11 +271,14 @@ public struct Planner {
             }
             return
         }
-        guard let bounds = Self.bounds(of: plan.quads[start..<end], width: plan.width, height: plan.height)
-        else { return }
-        plan.quads.append(Quad(
+        let maskQuad = Quad(
             unitToTarget: Matrix3.unitSquare(to: shape.outer.rect).concatenating(shape.toTarget),
-            paint: .solid(PremultipliedColor(red: 1, green: 1, blue: 1, alpha: 1)), shape: shape, layerName: layerName))
+            paint: .solid(PremultipliedColor(red: 1, green: 1, blue: 1, alpha: 1)), shape: shape, layerName: layerName)
+        // A clip too large for doubles reaches far beyond any target: what it clips is on screen whole.
+        guard maskQuad.hasFiniteGeometry,
+            let bounds = Self.bounds(of: plan.quads[start..<end], width: plan.width, height: plan.height)
+        else { return }
+        plan.quads.append(maskQuad)
         plan.groups.append(PlanGroup(range: start..<plan.quads.count, opacity: 1, bounds: bounds, maskStart: end))
     }
 
@@ -279,8 +289,10 @@ public struct Planner {
         for quad in quads {
             guard let box = quad.coverage(width: width, height: height)?.bounds else { continue }
             let grow: CGFloat = quad.hasAnalyticCoverage ? 1 : 0
-            x0 = min(x0, Int((box.minX - grow).rounded(.down))); y0 = min(y0, Int((box.minY - grow).rounded(.down)))
-            x1 = max(x1, Int((box.maxX + grow).rounded(.up))); y1 = max(y1, Int((box.maxY + grow).rounded(.up)))
+            x0 = min(x0, Int(saturating: (box.minX - grow).rounded(.down)))
+            y0 = min(y0, Int(saturating: (box.minY - grow).rounded(.down)))
+            x1 = max(x1, Int(saturating: (box.maxX + grow).rounded(.up)))
+            y1 = max(y1, Int(saturating: (box.maxY + grow).rounded(.up)))
         }
         let box = PixelBox(x0: max(x0, 0), y0: max(y0, 0), x1: min(x1, width), y1: min(y1, height))
         return box.x1 > box.x0 && box.y1 > box.y0 ? box : nil
@@ -330,7 +342,7 @@ public struct Planner {
         let smooth = layer.allowsEdgeAntialiasing
         let rounded = shaped ? layer.roundedBounds.map { CoverageShape(toTarget: layerToTarget, outer: $0) } : nil
         if let color = layer.backgroundColor, color.alpha > 0 {
-            quads.append(Quad(
+            quads.appendDrawable(Quad(
                 unitToTarget: Matrix3.unitSquare(to: bounds).concatenating(layerToTarget),
                 paint: .solid(color.premultiplied), opacity: opacity, clip: clip,
                 antialiasedEdges: smooth && rounded == nil ? .all : [], shape: rounded, layerName: layer.name))
@@ -346,7 +358,7 @@ public struct Planner {
         ContentsLayout.forEachCell(layer: layer, image: image) { cell in
             let unitToTarget = Matrix3.unitSquare(to: cell.rectInLayer).concatenating(layerToTarget)
             let (filter, lod) = chooseFilter(layer, unitToTarget: unitToTarget, unitToTexel: cell.unitToTexel)
-            quads.append(Quad(
+            quads.appendDrawable(Quad(
                 unitToTarget: unitToTarget,
                 paint: .texture(TextureSource(
                     image: image, unitToTexel: cell.unitToTexel, clamp: cell.clamp, filter: filter, mipLevel: lod)),
@@ -367,7 +379,7 @@ public struct Planner {
             // Rounded: one quad seen through the ring between the bounds and the bounds inset by the width, whose
             // corners are concentric (radius minus width).
             let inner = RoundedRect(rect: b.insetBy(dx: width, dy: width), radii: rounded.radii.inset(by: width))
-            quads.append(Quad(
+            quads.appendDrawable(Quad(
                 unitToTarget: Matrix3.unitSquare(to: b).concatenating(layerToTarget),
                 paint: .solid(layer.borderColor.premultiplied), opacity: opacity, clip: clip,
                 shape: CoverageShape(toTarget: layerToTarget, outer: rounded, inner: inner), layerName: layer.name))
@@ -382,7 +394,7 @@ public struct Planner {
         // Antialiasing applies to the outer edges of the bounds only, so the bands meet without seams.
         let outer: [QuadEdges] = [[.top, .left, .right], [.bottom, .left, .right], [.left], [.right]]
         for (band, edges) in zip(bands, outer) where band.width > 0 && band.height > 0 {
-            quads.append(Quad(
+            quads.appendDrawable(Quad(
                 unitToTarget: Matrix3.unitSquare(to: band).concatenating(layerToTarget),
                 paint: .solid(layer.borderColor.premultiplied), opacity: opacity, clip: clip,
                 antialiasedEdges: layer.allowsEdgeAntialiasing ? edges : [], layerName: layer.name))
@@ -410,6 +422,14 @@ public struct Planner {
             return (.trilinear, lod.isFinite ? lod : 0)
         }
         return (layer.magnificationFilter == .trilinear ? .linear : layer.magnificationFilter, 0)
+    }
+}
+
+extension Array where Element == Quad {
+    /// Appends `quad` unless a number placing it overflowed (docs/semantics.md, "Numbers"): such a quad lies beyond
+    /// the range of doubles, where no target reaches, so leaving it out is what drawing it would show.
+    mutating func appendDrawable(_ quad: Quad) {
+        if quad.hasFiniteGeometry { append(quad) }
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import LaminaCore
+import LaminaImageIO
 import LaminaLayers
 
 /// How scenes are loaded.
@@ -10,11 +11,24 @@ public struct SceneOptions: Sendable {
     /// false (the default): a scene may read only files inside its own folder, so that an untrusted scene
     /// cannot read `../secret.png`, an absolute path or a symlink out of it.
     public var allowFilesOutsideSceneFolder = false
+    /// The largest image file read, in bytes (256 MiB by default), checked before the file is read.
+    public var maxImageFileBytes = FileInput.defaultImageFileLimit
+    /// The largest scene or sprite-sheet file read, in bytes (64 MiB by default).
+    public var maxSceneFileBytes = FileInput.defaultSceneFileLimit
+    /// Where decoded images reserve their pixel memory (4 bytes a pixel), before they are decoded; a scene
+    /// whose images pass it fails with a `MemoryLimitError` message naming the image. Give the same budget to
+    /// the renderer (`memoryBudget`) so that images and render buffers share one limit. Default: a budget of
+    /// its own of `MemoryBudget.defaultLimit` (2 GiB).
+    public var memoryBudget: MemoryBudget
 
     /// Options with the given values; the defaults are the safe ones.
-    public init(limits: PixelLimits = .default, allowFilesOutsideSceneFolder: Bool = false) {
+    public init(
+        limits: PixelLimits = .default, allowFilesOutsideSceneFolder: Bool = false,
+        memoryBudget: MemoryBudget = MemoryBudget()
+    ) {
         self.limits = limits
         self.allowFilesOutsideSceneFolder = allowFilesOutsideSceneFolder
+        self.memoryBudget = memoryBudget
     }
 }
 
@@ -42,7 +56,10 @@ public struct Scene {
     }
 
     /// Loads the scene file at `url`; relative paths in it are relative to its folder, and problems name
-    /// the file by the URL's relative path, as the caller wrote it. Throws `SceneError`.
+    /// the file by the URL's relative path, as the caller wrote it. A pipe is read too (`/dev/stdin`,
+    /// `<(cat scene.json)`), its relative paths taken from the working folder (reading a pipe waits for its
+    /// writer, as any program reading one does); a folder or block device is an error at once. At most
+    /// `options.maxSceneFileBytes` are read. Throws `SceneError`.
     public static func load(contentsOf url: URL, options: SceneOptions = .init()) throws -> Scene {
         let fileName = url.isFileURL ? url.relativePath : url.absoluteString
         guard url.isFileURL else {
@@ -51,14 +68,23 @@ public struct Scene {
         }
         let data: Data
         do {
-            data = try Data(contentsOf: url)
+            // A pipe is welcome here (/dev/stdin, <(cat scene.json)), unlike for images: the user named it.
+            data = try FileInput.read(url.path, limit: options.maxSceneFileBytes, what: "a scene file",
+                                      allowStreams: true)
         } catch {
-            throw SceneError(problems: [
-                SceneProblem(file: fileName, path: "", message: "cannot read the file: \(readFailure(url, error))")
-            ])
+            throw SceneError(problems: [SceneProblem(file: fileName, path: "", message: readFailure(error))])
         }
-        return try load(
-            data: data, baseDirectory: url.deletingLastPathComponent(), fileName: fileName, options: options)
+        // A pipe's folder (/dev, /dev/fd, /proc/self/fd) says nothing about where its images are: the working
+        // folder stands in, as for `loadStandardInput`.
+        // So is /dev/stdin redirected from a file (`< scene.json`), a regular file seen through /dev.
+        var info = stat()
+        let isFile = stat(url.path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
+        let parent = url.deletingLastPathComponent().standardizedFileURL.path
+        let descriptorFolder = parent == "/dev" || parent == "/dev/fd"
+            || (parent.hasPrefix("/proc/") && parent.hasSuffix("/fd"))
+        let folder = isFile && !descriptorFolder
+            ? url.deletingLastPathComponent() : URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        return try load(data: data, baseDirectory: folder, fileName: fileName, options: options)
     }
 
     /// Loads a scene from `data`; relative paths in it are relative to `baseDirectory`, and problems name
@@ -72,12 +98,28 @@ public struct Scene {
         return try loader.load(data)
     }
 
-    /// Short words for the usual failures (Foundation's own messages differ between platforms).
-    private static func readFailure(_ url: URL, _ error: Error) -> String {
-        var isDirectory: ObjCBool = false
-        if !FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) { return "no such file" }
-        if isDirectory.boolValue { return "it is a directory" }
-        if !FileManager.default.isReadableFile(atPath: url.path) { return "permission denied" }
-        return error.localizedDescription
+    /// Loads a scene from standard input (`lamina render -`); relative paths in it are relative to
+    /// `baseDirectory` (the working folder by default), and problems name the file `<stdin>`. At most
+    /// `options.maxSceneFileBytes` are read. Throws `SceneError`.
+    public static func loadStandardInput(
+        baseDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
+        options: SceneOptions = .init()
+    ) throws -> Scene {
+        let data: Data
+        do {
+            data = try FileInput.readStandardInput(limit: options.maxSceneFileBytes, what: "a scene file")
+        } catch {
+            throw SceneError(problems: [SceneProblem(file: "<stdin>", path: "", message: readFailure(error))])
+        }
+        return try load(data: data, baseDirectory: baseDirectory, fileName: "<stdin>", options: options)
+    }
+
+    /// The problem without the path, which the SceneProblem already gives.
+    private static func readFailure(_ error: FileInputError) -> String {
+        switch error {
+        case .unreadable(_, let reason): return "cannot read the file: \(reason)"
+        case .notAFile(_, let kind): return "cannot read the file: it is \(kind), not a regular file or a pipe"
+        case .tooLarge: return "the file " + error.problem
+        }
     }
 }

@@ -167,7 +167,13 @@ public final class SceneDrawing: LayerDelegate {
     }
 
     private func radians(_ degrees: CGFloat) -> CGFloat {
-        degrees * .pi / 180
+        Self.radians(degrees)
+    }
+
+    /// Degrees to radians. Beyond a billion degrees the angle is first reduced to one turn (exact), so that no angle
+    /// overflows; below, arcs keep their extent (0 to 720 is two turns).
+    static func radians(_ degrees: CGFloat) -> CGFloat {
+        (abs(degrees) < 1e9 ? degrees : degrees.truncatingRemainder(dividingBy: 360)) * .pi / 180
     }
 }
 
@@ -175,7 +181,7 @@ extension SceneDrawing.Step {
     /// The path element a path step adds (`"bounds"` resolved to `bounds`, degrees turned to radians); nil for the
     /// other steps. What a `draw` step adds to the current path and what a `shadowPath` is made of.
     public func pathElement(in bounds: CGRect) -> Path.Element? {
-        func radians(_ degrees: CGFloat) -> CGFloat { degrees * .pi / 180 }
+        func radians(_ degrees: CGFloat) -> CGFloat { SceneDrawing.radians(degrees) }
         switch self {
         case .moveTo(let point): return .move(to: point)
         case .lineTo(let point): return .line(to: point)

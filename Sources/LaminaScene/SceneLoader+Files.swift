@@ -60,7 +60,9 @@ extension SceneLoader {
 
     /// The decoded image at `absolute`, decoded once per real file and then shared.
     ///
-    /// The size in the header is checked against the limits first, so a hostile file costs no memory.
+    /// The file must be a regular file of at most `options.maxImageFileBytes` (a FIFO or device is refused
+    /// before it is opened for reading). The size in the header is checked against the limits and the memory
+    /// budget first, so a hostile file costs no memory.
     func image(atPath absolute: String) -> Result<Image, FileProblem> {
         if let cached = imageCache[absolute] { return cached }
         let key = FilePaths.realPath(absolute) ?? absolute
@@ -70,14 +72,23 @@ extension SceneLoader {
         }
         let result: Result<Image, FileProblem>
         do {
-            let size = try ImageFile.size(ofFile: absolute)
+            let size = try ImageFile.size(ofFile: absolute, maxFileBytes: options.maxImageFileBytes)
             if let reason = options.limits.violation(width: size.width, height: size.height) {
                 let error = ImageDecodingError.tooLarge(
                     name: absolute, width: size.width, height: size.height, reason: reason)
                 result = .failure(FileProblem(message: error.description))
             } else {
-                result = .success(try Image(contentsOfFile: absolute, limits: options.limits))
+                // The pixels are paid for before they are decoded; the image gives them back when it is freed.
+                let reservation = try options.memoryBudget.reserve(
+                    size.width * size.height * 4,
+                    for: "image \(ScenePath.quoted(displayName(absolute))) (\(size.width)x\(size.height))")
+                let image = try Image(
+                    contentsOfFile: absolute, limits: options.limits, maxFileBytes: options.maxImageFileBytes)
+                image.memoryReservation = reservation
+                result = .success(image)
             }
+        } catch let error as MemoryLimitError {
+            result = .failure(FileProblem(message: error.description))
         } catch let error as ImageDecodingError {
             // Its description names the file and the decoder's reason.
             result = .failure(FileProblem(message: error.description))
@@ -87,6 +98,13 @@ extension SceneLoader {
         imageCache[key] = result
         imageCache[absolute] = result
         return result
+    }
+
+    /// `absolute` relative to the scene's folder when inside it (as scenes usually name their images), else
+    /// as it is.
+    func displayName(_ absolute: String) -> String {
+        let prefix = baseDirectory.hasSuffix("/") ? baseDirectory : baseDirectory + "/"
+        return absolute.hasPrefix(prefix) ? String(absolute.dropFirst(prefix.count)) : absolute
     }
 
     /// The top-level `images`: {name: path or {"path": p, "scale": s}}, all decoded now.

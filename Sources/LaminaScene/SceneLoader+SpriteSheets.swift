@@ -1,5 +1,6 @@
 import Foundation
 import LaminaCore
+import LaminaImageIO
 
 /// One frame of a loaded sprite sheet, as a layer uses it.
 struct SpriteFrame {
@@ -57,8 +58,11 @@ extension SceneLoader {
             return nil
         }
         let quotedFile = ScenePath.quoted(file)
-        guard let data = FileManager.default.contents(atPath: plistPath) else {
-            report("cannot read \(quotedFile) (\(plistPath))")
+        let data: Data
+        do {
+            data = try FileInput.read(plistPath, limit: options.maxSceneFileBytes, what: "a sprite sheet")
+        } catch {
+            report("\(quotedFile) (\(plistPath)) \(error.problem)")
             return nil
         }
         let description: SpriteSheetDescription

@@ -85,7 +85,9 @@ extension SceneLoader {
                 axis = numbers
             }
             // Transform3D(rotationAngle:) already turns clockwise on the y-down screen for positive angles.
-            return Transform3D(rotationAngle: degrees * .pi / 180, x: axis[0], y: axis[1], z: axis[2])
+            // Reduced to one turn first (exactly), so that no angle overflows on its way to radians.
+            let turn = degrees.truncatingRemainder(dividingBy: 360)
+            return Transform3D(rotationAngle: turn * .pi / 180, x: axis[0], y: axis[1], z: axis[2])
         default:
             guard let distance = positiveNumber(operation.value, operationPath, note: " (the eye's distance in points)")
             else { return nil }

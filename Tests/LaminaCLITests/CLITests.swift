@@ -24,7 +24,8 @@ struct CLI {
         return FailureArtifacts.packageRoot.appendingPathComponent(".build/debug/lamina")
     }()
 
-    static func run(_ arguments: [String], in folder: URL? = nil) throws -> Result {
+    /// Runs the binary in `folder` with `input` on its standard input (none: the test's own).
+    static func run(_ arguments: [String], in folder: URL? = nil, input: Data? = nil) throws -> Result {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
@@ -32,7 +33,17 @@ struct CLI {
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
+        let stdin = input.map { _ in Pipe() }
+        if let stdin { process.standardInput = stdin }
         try process.run()
+        if let stdin, let input {
+            // From another thread, so that input larger than a pipe holds cannot stall against our reads.
+            let writer = stdin.fileHandleForWriting
+            Thread {
+                writer.write(input)
+                try? writer.close()
+            }.start()
+        }
         // Drain stdout before waiting, so a large PNG cannot fill the pipe and stall the child; stderr stays
         // far below a pipe's capacity.
         let stdoutData = out.fileHandleForReading.readDataToEndOfFile()
@@ -121,7 +132,8 @@ struct CLI {
     @Test func aFailureWhileWritingExitsOne() throws {
         let result = try CLI.run(["render", "--backend", "cpu", "-o", "/nonexistent-folder/out.png"])
         #expect(result.status == 1)
-        #expect(result.stderr.contains("cannot write /nonexistent-folder/out.png"), "\(result.stderr)")
+        #expect(result.stderr.contains("lamina: cannot write \"/nonexistent-folder/out.png\": no such folder /nonexistent-folder"),
+                "\(result.stderr)")
     }
 
     @Test func usageErrorsExitTwo() throws {

@@ -44,8 +44,8 @@ import Testing
         let folder = try ScratchFolder()
         defer { folder.remove() }
         let path = folder.url.path
-        expectError(.unreadable(name: path, reason: "it is a directory"),
-                    "cannot read \"\(path)\": it is a directory") {
+        expectError(.notAFile(name: path, kind: "a folder"),
+                    "cannot read \"\(path)\": it is a folder, not a regular file") {
             try Image(contentsOfFile: path)
         }
     }

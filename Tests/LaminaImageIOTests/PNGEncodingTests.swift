@@ -84,14 +84,14 @@ import Testing
         let image = try Image(width: 1, height: 1)
         let path = "/nonexistent-lamina-folder/out.png"
         let error = #expect(throws: ImageEncodingError.self) { try image.writePNG(to: URL(fileURLWithPath: path)) }
-        #expect(error == .unwritable(path: path, reason: "no such file"))
-        #expect(error?.description == "cannot write \"\(path)\": no such file")
+        #expect(error == .unwritable(path: path, reason: "no such folder /nonexistent-lamina-folder"))
+        #expect(error?.description == "cannot write \"\(path)\": no such folder /nonexistent-lamina-folder")
 
         let folder = try ScratchFolder()
         defer { folder.remove() }
         let directory = folder.url.path
         let intoFolder = #expect(throws: ImageEncodingError.self) { try image.writePNG(to: folder.url) }
-        #expect(intoFolder?.description == "cannot write \"\(directory)\": it is a directory")
+        #expect(intoFolder?.description == "cannot write \"\(directory)\": it is a folder")
     }
 
     @Test func notAFileURL() throws {

@@ -193,10 +193,12 @@ import Testing
     @Test func aShadowOverThePixelLimitsIsAClearError() throws {
         let (root, layer) = Self.scene { $0.shadowRadius = 30 }
         layer.name = "card"
-        // Sigma 30: a kernel radius of 90 pixels, so the 40-pixel silhouette needs 40 + 2 x 91 = 222 pixels a side.
+        // Sigma 30 is blurred at half resolution with sigma sqrt(30^2 - 2^2 / 4) / 2 = 14.99 texels (radius 45),
+        // which spreads 2 x (45 + 3) = 96 pixels, so the 40-pixel silhouette needs 40 + 2 x 96 = 232 pixels a side
+        // (not cut to the 100-pixel output: that would save less than 2 x 64 pixels).
         let planner = Planner(limits: PixelLimits(maxDimension: 200))
         #expect(throws: PlanError.effectTooLarge(
-            #"the shadow of layer "card" is too large: 222x222 pixels exceeds the limit of 200 pixels per side"#)) {
+            #"the shadow of layer "card" is too large: 232x232 pixels exceeds the limit of 200 pixels per side"#)) {
             _ = try planner.plan(root)
         }
         layer.shadowPath = Path(rect: CGRect(x: 0, y: 0, width: 400, height: 10))

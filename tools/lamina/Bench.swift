@@ -138,9 +138,10 @@ struct Bench: ParsableCommand {
 
     private static func write(_ text: String, to path: String) throws {
         do {
-            try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+            // Atomic: an interrupted or failed write leaves the previous report as it was.
+            try FileOutput.write(Data(text.utf8), to: path)
         } catch {
-            throw CLIFailure.failed("cannot write \(path): \(error.localizedDescription)")
+            throw CLIFailure.failed(error.description)
         }
     }
 

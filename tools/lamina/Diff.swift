@@ -33,8 +33,9 @@ struct Diff: ParsableCommand {
         print("pixels over tolerance \(tolerance): \(difference.pixelsOverTolerance)")
         if let output {
             guard let picture = try ImageDifference.visualize(a, b) else { return }
+            // Atomic (FileOutput): a failed write leaves an old difference image as it was.
             do { try picture.writePNG(to: URL(fileURLWithPath: output)) } catch {
-                throw CLIFailure.failed("cannot write \(output): \(error)")
+                throw CLIFailure.failed("\(error)")
             }
         }
         if difference.pixelsOverTolerance > 0 { throw CLIFailure(message: "images differ", code: 1) }

@@ -7,10 +7,14 @@ struct Render: ParsableCommand {
         abstract: "Render a scene file (or the built-in demo) to a PNG.",
         discussion: """
             Without SCENE, renders the built-in demo. The output defaults to the scene's name with .png \
-            (lamina-demo.png for the demo), in the current folder; `-o -` writes the PNG to stdout.
+            (lamina-demo.png for the demo), in the current folder; `-o -` writes the PNG to stdout. \
+            SCENE `-` reads the scene from standard input, its images relative to the current folder; a scene \
+            from standard input or a pipe (/dev/stdin, <(cat scene.json)) has no name to give the output, so \
+            it needs -o. The PNG is written to a temporary file and renamed into place, so a failed write \
+            leaves any old file untouched.
             """)
 
-    @Argument(help: "A scene file (JSON, see docs/scene-format.md). Omit it for the built-in demo.")
+    @Argument(help: "A scene file (JSON, see docs/scene-format.md), or - for standard input. Omit it for the built-in demo.")
     var scene: String?
 
     @Option(name: [.customShort("o"), .long], help: "Output PNG path, or - for stdout.")
@@ -22,6 +26,11 @@ struct Render: ParsableCommand {
     @Option(help: "Output pixels per point (overrides the scene's scale).")
     var scale: Double?
 
+    @Option(help: ArgumentHelp(
+        "Most memory for decoded images, offscreen buffers and the output together (default 2G).",
+        valueName: "size such as 512M, 2G, 1.5GiB or bytes"))
+    var memoryLimit: String?
+
     @Flag(help: "Allow the scene to read images outside its own folder.")
     var allowOutsideFiles = false
 
@@ -32,14 +41,16 @@ struct Render: ParsableCommand {
         if let scale, !(scale.isFinite && scale > 0) {
             throw CLIFailure.badInput("--scale must be a positive number, got \(scale)")
         }
+        let budget = MemoryBudget(limit: try Self.memoryLimit(memoryLimit))
         let root: Layer
         var sceneScale: CGFloat = 1
-        let defaultOutput: String
+        var defaultOutput: String?
         if let scene {
+            let options = SceneOptions(allowFilesOutsideSceneFolder: allowOutsideFiles, memoryBudget: budget)
             let url = URL(fileURLWithPath: scene)
             do {
-                let loaded = try Scene.load(
-                    contentsOf: url, options: SceneOptions(allowFilesOutsideSceneFolder: allowOutsideFiles))
+                let loaded = scene == "-"
+                    ? try Scene.loadStandardInput(options: options) : try Scene.load(contentsOf: url, options: options)
                 root = loaded.root
                 sceneScale = loaded.scale
             } catch let error as SceneError {
@@ -47,7 +58,9 @@ struct Render: ParsableCommand {
             } catch {
                 throw CLIFailure.badInput("\(scene): \(error)")
             }
-            defaultOutput = url.deletingPathExtension().lastPathComponent + ".png"
+            if scene != "-", Self.isRegularFile(scene) {
+                defaultOutput = url.deletingPathExtension().lastPathComponent + ".png"
+            }
         } else {
             do {
                 root = try Demo.makeRoot()
@@ -56,17 +69,31 @@ struct Render: ParsableCommand {
             }
             defaultOutput = "lamina-demo.png"
         }
+        guard let destination = output ?? defaultOutput else {
+            throw CLIFailure.badInput("a scene read from standard input or a pipe needs -o (a PNG path, or - for stdout)")
+        }
         let (renderer, why) = try backend.makeRenderer(verbose: verbose)
+        renderer.memoryBudget = budget
         note("lamina: using the \(why)")
         let image: Image
         do {
             image = try renderer.render(root, scale: scale.map { CGFloat($0) } ?? sceneScale)
         } catch let error as PlanError {
             throw CLIFailure.badInput(error.description)
+        } catch let error as MemoryLimitError {
+            throw CLIFailure.badInput(error.description)
         } catch {
             throw CLIFailure.failed("\(error)")
         }
-        let destination = output ?? defaultOutput
+        // PNG encoding makes a straight-alpha copy of the output first: the same size again.
+        let encoding: MemoryReservation
+        do {
+            encoding = try budget.reserve(
+                image.byteCount, for: "encoding the \(image.width)x\(image.height) output as PNG")
+        } catch {
+            throw CLIFailure.badInput(error.description)
+        }
+        defer { encoding.release() }
         do {
             if destination == "-" {
                 FileHandle.standardOutput.write(try image.pngData())
@@ -74,8 +101,26 @@ struct Render: ParsableCommand {
                 try image.writePNG(to: URL(fileURLWithPath: destination))
                 note("lamina: wrote \(destination) (\(image.width)x\(image.height) pixels)")
             }
+        } catch let error as ImageEncodingError {
+            throw CLIFailure.failed(error.description)
         } catch {
             throw CLIFailure.failed("cannot write \(destination): \(error)")
         }
+    }
+
+    /// The bytes of `--memory-limit` (the default 2 GiB without it); a usage error for anything else.
+    static func memoryLimit(_ text: String?) throws -> Int {
+        guard let text else { return MemoryBudget.defaultLimit }
+        guard let bytes = MemorySize.parse(text), bytes > 0 else {
+            throw CLIFailure.badInput(
+                "--memory-limit: expected a size such as 512M, 2G, 1.5GiB or a number of bytes, got \"\(text)\"")
+        }
+        return bytes
+    }
+
+    /// Whether `path` is a regular file (not a pipe or device such as /dev/stdin).
+    static func isRegularFile(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
     }
 }

@@ -1,0 +1,68 @@
+import LaminaCore
+
+/// The CPU renderer's offscreen memory against its `memoryBudget`, reserved for a whole frame before the bands
+/// start (the bands allocate and free their buffers as they go, on several threads; reserving the most they can
+/// hold at once keeps every allocation inside the budget without a lock on the drawing path).
+extension CPURenderer {
+    /// Reserves the most that the group and mask buffers of `groups` can take at once when the frame is drawn in
+    /// bands split at `rows`: for each band, the deepest chain of open groups (each buffer covers the group's
+    /// columns and its rows within the band, twice for a group with a mask), summed over the bands, which
+    /// draw at the same time. Released by the caller when the frame is done.
+    func reserveGroupBuffers(_ groups: [PlanGroup], rows: [Int]) throws -> MemoryReservation {
+        guard !groups.isEmpty else { return try memoryBudget.reserve(0, for: "") }
+        var total = 0
+        var deepest = 0
+        var largest = (width: 0, height: 0, bytes: 0)
+        for band in 0..<(rows.count - 1) {
+            let (top, bottom) = (rows[band], rows[band + 1])
+            // Groups come in plan order, an enclosing group before those it holds.
+            var open: [(end: Int, bytes: Int)] = []
+            var sum = 0
+            var peak = 0
+            for group in groups {
+                while let last = open.last, last.end <= group.range.lowerBound {
+                    sum -= last.bytes
+                    open.removeLast()
+                }
+                let width = max(0, group.bounds.x1 - group.bounds.x0)
+                let height = max(0, min(group.bounds.y1, bottom) - max(group.bounds.y0, top))
+                let (area, overflow) = width.multipliedReportingOverflow(by: height)
+                let bytes = overflow ? Int.max / 4 : area * 4 * (group.maskStart == nil ? 1 : 2)
+                open.append((group.range.upperBound, bytes))
+                sum = sum.addingReportingOverflow(bytes).overflow ? Int.max / 4 : sum + bytes
+                peak = max(peak, sum)
+                deepest = max(deepest, open.count)
+                let full = width * max(0, group.bounds.y1 - group.bounds.y0) * 4
+                if full > largest.bytes { largest = (width, group.bounds.y1 - group.bounds.y0, full) }
+            }
+            total = total.addingReportingOverflow(peak).overflow ? Int.max / 2 : total + peak
+        }
+        let count = groups.count
+        return try memoryBudget.reserve(
+            total,
+            for: "the offscreen memory of \(count) group\(count == 1 ? "" : "s") and masks (nested \(deepest) deep, "
+                + "the largest \(largest.width)x\(largest.height))")
+    }
+
+    /// Reserves the buffers of the frame's shadows: for each distinct shadow, its silhouette, a scratch buffer
+    /// for the blur and the blurred picture (4 bytes a pixel each). Released by the caller when the frame is
+    /// done (the cached pictures of earlier frames are not counted again).
+    func reserveShadowBuffers(_ quads: [Quad]) throws -> MemoryReservation {
+        // By identity: hashing a source hashes its whole silhouette plan, which this per-frame count need not pay
+        // for; equal sources in distinct objects are counted twice, erring on the safe side.
+        var seen = Set<ObjectIdentifier>()
+        var total = 0
+        var largest = (width: 0, height: 0)
+        for quad in quads {
+            guard case .shadow(let source) = quad.paint, seen.insert(ObjectIdentifier(source)).inserted else { continue }
+            let (area, overflow) = source.width.multipliedReportingOverflow(by: source.height)
+            total = overflow || area > Int.max / 16 ? Int.max / 2 : min(Int.max / 2, total + area * 12)
+            if area > largest.width * largest.height { largest = (source.width, source.height) }
+        }
+        guard total > 0 else { return try memoryBudget.reserve(0, for: "") }
+        return try memoryBudget.reserve(
+            total,
+            for: "the offscreen memory of \(seen.count) shadow\(seen.count == 1 ? "" : "s") (the largest "
+                + "\(largest.width)x\(largest.height))")
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+
+/// One step of drawing a plan's quads and groups, in order (`RenderPlan.forEachStep`). Both renderers draw a plan
+/// from these steps, so that the nesting of groups and masks is worked out in one place.
+public enum PlanStep: Equatable, Sendable {
+    /// Draw quad `index` into the innermost open buffer.
+    case quad(Int)
+    /// Open a cleared buffer over the group's bounds: what follows is drawn into it.
+    case begin(PlanGroup)
+    /// The group's mask starts: what follows, up to the group's end, is drawn into a second cleared buffer.
+    case beginMask(PlanGroup)
+    /// Close the group: with a mask, the mask buffer's alpha first multiplies the group's picture; then the picture
+    /// is composited into the buffer below with the group's opacity.
+    case end(PlanGroup)
+}
+
+extension RenderPlan {
+    /// The groups in drawing order: ascending start; where several start at one quad, the longer (outer) first;
+    /// where two cover the same quads, the one without a mask first (a mask belongs to the innermost group at its
+    /// start, so a masked group is the inner one). The order is total, so any input gives one answer.
+    public static func ordered(_ groups: [PlanGroup]) -> [PlanGroup] {
+        groups.sorted { a, b in
+            if a.range.lowerBound != b.range.lowerBound { return a.range.lowerBound < b.range.lowerBound }
+            if a.range.upperBound != b.range.upperBound { return a.range.upperBound > b.range.upperBound }
+            let (ma, mb) = (a.maskStart ?? -1, b.maskStart ?? -1)
+            if ma != mb { return ma < mb }
+            if a.opacity != b.opacity { return a.opacity < b.opacity }
+            let (ka, kb) = ([a.bounds.x0, a.bounds.y0, a.bounds.x1, a.bounds.y1],
+                            [b.bounds.x0, b.bounds.y0, b.bounds.x1, b.bounds.y1])
+            return ka.lexicographicallyPrecedes(kb)
+        }
+    }
+
+    /// Checks that the groups can be drawn: each covers some quads of the plan, has a finite opacity, bounds inside
+    /// the target, a mask (if any) strictly inside its range, and groups nest: an inner group lies wholly inside its
+    /// outer group's picture or wholly inside its mask.
+    func validateGroups() throws {
+        var open: [PlanGroup] = []
+        for group in Self.ordered(groups) {
+            let r = group.range, b = group.bounds
+            guard r.lowerBound >= 0, r.upperBound <= quads.count, !r.isEmpty, group.opacity.isFinite else {
+                throw RenderError.invalidPlan("group \(r): out of the plan's \(quads.count) quads or empty")
+            }
+            guard b.x0 >= 0, b.y0 >= 0, b.x1 <= width, b.y1 <= height, b.x1 > b.x0, b.y1 > b.y0 else {
+                throw RenderError.invalidPlan(
+                    "group \(r): bounds (\(b.x0), \(b.y0)) - (\(b.x1), \(b.y1)) empty or outside the target")
+            }
+            if let m = group.maskStart, !(r.lowerBound < m && m < r.upperBound) {
+                throw RenderError.invalidPlan("group \(r): mask start \(m) is not inside the group")
+            }
+            while let last = open.last, last.range.upperBound <= r.lowerBound { open.removeLast() }
+            if let outer = open.last {
+                guard r.upperBound <= outer.range.upperBound else {
+                    throw RenderError.invalidPlan("group \(r) overlaps group \(outer.range) without nesting")
+                }
+                if let m = outer.maskStart, r.lowerBound < m, r.upperBound > m {
+                    throw RenderError.invalidPlan("group \(r) straddles the mask of group \(outer.range) at \(m)")
+                }
+            }
+            open.append(group)
+        }
+    }
+
+    /// Calls `body` with every step of drawing the plan, in order: groups open before their first quad, masks
+    /// begin before their first quad, groups end after their last. The plan must be valid (`validate()`).
+    /// - Complexity: O(q + g log g) for q quads and g groups; no recursion, so any nesting depth is fine.
+    public func forEachStep(_ body: (PlanStep) throws -> Void) rethrows {
+        let groups = Self.ordered(self.groups)
+        var open: [PlanGroup] = []
+        var next = 0
+        for index in quads.indices {
+            while let last = open.last, last.range.upperBound <= index { try body(.end(open.removeLast())) }
+            if let last = open.last, last.maskStart == index { try body(.beginMask(last)) }
+            while next < groups.count, groups[next].range.lowerBound == index {
+                open.append(groups[next])
+                try body(.begin(groups[next]))
+                next += 1
+            }
+            try body(.quad(index))
+        }
+        while let last = open.popLast() { try body(.end(last)) }
+    }
+}
