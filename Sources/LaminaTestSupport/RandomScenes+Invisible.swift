@@ -5,8 +5,8 @@ import Foundation
 /// this can, since the scene without those layers is drawn by code paths that never saw them.
 extension SceneJSON {
     /// The scene with every layer removed that paints nothing by SEMANTICS.md: `hidden`, `opacity` 0, or a
-    /// `mask` that paints nothing (no content and no sublayers, or opacity 0). A hidden mask is left alone:
-    /// what it does is not settled in SEMANTICS.md.
+    /// `mask` that paints nothing (no content and no sublayers, opacity 0, or hidden: "a mask that paints
+    /// nothing has alpha 0 everywhere, so it hides the layer and its subtree; so does a hidden mask").
     public func removingInvisibleLayers() -> SceneJSON {
         guard case .object(let members) = self else { return self }
         return .object(members.map { ($0.0, $0.0 == "layers" ? SceneJSON.pruned($0.1) : $0.1) })
@@ -54,10 +54,10 @@ extension SceneJSON {
         "magnificationFilter", "minificationFilterBias", "shadowColor", "shadowOffset", "shadowRadius",
     ]
 
-    /// A mask whose alpha is 0 everywhere: opacity 0, or only keys that paint nothing (and not hidden).
+    /// A mask whose alpha is 0 everywhere: hidden, opacity 0, or only keys that paint nothing.
     private var isEmptyMask: Bool {
         guard case .object(let members) = self else { return false }
-        if case .bool(true)? = member("hidden") { return false }
+        if case .bool(true)? = member("hidden") { return true }
         if isZeroOpacity { return true }
         if case .number(let width)? = member("borderWidth"), width > 0 { return false }
         return members.allSatisfy { SceneJSON.nonPaintingKeys.contains($0.0) || $0.0 == "borderWidth" }
