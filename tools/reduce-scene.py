@@ -3,12 +3,14 @@
 
     tools/reduce-scene.py SCENE.json --backend gles --match 'Index out of range' [--site GLESRenderer.swift:274]
     tools/reduce-scene.py SCENE.json --parity
+    tools/reduce-scene.py SCENE.json --invisible --backend cpu
 
 Greedy delta debugging on the JSON tree: removes layers, masks and keys, hoists a sublayer into its parent's
 place and rounds numbers, keeping each change after which the scene still fails the same way. A failure is
 a render on --backend whose output (exit status and messages) matches --match (a regular expression; with
 --site, also a backtrace frame, which makes each try slower), or with --parity, a CPU/GLES pair outside the
-parity bound. Writes SCENE.reduced.json next to the scene (so its images still resolve) and prints it.
+parity bound, or with --invisible, a render on --backend that changes when the layers that paint nothing
+(hidden, opacity 0, an empty or hidden mask; RandomScenes+Invisible.swift) are removed. Writes SCENE.reduced.json next to the scene (so its images still resolve) and prints it.
 """
 import argparse, json, os, re, subprocess, sys, tempfile
 
@@ -26,7 +28,73 @@ def render(path, backend, out, backtrace):
     return "exit %d\n%s" % (done.returncode, done.stdout + done.stderr), done.returncode
 
 
+NON_PAINTING = {
+    "name", "frame", "bounds", "position", "anchorPoint", "zPosition", "transform", "affineTransform",
+    "sublayerTransform", "opacity", "allowsGroupOpacity", "masksToBounds", "cornerRadius", "maskedCorners",
+    "doubleSided", "allowsEdgeAntialiasing", "needsDisplayOnBoundsChange", "borderColor", "contentsRect",
+    "contentsCenter", "contentsGravity", "contentsScale", "minificationFilter", "magnificationFilter",
+    "minificationFilterBias", "shadowColor", "shadowOffset", "shadowRadius", "borderWidth",
+}
+
+
+def empty_mask(mask):
+    if mask.get("hidden") is True or mask.get("opacity") == 0:
+        return True
+    if mask.get("borderWidth", 0) > 0:
+        return False
+    return all(key in NON_PAINTING for key in mask)
+
+
+def paints_nothing(layer):
+    return layer.get("hidden") is True or layer.get("opacity") == 0 or \
+        ("mask" in layer and isinstance(layer["mask"], dict) and empty_mask(layer["mask"]))
+
+
+def pruned_layers(layers):
+    return [{} if isinstance(layer, dict) and paints_nothing(layer) else pruned(layer) for layer in layers]
+
+
+def pruned(layer):
+    """The Python twin of SceneJSON.removingInvisibleLayers for one layer."""
+    if not isinstance(layer, dict):
+        return layer
+    out = dict(layer)
+    if isinstance(out.get("sublayers"), list):
+        out["sublayers"] = pruned_layers(out["sublayers"])
+    if isinstance(out.get("mask"), dict):
+        out["mask"] = pruned(out["mask"])
+    return out
+
+
 def fails(scene, args, folder):
+    if args.invisible:
+        return invisible_changes(scene, args, folder)
+    return fails_once(scene, args, folder)
+
+
+def invisible_changes(scene, args, folder):
+    without = dict(scene, layers=pruned_layers(scene.get("layers", [])))
+    if without == scene:
+        return False
+    pngs = []
+    try:
+        for variant in (scene, without):
+            fd, path = tempfile.mkstemp(suffix=".json", dir=folder)
+            with os.fdopen(fd, "w") as f:
+                json.dump(variant, f)
+            text, rc = render(path, args.backend, path + ".png", False)
+            os.remove(path)
+            if rc != 0:
+                return False
+            pngs.append(path + ".png")
+        done = subprocess.run([os.path.join(ROOT, "tools", "parity.py")] + pngs, capture_output=True)
+        return done.returncode == 1
+    finally:
+        for png in pngs:
+            os.remove(png)
+
+
+def fails_once(scene, args, folder):
     fd, path = tempfile.mkstemp(suffix=".json", dir=folder)
     with os.fdopen(fd, "w") as f:
         json.dump(scene, f, indent=1)
@@ -91,6 +159,7 @@ def main():
     parser.add_argument("--match", default="Fatal error")
     parser.add_argument("--site")
     parser.add_argument("--parity", action="store_true")
+    parser.add_argument("--invisible", action="store_true")
     args = parser.parse_args()
     folder = os.path.dirname(os.path.abspath(args.scene))
     scene = json.load(open(args.scene))

@@ -4,9 +4,12 @@ import Foundation
 /// Parity cannot see a mistake both renderers make alike (issue 13: both drew a layer with an empty mask);
 /// this can, since the scene without those layers is drawn by code paths that never saw them.
 extension SceneJSON {
-    /// The scene with every layer removed that paints nothing by SEMANTICS.md: `hidden`, `opacity` 0, or a
+    /// The scene with every layer that paints nothing by SEMANTICS.md replaced by an empty layer (`{}`):
+    /// `hidden`, `opacity` 0, or a
     /// `mask` that paints nothing (no content and no sublayers, opacity 0, or hidden: "a mask that paints
     /// nothing has alpha 0 everywhere, so it hides the layer and its subtree; so does a hidden mask").
+    /// Replaced, not removed: a fading layer with sublayers is faded as one picture (group opacity), so
+    /// taking its last sublayer away would rightly change how its own background and border combine.
     public func removingInvisibleLayers() -> SceneJSON {
         guard case .object(let members) = self else { return self }
         return .object(members.map { ($0.0, $0.0 == "layers" ? SceneJSON.pruned($0.1) : $0.1) })
@@ -14,7 +17,7 @@ extension SceneJSON {
 
     private static func pruned(_ layers: SceneJSON) -> SceneJSON {
         guard case .array(let items) = layers else { return layers }
-        return .array(items.filter { !$0.paintsNothing }.map(\.prunedLayer))
+        return .array(items.map { $0.paintsNothing ? .object([]) : $0.prunedLayer })
     }
 
     private var prunedLayer: SceneJSON {

@@ -127,8 +127,8 @@ struct RandomTreeTests {
                 images["\(renderer.name)-pruned-diff"] = try? ImageDifference.visualize(original, image)
                 let message = reproduce(
                     scene,
-                    "valid seed \(scene.seed) [\(renderer.name)]: removing the layers that paint nothing (hidden, "
-                        + "opacity 0, an empty mask) changed the picture: max \(difference?.maxChannelDifference ?? -1), "
+                    "valid seed \(scene.seed) [\(renderer.name)]: emptying the layers that paint nothing (hidden, "
+                        + "opacity 0, an empty or hidden mask) changed the picture: max \(difference?.maxChannelDifference ?? -1), "
                         + "\(difference?.pixelsOverTolerance ?? -1) pixels over 2",
                     renders: images)
                 _ = try? pruned.write(to: RandomScenes.reproRoot.appendingPathComponent("seed-\(scene.seed)"), name: "pruned.json")
