@@ -516,10 +516,13 @@ final class CPUBandJob: @unchecked Sendable {
             pixman_image_set_filter(view, PIXMAN_FILTER_NEAREST, nil, 0)
             return Source(image: view, offset: (Int32(offset.x), Int32(offset.y)), owned: false)
         }
-        if !targetToView.isAffine || !Self.fitsFixedPoint(targetToView, region: region) {
+        if !targetToView.isAffine || texture.filter == .nearest || !Self.fitsFixedPoint(targetToView, region: region) {
             // Perspective: sampled here, as the GLES shader samples (pixman's projective path drifts). So are maps
             // that reach texels beyond pixman's 16.16 fixed point (a contentsRect far outside the image), where
-            // pixman would wrap around: the shader clamps them to the edge texels.
+            // pixman would wrap around: the shader clamps them to the edge texels. And nearest sampling that is not
+            // a whole-pixel copy: pixman's 16.16 matrix is off by up to 1/65536 per pixel, so across a scaled or
+            // rotated image its sample points drift by thousandths of a texel and take the neighbouring texel where
+            // a point lies that close to an edge; in doubles the two renderers part only within float rounding.
             guard let sampled = CPUProjectiveSampler.sample(
                 image, clamp: clamp, targetToTexel: MipSelection.map(levelZero, level: level),
                 filter: texture.filter == .nearest ? .nearest : .linear, x0: region.x0, y0: region.y0,
