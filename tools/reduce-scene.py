@@ -45,13 +45,14 @@ def empty_mask(mask):
     return all(key in NON_PAINTING for key in mask)
 
 
-def paints_nothing(layer):
-    return layer.get("hidden") is True or layer.get("opacity") == 0 or \
-        ("mask" in layer and isinstance(layer["mask"], dict) and empty_mask(layer["mask"]))
-
-
 def pruned_layers(layers):
-    return [{} if isinstance(layer, dict) and paints_nothing(layer) else pruned(layer) for layer in layers]
+    out = []
+    for layer in layers:
+        if isinstance(layer, dict) and (layer.get("hidden") is True or layer.get("opacity") == 0):
+            continue
+        masked_out = isinstance(layer, dict) and isinstance(layer.get("mask"), dict) and empty_mask(layer["mask"])
+        out.append({} if masked_out else pruned(layer))
+    return out
 
 
 def pruned(layer):

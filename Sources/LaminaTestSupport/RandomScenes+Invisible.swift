@@ -4,12 +4,10 @@ import Foundation
 /// Parity cannot see a mistake both renderers make alike (issue 13: both drew a layer with an empty mask);
 /// this can, since the scene without those layers is drawn by code paths that never saw them.
 extension SceneJSON {
-    /// The scene with every layer that paints nothing by SEMANTICS.md replaced by an empty layer (`{}`):
-    /// `hidden`, `opacity` 0, or a
-    /// `mask` that paints nothing (no content and no sublayers, opacity 0, or hidden: "a mask that paints
-    /// nothing has alpha 0 everywhere, so it hides the layer and its subtree; so does a hidden mask").
-    /// Replaced, not removed: a fading layer with sublayers is faded as one picture (group opacity), so
-    /// taking its last sublayer away would rightly change how its own background and border combine.
+    /// The scene without the layers that paint nothing by SEMANTICS.md: a `hidden` layer or one at `opacity` 0
+    /// is removed ("skipped with its subtree"); a layer whose `mask` paints nothing (no content and no
+    /// sublayers, opacity 0, or hidden: "so does a hidden mask") is replaced by an empty layer (`{}`), since it
+    /// is still a visible sublayer, and a fading layer with visible sublayers is faded as one picture.
     public func removingInvisibleLayers() -> SceneJSON {
         guard case .object(let members) = self else { return self }
         return .object(members.map { ($0.0, $0.0 == "layers" ? SceneJSON.pruned($0.1) : $0.1) })
@@ -17,7 +15,11 @@ extension SceneJSON {
 
     private static func pruned(_ layers: SceneJSON) -> SceneJSON {
         guard case .array(let items) = layers else { return layers }
-        return .array(items.map { $0.paintsNothing ? .object([]) : $0.prunedLayer })
+        return .array(items.compactMap { item in
+            if item.isSkipped { return nil }
+            if let mask = item.member("mask"), mask.isEmptyMask { return .object([]) }
+            return item.prunedLayer
+        })
     }
 
     private var prunedLayer: SceneJSON {
@@ -41,11 +43,10 @@ extension SceneJSON {
         return false
     }
 
-    private var paintsNothing: Bool {
+    /// Hidden or at opacity 0: skipped with its subtree, not a visible sublayer.
+    private var isSkipped: Bool {
         if case .bool(true)? = member("hidden") { return true }
-        if isZeroOpacity { return true }
-        if let mask = member("mask"), mask.isEmptyMask { return true }
-        return false
+        return isZeroOpacity
     }
 
     /// Keys that place a layer or change how it paints, but paint nothing by themselves.

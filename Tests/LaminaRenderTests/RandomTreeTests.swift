@@ -127,7 +127,7 @@ struct RandomTreeTests {
                 images["\(renderer.name)-pruned-diff"] = try? ImageDifference.visualize(original, image)
                 let message = reproduce(
                     scene,
-                    "valid seed \(scene.seed) [\(renderer.name)]: emptying the layers that paint nothing (hidden, "
+                    "valid seed \(scene.seed) [\(renderer.name)]: removing or emptying the layers that paint nothing (hidden, "
                         + "opacity 0, an empty or hidden mask) changed the picture: max \(difference?.maxChannelDifference ?? -1), "
                         + "\(difference?.pixelsOverTolerance ?? -1) pixels over 2",
                     renders: images)
