@@ -28,6 +28,8 @@ public final class GLESRenderer: Renderer {
         public var atlasPageSize: Int
         /// Receives one line per EGL attempt and driver message (debug logging).
         public var log: (@Sendable (String) -> Void)?
+        /// Display extensions to act as if missing (tests of the config and pbuffer paths on a driver that has them).
+        var ignoredExtensions: Set<String> = []
 
         public init(maxTextureSize: Int? = nil, textureBudget: Int = 512 << 20, atlasMaxImageSize: Int = 256,
                     atlasPageSize: Int = 2048, log: (@Sendable (String) -> Void)? = nil) {
@@ -44,7 +46,10 @@ public final class GLESRenderer: Renderer {
     /// The EGL platform and device, the driver's strings, and whether it rasterises in software.
     public let info: GLESInfo
 
-    private let context: GLESContext
+    /// Internal for the reset recovery (GLESRenderer+Recovery.swift), which replaces it.
+    var context: GLESContext
+    let log: (String) -> Void
+    let ignoredExtensions: Set<String>
     /// Internal rather than private so that tests can see where images went.
     let textures: GLESTextureCache
     private var programs: [GLESProgram.Kind: GLESProgram] = [:]
@@ -54,23 +59,28 @@ public final class GLESRenderer: Renderer {
     private var framebuffer: GLuint = 0
     private var colorTexture: GLuint = 0
     private var framebufferSize = (width: 0, height: 0)
-    private let resetStatus: PFNGLGETGRAPHICSRESETSTATUSKHRPROC?
     private var encoder = GLESBatchEncoder()
+    /// GPU resets recovered from (a new context and new GL objects each).
+    public internal(set) var contextResets = 0
+    /// Test seam (GLESRenderer+Recovery.swift): how many of the next new contexts are to be lost as well.
+    var simulatedLossesToCome = 0
 
     public init(options: Options = .init()) throws {
         let log = options.log ?? { _ in }
-        context = try GLESContext(connection: EGLDisplayConnection.shared(log: log))
+        self.log = log
+        ignoredExtensions = options.ignoredExtensions
+        context = try GLESContext(connection: EGLDisplayConnection.shared(log: log), ignoring: ignoredExtensions, log: log)
         info = GLESInfo.describe(context)
-        let extensions = context.extensions
         let driverMax = context.maxTextureSize
         textures = GLESTextureCache(
             maxTextureSize: min(options.maxTextureSize ?? driverMax, driverMax), budget: options.textureBudget,
             atlasPageSize: options.atlasPageSize, atlasMaxImageSize: options.atlasMaxImageSize)
-        resetStatus = extensions.contains("GL_KHR_robustness") || extensions.contains("GL_EXT_robustness")
-            ? EGLDisplayConnection.procedure("glGetGraphicsResetStatusKHR")
-                ?? EGLDisplayConnection.procedure("glGetGraphicsResetStatusEXT")
-            : nil
-        if extensions.contains("GL_KHR_debug"), ProcessInfo.processInfo.environment["LAMINA_GL_DEBUG"] != nil {
+        try makeGLObjects()
+    }
+
+    /// The objects every frame uses, in the current context: at creation and after a GPU reset.
+    func makeGLObjects() throws {
+        if context.extensions.contains("GL_KHR_debug"), ProcessInfo.processInfo.environment["LAMINA_GL_DEBUG"] != nil {
             GLESDebug.install()
         }
         for kind in GLESProgram.Kind.allCases { programs[kind] = try GLESProgram(kind) }
@@ -82,6 +92,12 @@ public final class GLESRenderer: Renderer {
 
     deinit {
         try? context.makeCurrent()
+        releaseGLObjects()
+    }
+
+    /// Deletes every GL object the renderer holds (programs, textures and atlas pages, buffers, framebuffers, group
+    /// targets, shadows) and forgets their names, so that nothing refers to them afterwards.
+    func releaseGLObjects() {
         programs.removeAll()
         textures.removeAll()
         glDeleteVertexArrays(1, &vertexArray)
@@ -97,6 +113,11 @@ public final class GLESRenderer: Renderer {
             glDeleteFramebuffers(1, &framebuffer)
             glDeleteTextures(1, &texture)
         }
+        (vertexArray, instanceBuffer, instanceBufferCapacity, framebuffer, colorTexture) = (0, 0, 0, 0, 0)
+        framebufferSize = (0, 0)
+        groupTargets.removeAll()
+        shadows.removeAll()
+        encoder = GLESBatchEncoder()
     }
 
     /// Texture uploads since the renderer was made (first uploads and re-uploads of changed images).
@@ -112,8 +133,10 @@ public final class GLESRenderer: Renderer {
     public func render(_ plan: RenderPlan) throws -> Image {
         try plan.validate()
         let target = try Image(width: plan.width, height: plan.height)
-        try draw(plan, startingFrom: nil)
-        try readBack(into: target)
+        try recovering {
+            try draw(plan, startingFrom: nil)
+            try readBack(into: target)
+        }
         return target
     }
 
@@ -124,24 +147,35 @@ public final class GLESRenderer: Renderer {
             throw RenderError.targetMismatch(
                 "plan is \(plan.width)x\(plan.height), target is \(target.width)x\(target.height)")
         }
-        try draw(plan, startingFrom: target)
-        try readBack(into: target)
+        try recovering {
+            try draw(plan, startingFrom: target)
+            try readBack(into: target)
+        }
     }
 
     /// Renders into the renderer's own framebuffer, cleared first, and leaves it there (no read-back): for
     /// benchmarks and for callers that go on with GL. `finish()` waits for the GPU.
     public func renderOffscreen(_ plan: RenderPlan) throws {
         try plan.validate()
-        try draw(plan, startingFrom: nil)
+        try recovering { try draw(plan, startingFrom: nil) }
     }
 
     /// Draws `plan` into a framebuffer object of the caller's (bound in this renderer's context, `width` x
     /// `height` pixels, RGBA8 in GL's usual channel order), over what it holds. The plan's row 0 goes to GL
     /// window row 0. For embedding Lamina in a GL program that shares this renderer's context.
+    /// After a GPU reset the caller's framebuffer is gone with the old context: the renderer makes a new context
+    /// (`glContext`) and throws an error that says so, for the caller to make its framebuffer again.
     public func render(_ plan: RenderPlan, toFramebuffer target: GLuint) throws {
         try plan.validate()
-        try context.makeCurrent()
-        try encodeAndDraw(plan, framebuffer: target, swapRedBlue: true)
+        do {
+            try startFrame()
+            try encodeAndDraw(plan, framebuffer: target, swapRedBlue: true)
+        } catch let lost as GLESContextLost {
+            try recover(from: lost)
+            throw RenderError.failed(
+                "\(lost); the renderer made a new context (glContext), in which framebuffer \(target) does not exist: "
+                    + "make it again there and render again")
+        }
     }
 
     /// The renderer's GL context, for callers that embed it (make it current before using GL).
@@ -149,15 +183,17 @@ public final class GLESRenderer: Renderer {
 
     /// Waits until the GPU has finished every command (glFinish).
     public func finish() throws {
-        try context.makeCurrent()
-        glFinish()
-        try checkErrors("finishing")
+        try recovering {
+            try startFrame()
+            glFinish()
+            try checkErrors("finishing")
+        }
     }
 
     // MARK: Frame
 
     private func draw(_ plan: RenderPlan, startingFrom start: Image?) throws {
-        try context.makeCurrent()
+        try startFrame()
         try prepareFramebuffer(width: plan.width, height: plan.height)
         var uploaded = 0
         if let start {
@@ -526,11 +562,10 @@ public final class GLESRenderer: Renderer {
         target.markModified()
     }
 
-    /// Throws for a pending GL error or a lost context.
+    /// Throws for a pending GL error, or `GLESContextLost` after a GPU reset.
     private func checkErrors(_ doing: String) throws {
-        if let resetStatus, resetStatus() != GLenum(GL_NO_ERROR) {
-            throw RenderError.failed("the GL context was lost while \(doing); create a new renderer")
-        }
+        let status = context.resetStatus()
+        if status != GLenum(GL_NO_ERROR) { throw GLESContextLost(status: status, during: doing) }
         let error = glGetError()
         if error == GLenum(GL_OUT_OF_MEMORY) {
             throw RenderError.failed("out of GPU memory while \(doing)")
