@@ -23,6 +23,9 @@ struct Soak: ParsableCommand {
     @Option(help: "Seed of the tree's changes.") var seed: UInt64 = 0x50A4
 
     mutating func run() throws {
+        guard backend == "cpu" || backend == "gles" else {
+            throw CLIFailure.badInput("--backend \(backend): expected cpu or gles")
+        }
         guard frames >= 1, warmUp >= 0, warmUp < frames, interval >= 1 else {
             throw CLIFailure.badInput("--frames must be at least 1, --warm-up below --frames, --interval at least 1")
         }
@@ -40,8 +43,8 @@ struct Soak: ParsableCommand {
         let planner = Planner()
         let target = try Image(width: Int(SoakScene.size.width), height: Int(SoakScene.size.height))
         let start = ProcessMemory.residentKilobytes
-        print("soak: \(backend), \(frames) frames, baseline after frame \(warmUp)")
-        print(String(format: "%8@ %10@ %8@ %8@ %8@", "frame", "rss_kb", "layers", "textures", "shadows"))
+        emit("soak: \(backend), \(frames) frames, baseline after frame \(warmUp)")
+        emit(String(format: "%8@ %10@ %8@ %8@ %8@", "frame", "rss_kb", "layers", "textures", "shadows"))
         var warm = start
         var began = Date()
         for frame in 1...frames {
@@ -58,15 +61,15 @@ struct Soak: ParsableCommand {
             if frame % interval == 0 || frame == frames {
                 let gles = renderer as? GLESRenderer
                 let shadows = gles?.cachedShadowCount ?? (renderer as? CPURenderer)?.cachedShadowCount ?? 0
-                print(String(format: "%8d %10d %8d %8@ %8d", frame, ProcessMemory.residentKilobytes, scene.layerCount,
+                emit(String(format: "%8d %10d %8d %8@ %8d", frame, ProcessMemory.residentKilobytes, scene.layerCount,
                              gles.map { "\($0.cachedTextureCount)" } ?? "-", shadows))
             }
         }
         let seconds = Date().timeIntervalSince(began)
         let end = ProcessMemory.residentKilobytes
         let counted = frames - max(warmUp, 1)
-        print("rss start: \(start) kB; after warm-up (frame \(warmUp)): \(warm) kB; end: \(end) kB")
-        print(String(format: "growth after warm-up: %d kB (limit %d kB); %.1f frames/s after warm-up",
+        emit("rss start: \(start) kB; after warm-up (frame \(warmUp)): \(warm) kB; end: \(end) kB")
+        emit(String(format: "growth after warm-up: %d kB (limit %d kB); %.1f frames/s after warm-up",
                      end - warm, limit, counted > 0 ? Double(counted) / seconds : 0))
         if end - warm > limit {
             throw CLIFailure.failed("resident memory grew by \(end - warm) kB after warm-up, over --max-growth \(maxGrowth)")
@@ -83,5 +86,10 @@ struct Soak: ParsableCommand {
         }
         guard let bytes = Double(upper), bytes >= 0, bytes < 1e15 else { return nil }
         return Int(bytes / 1024)
+    }
+
+    /// Writes a line unbuffered, so progress shows at once when the output goes to a file.
+    private func emit(_ line: String) {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
     }
 }
