@@ -21,6 +21,9 @@ public final class GLESContext {
     /// Test seam: a reset status that `resetStatus()` reports as if the GPU had been reset (and that makes
     /// `makeCurrent()` fail as EGL_CONTEXT_LOST would).
     var simulatedReset: GLenum?
+    /// Test seam: reset-status queries that still report GL_NO_ERROR before `simulatedReset` shows (a reset in the
+    /// middle of a frame).
+    var simulatedResetDelay = 0
 
     /// `ignoring` pretends that the display lacks these extensions (for tests of the config and pbuffer paths on a
     /// driver that has them).
@@ -104,7 +107,9 @@ public final class GLESContext {
     /// Makes this context current on the calling thread. Throws `GLESContextLost` when the context was lost (a
     /// GPU reset: EGL_CONTEXT_LOST, or a reset status other than GL_NO_ERROR).
     public func makeCurrent() throws {
-        if let simulatedReset { throw GLESContextLost(status: simulatedReset, during: "making the context current") }
+        if let simulatedReset, simulatedResetDelay == 0 {
+            throw GLESContextLost(status: simulatedReset, during: "making the context current")
+        }
         guard eglGetCurrentContext() != context else { return }
         guard eglMakeCurrent(connection.display, surface, surface, context) == EGLBoolean(EGL_TRUE) else {
             let error = eglGetError()
@@ -118,7 +123,10 @@ public final class GLESContext {
     /// glGetGraphicsResetStatus: GL_NO_ERROR while the context is good (and always, for a context that is not
     /// robust), else GL_GUILTY_CONTEXT_RESET, GL_INNOCENT_CONTEXT_RESET or GL_UNKNOWN_CONTEXT_RESET.
     public func resetStatus() -> GLenum {
-        if let simulatedReset { return simulatedReset }
+        if let simulatedReset {
+            guard simulatedResetDelay > 0 else { return simulatedReset }
+            simulatedResetDelay -= 1
+        }
         return getResetStatus?() ?? GLenum(GL_NO_ERROR)
     }
 
@@ -136,8 +144,9 @@ public final class GLESContext {
 
     /// Test seam: makes this context behave as after a GPU reset that this context caused
     /// (GL_GUILTY_CONTEXT_RESET): `resetStatus()` reports it and `makeCurrent()` throws `GLESContextLost`.
-    func simulateReset(_ status: GLenum = GLenum(GL_GUILTY_CONTEXT_RESET_KHR)) {
+    func simulateReset(_ status: GLenum = GLenum(GL_GUILTY_CONTEXT_RESET_KHR), afterChecks delay: Int = 0) {
         simulatedReset = status
+        simulatedResetDelay = delay
     }
 
     /// The context's extensions.

@@ -14,16 +14,26 @@ extension GLESRenderer {
     func recovering(_ body: () throws -> Void) throws {
         do {
             try body()
-        } catch let lost as GLESContextLost {
+        } catch {
+            guard let lost = lostContext(behind: error) else { throw error }
             try recover(from: lost)
             do {
                 try body()
-            } catch let again as GLESContextLost {
+            } catch {
+                guard let again = lostContext(behind: error) else { throw error }
                 throw RenderError.failed(
                     "\(again), again right after a new context was made for an earlier reset (\(lost.statusName)); "
                         + "the GPU may be unusable: try the cpu renderer")
             }
         }
+    }
+
+    /// The reset behind `error`: the error itself, or a GL error (GL_CONTEXT_LOST, or any other) raised by a call
+    /// made after the context was reset, which the reset status then reports.
+    private func lostContext(behind error: Error) -> GLESContextLost? {
+        if let lost = error as? GLESContextLost { return lost }
+        let status = context.resetStatus()
+        return status == GLenum(GL_NO_ERROR) ? nil : GLESContextLost(status: status, during: "drawing (\(error))")
     }
 
     /// Makes the context current and checks that it has not been reset since the last frame.
@@ -55,9 +65,10 @@ extension GLESRenderer {
 
     /// Test seam: the next frame finds the context reset as after a GPU reset this context caused
     /// (GL_GUILTY_CONTEXT_RESET by default), as a real reset would report it; with `times` above 1, each new
-    /// context made to recover is lost too, until `times` contexts have been lost.
-    func simulateContextLoss(status: GLenum = GLenum(GL_GUILTY_CONTEXT_RESET_KHR), times: Int = 1) {
+    /// context made to recover is lost too, until `times` contexts have been lost. `afterChecks` lets that many
+    /// reset-status checks pass first: 1 lets the frame start and reports the reset in the middle of it.
+    func simulateContextLoss(status: GLenum = GLenum(GL_GUILTY_CONTEXT_RESET_KHR), times: Int = 1, afterChecks: Int = 0) {
         simulatedLossesToCome = max(0, times - 1)
-        context.simulateReset(status)
+        context.simulateReset(status, afterChecks: afterChecks)
     }
 }

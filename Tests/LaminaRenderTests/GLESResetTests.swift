@@ -43,6 +43,17 @@ struct GLESResetTests {
         #expect(renderer.contextResets == 1)
     }
 
+    @Test func aResetInTheMiddleOfAFrameIsCaughtAndTheFrameDrawnAgain() throws {
+        let renderer = try #require(GLESAvailability.renderer())
+        let plan = try plan()
+        let expected = try renderer.render(plan)
+        // The frame starts (one status check passes); the reset shows at the next check, after drawing began.
+        renderer.simulateContextLoss(afterChecks: 1)
+        let drawn = try renderer.render(plan)
+        #expect(renderer.contextResets == 1)
+        #expect(ImageDifference(expected, drawn)?.maxChannelDifference == 0)
+    }
+
     @Test func renderingIntoAnImageRecoversFromAnInnocentReset() throws {
         let renderer = try #require(GLESAvailability.renderer())
         let plan = try plan()
