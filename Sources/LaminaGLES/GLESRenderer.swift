@@ -54,8 +54,10 @@ public final class GLESRenderer: Renderer {
     let textures: GLESTextureCache
     private var programs: [GLESProgram.Kind: GLESProgram] = [:]
     private var vertexArray: GLuint = 0
-    private var instanceBuffer: GLuint = 0
-    private var instanceBufferCapacity = 0
+    /// Instance buffers written in turn (GLESRenderer+Instances.swift).
+    var instanceBuffers: [GLuint] = []
+    var instanceBufferCapacities: [Int] = []
+    var instanceBufferTurn = 0
     private var framebuffer: GLuint = 0
     private var colorTexture: GLuint = 0
     private var framebufferSize = (width: 0, height: 0)
@@ -85,7 +87,7 @@ public final class GLESRenderer: Renderer {
         }
         for kind in GLESProgram.Kind.allCases { programs[kind] = try GLESProgram(kind) }
         glGenVertexArrays(1, &vertexArray)
-        glGenBuffers(1, &instanceBuffer)
+        makeInstanceBuffers()
         glGenFramebuffers(1, &framebuffer)
         try checkErrors("creating the renderer")
     }
@@ -101,7 +103,7 @@ public final class GLESRenderer: Renderer {
         programs.removeAll()
         textures.removeAll()
         glDeleteVertexArrays(1, &vertexArray)
-        glDeleteBuffers(1, &instanceBuffer)
+        releaseInstanceBuffers()
         glDeleteFramebuffers(1, &framebuffer)
         if colorTexture != 0 { glDeleteTextures(1, &colorTexture) }
         for var target in groupTargets {
@@ -113,7 +115,7 @@ public final class GLESRenderer: Renderer {
             glDeleteFramebuffers(1, &framebuffer)
             glDeleteTextures(1, &texture)
         }
-        (vertexArray, instanceBuffer, instanceBufferCapacity, framebuffer, colorTexture) = (0, 0, 0, 0, 0)
+        (vertexArray, framebuffer, colorTexture) = (0, 0, 0)
         framebufferSize = (0, 0)
         groupTargets.removeAll()
         shadows.removeAll()
@@ -339,26 +341,6 @@ public final class GLESRenderer: Renderer {
             stats.drawCalls += 1
         }
         glBindVertexArray(0)
-    }
-
-    /// Puts `instances` into the instance buffer (bound) and enables the per-instance attributes.
-    private func uploadInstances(_ instances: [Float]) {
-        let bytes = instances.count * MemoryLayout<Float>.stride
-        instances.withUnsafeBytes { raw in
-            if bytes > instanceBufferCapacity {
-                instanceBufferCapacity = max(bytes, instanceBufferCapacity * 2)
-                glBufferData(GLenum(GL_ARRAY_BUFFER), instanceBufferCapacity, nil, GLenum(GL_STREAM_DRAW))
-            }
-            if bytes > 0 {
-                // Orphan the old storage so the driver need not wait for the previous frame's draws.
-                glBufferData(GLenum(GL_ARRAY_BUFFER), instanceBufferCapacity, nil, GLenum(GL_STREAM_DRAW))
-                glBufferSubData(GLenum(GL_ARRAY_BUFFER), 0, bytes, raw.baseAddress)
-            }
-        }
-        for location in GLESProgram.attributes.indices {
-            glEnableVertexAttribArray(GLuint(location))
-            glVertexAttribDivisor(GLuint(location), 1)
-        }
     }
 
     /// Points the instance attributes at instance `first` of the bound buffer and draws `count` boxes.
