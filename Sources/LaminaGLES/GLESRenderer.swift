@@ -228,7 +228,7 @@ public final class GLESRenderer: Renderer {
         stats.bytesUploaded = textures.bytesUploadedThisFrame
         stats.uploadSeconds = Double(textures.uploadNanosecondsThisFrame) / 1e9
         statistics = stats
-        textures.endFrame()
+        endTextureFrame()
         try checkErrors("drawing")
     }
 
