@@ -11,7 +11,7 @@ import LaminaCore
 
 extension GLESRenderer {
     /// glibc's malloc_trim, looked up at run time: nil with other C libraries.
-    nonisolated(unsafe) private static let mallocTrim: (@convention(c) (Int) -> Int32)? = {
+    private static let mallocTrim: (@convention(c) (Int) -> Int32)? = {
         guard let symbol = dlsym(nil, "malloc_trim") else { return nil }
         return unsafeBitCast(symbol, to: (@convention(c) (Int) -> Int32).self)
     }()
