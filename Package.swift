@@ -56,3 +56,18 @@ let package = Package(
         .testTarget(name: "LaminaCLITests", dependencies: ["LaminaTestSupport", "lamina"]),
     ]
 )
+
+// The fuzz targets (Fuzz/, docs/fuzzing.md) exist only when LAMINA_FUZZ=1, as tools/fuzz.sh builds them: they
+// link libFuzzer and need `-sanitize=fuzzer` on every module, so a plain `swift build` must not see them.
+if Context.environment["LAMINA_FUZZ"] == "1" {
+    let lamina: [Target.Dependency] = ["FuzzSupport", "LaminaCore", "LaminaImageIO", "LaminaScene"]
+    package.targets += [
+        .target(name: "CLibFuzzer", path: "Fuzz/Sources/CLibFuzzer"),
+        .target(name: "FuzzSupport", dependencies: ["CLibFuzzer"], path: "Fuzz/Sources/FuzzSupport"),
+        .executableTarget(name: "FuzzJSON", dependencies: lamina, path: "Fuzz/Sources/FuzzJSON"),
+        .executableTarget(name: "FuzzScene", dependencies: lamina, path: "Fuzz/Sources/FuzzScene"),
+        .executableTarget(name: "FuzzSpriteSheet", dependencies: lamina, path: "Fuzz/Sources/FuzzSpriteSheet"),
+        .executableTarget(name: "FuzzPNG", dependencies: lamina, path: "Fuzz/Sources/FuzzPNG"),
+        .executableTarget(name: "FuzzJPEG", dependencies: lamina, path: "Fuzz/Sources/FuzzJPEG"),
+    ]
+}

@@ -594,6 +594,7 @@ extension CPUBandJob {
         for (level, weight, op) in steps {
             guard let source = try textureSource(item, texture, level: level, views: views, region: (x0, y0, x1, y1))
             else { return }
+            defer { if source.owned { pixman_image_unref(source.image) } }
             var alpha = pixman_color_t(red: 0, green: 0, blue: 0, alpha: UInt16(weight) * 257)
             guard let weightMask = pixman_image_create_solid_fill(&alpha) else {
                 throw RenderError.failed("pixman could not make a solid fill")

@@ -26,15 +26,27 @@ public final class EGLDisplayConnection {
     public let device: String
     /// Every attempt made, in order, the last one the winner.
     public let attempts: [Attempt]
+    /// The display's extensions.
+    public let extensions: ExtensionSet
+    /// The EGL version the display initialised with, e.g. (1, 5).
+    public let version: (major: Int, minor: Int)
+    /// Why no GPU was used, when the display is a software one (or none opened) although an NVIDIA driver is
+    /// present: e.g. a container without the `graphics` capability (NVIDIAGraphicsCheck). nil otherwise.
+    public let gpuNote: String?
+    /// True for Mesa's software devices and the surfaceless platform, which rasterise on the CPU.
+    public var isSoftware: Bool { platform == "surfaceless" || device == "software" }
     private var gbmDevice: OpaquePointer?
     private var gbmFile: Int32 = -1
 
-    private init(display: EGLDisplay, platform: String, device: String, attempts: [Attempt],
+    private init(display: EGLDisplay, version: (Int, Int), platform: String, device: String, attempts: [Attempt],
                  gbmDevice: OpaquePointer? = nil, gbmFile: Int32 = -1) {
         self.display = display
+        self.version = version
         self.platform = platform
         self.device = device
         self.attempts = attempts
+        extensions = ExtensionSet(eglQueryString(display, EGLint(EGL_EXTENSIONS)).map { String(cString: $0) } ?? "")
+        gpuNote = platform == "surfaceless" || device == "software" ? NVIDIAGraphicsCheck.current() : nil
         self.gbmDevice = gbmDevice
         self.gbmFile = gbmFile
     }
@@ -66,6 +78,7 @@ public final class EGLDisplayConnection {
                 return connection
             }
             let opened = try EGLDisplayConnection.open(log: log)
+            if let note = opened.gpuNote { log("egl: software rendering: \(note)") }
             connection = opened
             return opened
         }
@@ -81,14 +94,17 @@ public final class EGLDisplayConnection {
             log("egl: \(attempt)")
         }
         let override = ProcessInfo.processInfo.environment["LAMINA_EGL_DEVICE"]
-        let clientExtensions = eglQueryString(nil, EGLint(EGL_EXTENSIONS)).map { String(cString: $0) } ?? ""
+        let clientExtensions = ExtensionSet(eglQueryString(nil, EGLint(EGL_EXTENSIONS)).map { String(cString: $0) } ?? "")
+        try ExtensionRequirement.check([.platformBase], in: clientExtensions, of: "EGL (client extensions)")
         guard let getPlatformDisplay: PFNEGLGETPLATFORMDISPLAYEXTPROC = procedure("eglGetPlatformDisplayEXT") else {
-            throw RenderError.unavailable("EGL has no eglGetPlatformDisplayEXT (client extensions: \(clientExtensions))")
+            throw RenderError.unavailable("EGL offers EGL_EXT_platform_base but no eglGetPlatformDisplayEXT")
         }
 
         // 1. EGL_EXT_platform_device, hardware first.
-        if clientExtensions.contains("EGL_EXT_platform_device"),
-            let queryDevices: PFNEGLQUERYDEVICESEXTPROC = procedure("eglQueryDevicesEXT"),
+        let deviceRequirements: [ExtensionRequirement] = [.platformDevice, .deviceEnumeration, .deviceQuery]
+        if let missing = ExtensionRequirement.firstMissing(deviceRequirements, in: clientExtensions) {
+            record("device", "-", missing.lackedBy("EGL"))
+        } else if let queryDevices: PFNEGLQUERYDEVICESEXTPROC = procedure("eglQueryDevicesEXT"),
             let queryString: PFNEGLQUERYDEVICESTRINGEXTPROC = procedure("eglQueryDeviceStringEXT")
         {
             var count: EGLint = 0
@@ -97,9 +113,12 @@ public final class EGLDisplayConnection {
             _ = queryDevices(count, &devices, &count)
             let described = devices.prefix(Int(count)).enumerated().compactMap { index, device -> (Int, EGLDeviceEXT, String, Bool)? in
                 guard let device else { return nil }
-                let extensions = queryString(device, EGLint(EGL_EXTENSIONS)).map { String(cString: $0) } ?? ""
-                let file = queryString(device, EGLint(EGL_DRM_RENDER_NODE_FILE_EXT))
-                    ?? queryString(device, EGLint(EGL_DRM_DEVICE_FILE_EXT))
+                let extensions = ExtensionSet(queryString(device, EGLint(EGL_EXTENSIONS)).map { String(cString: $0) } ?? "")
+                // Device file names come with EGL_EXT_device_drm(_render_node); without them the device has none.
+                let node = extensions.contains("EGL_EXT_device_drm_render_node")
+                    ? queryString(device, EGLint(EGL_DRM_RENDER_NODE_FILE_EXT)) : nil
+                let file = node ?? (extensions.contains("EGL_EXT_device_drm")
+                    ? queryString(device, EGLint(EGL_DRM_DEVICE_FILE_EXT)) : nil)
                 let software = extensions.contains("EGL_MESA_device_software")
                 let name = file.map { String(cString: $0) } ?? (software ? "software" : "device \(index)")
                 return (index, device, name, software)
@@ -108,9 +127,10 @@ public final class EGLDisplayConnection {
             for (index, device, name, _) in ordered {
                 if let override, override != String(index), override != name { continue }
                 let display = getPlatformDisplay(EGLenum(EGL_PLATFORM_DEVICE_EXT), device, nil)
-                if let display, initialize(display) {
+                if let display, let version = initialize(display) {
                     record("device", name, nil)
-                    return EGLDisplayConnection(display: display, platform: "device", device: name, attempts: attempts)
+                    return EGLDisplayConnection(display: display, version: version, platform: "device", device: name,
+                                                attempts: attempts)
                 }
                 record("device", name, "eglInitialize failed (\(errorName(eglGetError())))")
             }
@@ -119,11 +139,13 @@ public final class EGLDisplayConnection {
                 record("device", override, "LAMINA_EGL_DEVICE names no EGL device (there are \(ordered.count))")
             }
         } else {
-            record("device", "-", "EGL_EXT_platform_device not supported")
+            record("device", "-", "EGL offers the device extensions but not eglQueryDevicesEXT / eglQueryDeviceStringEXT")
         }
 
         // 2. GBM on a render node.
-        if clientExtensions.contains("EGL_KHR_platform_gbm") || clientExtensions.contains("EGL_MESA_platform_gbm") {
+        if !clientExtensions.containsAny(ExtensionRequirement.platformGBM.names) {
+            record("gbm", "-", ExtensionRequirement.platformGBM.lackedBy("EGL"))
+        } else {
             let nodes = ((try? FileManager.default.contentsOfDirectory(atPath: "/dev/dri")) ?? [])
                 .filter { $0.hasPrefix("renderD") }.sorted().map { "/dev/dri/" + $0 }
             if nodes.isEmpty { record("gbm", "-", "no /dev/dri/renderD* nodes") }
@@ -140,40 +162,43 @@ public final class EGLDisplayConnection {
                     continue
                 }
                 if let display = getPlatformDisplay(EGLenum(EGL_PLATFORM_GBM_KHR), UnsafeMutableRawPointer(gbm), nil),
-                    initialize(display)
+                    let version = initialize(display)
                 {
                     record("gbm", node, nil)
-                    return EGLDisplayConnection(display: display, platform: "gbm", device: node, attempts: attempts,
-                                                gbmDevice: gbm, gbmFile: file)
+                    return EGLDisplayConnection(display: display, version: version, platform: "gbm", device: node,
+                                                attempts: attempts, gbmDevice: gbm, gbmFile: file)
                 }
                 record("gbm", node, "eglInitialize failed (\(errorName(eglGetError())))")
                 gbm_device_destroy(gbm)
                 close(file)
             }
-        } else {
-            record("gbm", "-", "EGL_KHR_platform_gbm not supported")
         }
 
         // 3. Mesa's surfaceless platform (llvmpipe when there is no GPU).
         if let override, override != "surfaceless" {
             record("surfaceless", "default", "skipped: LAMINA_EGL_DEVICE=\(override)")
         } else if clientExtensions.contains("EGL_MESA_platform_surfaceless") {
-            if let display = getPlatformDisplay(EGLenum(EGL_PLATFORM_SURFACELESS_MESA), nil, nil), initialize(display) {
+            if let display = getPlatformDisplay(EGLenum(EGL_PLATFORM_SURFACELESS_MESA), nil, nil),
+                let version = initialize(display)
+            {
                 record("surfaceless", "default", nil)
-                return EGLDisplayConnection(display: display, platform: "surfaceless", device: "default",
-                                            attempts: attempts)
+                return EGLDisplayConnection(display: display, version: version, platform: "surfaceless",
+                                            device: "default", attempts: attempts)
             }
             record("surfaceless", "default", "eglInitialize failed (\(errorName(eglGetError())))")
         } else {
-            record("surfaceless", "-", "EGL_MESA_platform_surfaceless not supported")
+            record("surfaceless", "-", ExtensionRequirement.platformSurfaceless.lackedBy("EGL"))
         }
-        throw RenderError.unavailable(
-            "no EGL display could be opened: " + attempts.map(\.description).joined(separator: "; "))
+        var message = "no EGL display could be opened: " + attempts.map(\.description).joined(separator: "; ")
+        if let note = NVIDIAGraphicsCheck.current() { message += "; \(note)" }
+        throw RenderError.unavailable(message)
     }
 
-    private static func initialize(_ display: EGLDisplay) -> Bool {
+    /// eglInitialize; the version, or nil when it failed.
+    private static func initialize(_ display: EGLDisplay) -> (Int, Int)? {
         var major: EGLint = 0, minor: EGLint = 0
-        return eglInitialize(display, &major, &minor) == EGLBoolean(EGL_TRUE)
+        guard eglInitialize(display, &major, &minor) == EGLBoolean(EGL_TRUE) else { return nil }
+        return (Int(major), Int(minor))
     }
 
     static func procedure<T>(_ name: String) -> T? {

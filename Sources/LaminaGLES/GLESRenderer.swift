@@ -28,6 +28,8 @@ public final class GLESRenderer: Renderer {
         public var atlasPageSize: Int
         /// Receives one line per EGL attempt and driver message (debug logging).
         public var log: (@Sendable (String) -> Void)?
+        /// Display extensions to act as if missing (tests of the config and pbuffer paths on a driver that has them).
+        var ignoredExtensions: Set<String> = []
 
         public init(maxTextureSize: Int? = nil, textureBudget: Int = 512 << 20, atlasMaxImageSize: Int = 256,
                     atlasPageSize: Int = 2048, log: (@Sendable (String) -> Void)? = nil) {
@@ -44,48 +46,64 @@ public final class GLESRenderer: Renderer {
     /// The EGL platform and device, the driver's strings, and whether it rasterises in software.
     public let info: GLESInfo
 
-    private let context: GLESContext
+    /// Internal for the reset recovery (GLESRenderer+Recovery.swift), which replaces it.
+    var context: GLESContext
+    let log: (String) -> Void
+    let ignoredExtensions: Set<String>
     /// Internal rather than private so that tests can see where images went.
     let textures: GLESTextureCache
     private var programs: [GLESProgram.Kind: GLESProgram] = [:]
     private var vertexArray: GLuint = 0
-    private var instanceBuffer: GLuint = 0
-    private var instanceBufferCapacity = 0
+    /// Instance buffers written in turn (GLESRenderer+Instances.swift).
+    var instanceBuffers: [GLuint] = []
+    var instanceBufferCapacities: [Int] = []
+    var instanceBufferTurn = 0
     private var framebuffer: GLuint = 0
     private var colorTexture: GLuint = 0
     private var framebufferSize = (width: 0, height: 0)
-    private let resetStatus: PFNGLGETGRAPHICSRESETSTATUSKHRPROC?
     private var encoder = GLESBatchEncoder()
+    /// GPU resets recovered from (a new context and new GL objects each).
+    public internal(set) var contextResets = 0
+    /// Test seam (GLESRenderer+Recovery.swift): how many of the next new contexts are to be lost as well.
+    var simulatedLossesToCome = 0
 
     public init(options: Options = .init()) throws {
         let log = options.log ?? { _ in }
-        context = try GLESContext(connection: EGLDisplayConnection.shared(log: log))
+        self.log = log
+        ignoredExtensions = options.ignoredExtensions
+        context = try GLESContext(connection: EGLDisplayConnection.shared(log: log), ignoring: ignoredExtensions, log: log)
         info = GLESInfo.describe(context)
-        let extensions = context.extensions
         let driverMax = context.maxTextureSize
         textures = GLESTextureCache(
             maxTextureSize: min(options.maxTextureSize ?? driverMax, driverMax), budget: options.textureBudget,
             atlasPageSize: options.atlasPageSize, atlasMaxImageSize: options.atlasMaxImageSize)
-        resetStatus = extensions.contains("GL_KHR_robustness") || extensions.contains("GL_EXT_robustness")
-            ? EGLDisplayConnection.procedure("glGetGraphicsResetStatusKHR")
-                ?? EGLDisplayConnection.procedure("glGetGraphicsResetStatusEXT")
-            : nil
-        if extensions.contains("GL_KHR_debug"), ProcessInfo.processInfo.environment["LAMINA_GL_DEBUG"] != nil {
+        try makeGLObjects()
+    }
+
+    /// The objects every frame uses, in the current context: at creation and after a GPU reset.
+    func makeGLObjects() throws {
+        if context.extensions.contains("GL_KHR_debug"), ProcessInfo.processInfo.environment["LAMINA_GL_DEBUG"] != nil {
             GLESDebug.install()
         }
         for kind in GLESProgram.Kind.allCases { programs[kind] = try GLESProgram(kind) }
         glGenVertexArrays(1, &vertexArray)
-        glGenBuffers(1, &instanceBuffer)
+        makeInstanceBuffers()
         glGenFramebuffers(1, &framebuffer)
         try checkErrors("creating the renderer")
     }
 
     deinit {
         try? context.makeCurrent()
+        releaseGLObjects()
+    }
+
+    /// Deletes every GL object the renderer holds (programs, textures and atlas pages, buffers, framebuffers, group
+    /// targets, shadows) and forgets their names, so that nothing refers to them afterwards.
+    func releaseGLObjects() {
         programs.removeAll()
         textures.removeAll()
         glDeleteVertexArrays(1, &vertexArray)
-        glDeleteBuffers(1, &instanceBuffer)
+        releaseInstanceBuffers()
         glDeleteFramebuffers(1, &framebuffer)
         if colorTexture != 0 { glDeleteTextures(1, &colorTexture) }
         for var target in groupTargets {
@@ -97,6 +115,11 @@ public final class GLESRenderer: Renderer {
             glDeleteFramebuffers(1, &framebuffer)
             glDeleteTextures(1, &texture)
         }
+        (vertexArray, framebuffer, colorTexture) = (0, 0, 0)
+        framebufferSize = (0, 0)
+        groupTargets.removeAll()
+        shadows.removeAll()
+        encoder = GLESBatchEncoder()
     }
 
     /// Texture uploads since the renderer was made (first uploads and re-uploads of changed images).
@@ -114,8 +137,10 @@ public final class GLESRenderer: Renderer {
         let reservation = try reserveOutput(plan)
         let target = try Image(width: plan.width, height: plan.height)
         target.memoryReservation = reservation
-        try draw(plan, startingFrom: nil)
-        try readBack(into: target)
+        try recovering {
+            try draw(plan, startingFrom: nil)
+            try readBack(into: target)
+        }
         return target
     }
 
@@ -126,24 +151,35 @@ public final class GLESRenderer: Renderer {
             throw RenderError.targetMismatch(
                 "plan is \(plan.width)x\(plan.height), target is \(target.width)x\(target.height)")
         }
-        try draw(plan, startingFrom: target)
-        try readBack(into: target)
+        try recovering {
+            try draw(plan, startingFrom: target)
+            try readBack(into: target)
+        }
     }
 
     /// Renders into the renderer's own framebuffer, cleared first, and leaves it there (no read-back): for
     /// benchmarks and for callers that go on with GL. `finish()` waits for the GPU.
     public func renderOffscreen(_ plan: RenderPlan) throws {
         try plan.validate()
-        try draw(plan, startingFrom: nil)
+        try recovering { try draw(plan, startingFrom: nil) }
     }
 
     /// Draws `plan` into a framebuffer object of the caller's (bound in this renderer's context, `width` x
     /// `height` pixels, RGBA8 in GL's usual channel order), over what it holds. The plan's row 0 goes to GL
     /// window row 0. For embedding Lamina in a GL program that shares this renderer's context.
+    /// After a GPU reset the caller's framebuffer is gone with the old context: the renderer makes a new context
+    /// (`glContext`) and throws an error that says so, for the caller to make its framebuffer again.
     public func render(_ plan: RenderPlan, toFramebuffer target: GLuint) throws {
         try plan.validate()
-        try context.makeCurrent()
-        try encodeAndDraw(plan, framebuffer: target, swapRedBlue: true)
+        do {
+            try startFrame()
+            try encodeAndDraw(plan, framebuffer: target, swapRedBlue: true)
+        } catch let lost as GLESContextLost {
+            try recover(from: lost)
+            throw RenderError.failed(
+                "\(lost); the renderer made a new context (glContext), in which framebuffer \(target) does not exist: "
+                    + "make it again there and render again")
+        }
     }
 
     /// The renderer's GL context, for callers that embed it (make it current before using GL).
@@ -151,15 +187,17 @@ public final class GLESRenderer: Renderer {
 
     /// Waits until the GPU has finished every command (glFinish).
     public func finish() throws {
-        try context.makeCurrent()
-        glFinish()
-        try checkErrors("finishing")
+        try recovering {
+            try startFrame()
+            glFinish()
+            try checkErrors("finishing")
+        }
     }
 
     // MARK: Frame
 
     private func draw(_ plan: RenderPlan, startingFrom start: Image?) throws {
-        try context.makeCurrent()
+        try startFrame()
         try prepareFramebuffer(width: plan.width, height: plan.height)
         var uploaded = 0
         if let start {
@@ -192,7 +230,7 @@ public final class GLESRenderer: Renderer {
         stats.bytesUploaded = textures.bytesUploadedThisFrame
         stats.uploadSeconds = Double(textures.uploadNanosecondsThisFrame) / 1e9
         statistics = stats
-        textures.endFrame()
+        endTextureFrame()
         try checkErrors("drawing")
     }
 
@@ -305,26 +343,6 @@ public final class GLESRenderer: Renderer {
             stats.drawCalls += 1
         }
         glBindVertexArray(0)
-    }
-
-    /// Puts `instances` into the instance buffer (bound) and enables the per-instance attributes.
-    private func uploadInstances(_ instances: [Float]) {
-        let bytes = instances.count * MemoryLayout<Float>.stride
-        instances.withUnsafeBytes { raw in
-            if bytes > instanceBufferCapacity {
-                instanceBufferCapacity = max(bytes, instanceBufferCapacity * 2)
-                glBufferData(GLenum(GL_ARRAY_BUFFER), instanceBufferCapacity, nil, GLenum(GL_STREAM_DRAW))
-            }
-            if bytes > 0 {
-                // Orphan the old storage so the driver need not wait for the previous frame's draws.
-                glBufferData(GLenum(GL_ARRAY_BUFFER), instanceBufferCapacity, nil, GLenum(GL_STREAM_DRAW))
-                glBufferSubData(GLenum(GL_ARRAY_BUFFER), 0, bytes, raw.baseAddress)
-            }
-        }
-        for location in GLESProgram.attributes.indices {
-            glEnableVertexAttribArray(GLuint(location))
-            glVertexAttribDivisor(GLuint(location), 1)
-        }
     }
 
     /// Points the instance attributes at instance `first` of the bound buffer and draws `count` boxes.
@@ -578,11 +596,10 @@ public final class GLESRenderer: Renderer {
         target.markModified()
     }
 
-    /// Throws for a pending GL error or a lost context.
+    /// Throws for a pending GL error, or `GLESContextLost` after a GPU reset.
     private func checkErrors(_ doing: String) throws {
-        if let resetStatus, resetStatus() != GLenum(GL_NO_ERROR) {
-            throw RenderError.failed("the GL context was lost while \(doing); create a new renderer")
-        }
+        let status = context.resetStatus()
+        if status != GLenum(GL_NO_ERROR) { throw GLESContextLost(status: status, during: doing) }
         let error = glGetError()
         if error == GLenum(GL_OUT_OF_MEMORY) {
             throw RenderError.failed("out of GPU memory while \(doing)")

@@ -395,6 +395,7 @@ enum GLESError {
         case GL_INVALID_OPERATION: return "GL_INVALID_OPERATION"
         case GL_INVALID_FRAMEBUFFER_OPERATION: return "GL_INVALID_FRAMEBUFFER_OPERATION"
         case GL_OUT_OF_MEMORY: return "GL_OUT_OF_MEMORY"
+        case GL_CONTEXT_LOST_KHR: return "GL_CONTEXT_LOST"
         default: return String(format: "GL error 0x%04X", code)
         }
     }

@@ -73,6 +73,9 @@ enum PNGCodec {
             if let size = PNGCodec.headerSize(bytes) {
                 try checkSize(width: size.width, height: size.height, name: name, limits: limits)
             }
+            if let reason = PNGCodec.oversizedChunk(bytes) {
+                throw ImageDecodingError.corrupt(name: name, reason: reason)
+            }
             image = .allocate(capacity: 1)
             image.initialize(to: png_image())
             image.pointee.version = PNGCodec.imageVersion

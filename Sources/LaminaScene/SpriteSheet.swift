@@ -31,6 +31,9 @@ struct SpriteSheetDescription {
     static func parse(_ data: Data, plistName: String) throws(FileProblem) -> (
         sheet: SpriteSheetDescription, problems: [String]
     ) {
+        if let refusal = BinaryPropertyList.refusal(data) {
+            throw FileProblem(message: "not a valid property list (\(refusal))")
+        }
         let list: Any
         do {
             list = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)

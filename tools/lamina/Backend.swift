@@ -18,7 +18,8 @@ enum BackendChoice: String, ExpressibleByArgument, CaseIterable {
         case .gles:
             do {
                 let renderer = try GLESRenderer(options: .init(log: log))
-                return (renderer, "gles renderer (requested): \(renderer.info.renderer) via EGL \(renderer.info.platform)")
+                let note = renderer.info.gpuNote.map { " (software: \($0))" } ?? ""
+                return (renderer, "gles renderer (requested): \(renderer.info.renderer) via EGL \(renderer.info.platform)\(note)")
             } catch {
                 throw CLIFailure.failed("--backend gles: \(error)")
             }
@@ -35,8 +36,9 @@ enum BackendChoice: String, ExpressibleByArgument, CaseIterable {
                 if !renderer.info.isSoftware {
                     return (renderer, "gles renderer (auto: hardware GPU \(renderer.info.renderer))")
                 }
+                let note = renderer.info.gpuNote.map { "; \($0)" } ?? ""
                 return (CPURenderer(),
-                        "cpu renderer (auto: the only GL driver is the software rasteriser \(renderer.info.renderer), which is slower than pixman)")
+                        "cpu renderer (auto: the only GL driver is the software rasteriser \(renderer.info.renderer), which is slower than pixman\(note))")
             } catch {
                 return (CPURenderer(), "cpu renderer (auto: no EGL display: \(error))")
             }

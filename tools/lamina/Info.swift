@@ -18,11 +18,15 @@ struct Info: ParsableCommand {
             let info = try GLESInfo.probe(log: { if self.verbose { print("  \($0)") } })
             print("egl platform: \(info.platform)")
             print("egl device: \(info.device)")
+            print("egl version: \(info.eglVersion)")
+            print("egl context: GLES 3.0, \(info.context)")
+            print("gpu reset recovery: \(info.resetNotification ? "yes (robust context, lose context on reset)" : "no (the driver offers no reset notification)")")
             print("GL_VENDOR: \(info.vendor)")
             print("GL_RENDERER: \(info.renderer)")
             print("GL_VERSION: \(info.version)")
             print("max texture size: \(info.maxTextureSize)")
             print("software rasteriser: \(info.isSoftware ? "yes" : "no")")
+            if let note = info.gpuNote { print("gpu: not used: \(note)") }
             print("gles renderer: available\(info.isSoftware ? " (software: --backend auto prefers the cpu renderer)" : "")")
         } catch {
             print("egl: unavailable: \(error)")
