@@ -24,6 +24,33 @@ public final class DrawingContext {
     private var state = State()
     private var saved: [State] = []
 
+    /// nil, or why something asked of this context was not drawn (the first such thing): an arc or ellipse whose
+    /// radius on the image is beyond the range cairo draws. `Layer.displayIntoBackingImage` turns it into the
+    /// layer's named drawing error.
+    public private(set) var failure: String?
+
+    /// The largest radius on the image, in pixels, that an arc may have: cairo's coordinates are 24.8 fixed point,
+    /// and it flattens an arc into segments whose number grows with the radius (an ellipse 1e300 points wide took
+    /// minutes).
+    public static let largestArcRadius: Double = 8_388_608
+
+    /// True when a circle of radii `rx`, `ry` in user space fits `largestArcRadius` on the image; otherwise records
+    /// the failure.
+    private func arcFits(_ rx: Double, _ ry: Double, what: String) -> Bool {
+        var (ax, ay, bx, by) = (rx, 0.0, 0.0, ry)
+        cairo_user_to_device_distance(cr, &ax, &ay)
+        cairo_user_to_device_distance(cr, &bx, &by)
+        let radius = max(hypot(ax, ay), hypot(bx, by))
+        guard radius.isFinite, radius <= Self.largestArcRadius else {
+            if failure == nil {
+                failure = String(format: "%@ of radius %g pixels is beyond the largest drawable radius (%.0f pixels)",
+                                 what, radius, Self.largestArcRadius)
+            }
+            return false
+        }
+        return true
+    }
+
     /// A context drawing into `image`, with `scale` pixels per point.
     public init(image: Image, scale: CGFloat = 1) throws {
         self.image = image
@@ -145,7 +172,7 @@ public final class DrawingContext {
     /// Angles of any size are accepted: see `DrawingContext.arcAngles`.
     public func addArc(center: CGPoint, radius: CGFloat, startAngle: CGFloat, endAngle: CGFloat, clockwise: Bool) {
         let (x, y, r) = (Double(center.x), Double(center.y), Double(max(0, radius)))
-        guard x.isFinite, y.isFinite, r.isFinite,
+        guard x.isFinite, y.isFinite, r.isFinite, arcFits(r, r, what: "an arc"),
             let (a0, a1) = Self.arcAngles(start: Double(startAngle), end: Double(endAngle), clockwise: clockwise)
         else { return }
         if clockwise {
@@ -187,7 +214,8 @@ public final class DrawingContext {
 
     public func addEllipse(in rect: CGRect) {
         let r = rect.standardized
-        guard r.width > 0, r.height > 0 else { return }
+        guard r.width > 0, r.height > 0, arcFits(Double(r.width / 2), Double(r.height / 2), what: "an ellipse")
+        else { return }
         cairo_save(cr)
         cairo_translate(cr, Double(r.midX), Double(r.midY))
         cairo_scale(cr, Double(r.width / 2), Double(r.height / 2))
@@ -201,6 +229,7 @@ public final class DrawingContext {
     public func addRoundedRect(in rect: CGRect, radius: CGFloat) {
         let rect = rect.standardized
         let r = Double(max(0, min(radius, min(rect.width, rect.height) / 2)))
+        guard arcFits(r, r, what: "a rounded corner") else { return }
         let (x0, y0, x1, y1) = (Double(rect.minX), Double(rect.minY), Double(rect.maxX), Double(rect.maxY))
         cairo_new_sub_path(cr)
         cairo_arc(cr, x1 - r, y0 + r, r, -.pi / 2, 0)

@@ -57,6 +57,9 @@ extension Layer {
             context.clip(to: bounds)
             draw(in: context)
             context.flush()
+            if let failure = context.failure {
+                lastDisplayError = "\(debugName): cannot draw its contents: \(failure)"
+            }
             backingImage = image
             contents = image
         } catch {

@@ -147,7 +147,9 @@ public struct Planner {
             let own = castsShadow ? min(max(layer.opacity, 0), 1) : 1
             // A hidden mask paints nothing, so it hides the layer like any mask that paints nothing.
             let masked = layer.mask != nil
-            let grouped = masked || own < 1 && layer.allowsGroupOpacity && layer.sublayers.contains { !$0.isHidden }
+            // Sublayers that draw nothing (hidden, or at opacity 0, which are skipped) do not make a group.
+            let grouped = masked
+                || own < 1 && layer.allowsGroupOpacity && layer.sublayers.contains { !$0.isHidden && $0.opacity > 0 }
             let opacity = grouped ? 1 : visit.opacity * own
             guard visit.opacity * own > 0 else { continue }
             // A single-sided layer whose back faces the viewer is not drawn, nor is its subtree (flattened into it).

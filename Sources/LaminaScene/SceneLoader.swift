@@ -133,8 +133,10 @@ final class SceneLoader {
         let reason: String?
         // Beyond this, Int(width) could trap; such a size is over any limit anyway.
         if max(width, height) > 1e15 {
+            // A product past the range of doubles is named as such, not as "inf".
+            func pixels(_ value: Double) -> String { value.isFinite ? format(value) : "more than 1.8e308" }
             reason =
-                "\(format(width))x\(format(height)) pixels exceeds the limit of "
+                "\(pixels(width))x\(pixels(height)) pixels exceeds the limit of "
                 + "\(options.limits.maxDimension) pixels per side"
         } else {
             reason = options.limits.violation(width: Int(width), height: Int(height))

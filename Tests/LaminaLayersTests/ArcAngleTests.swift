@@ -1,6 +1,7 @@
 import Foundation
 import LaminaCore
 import LaminaDrawing
+import LaminaLayers
 import Testing
 
 /// Arcs of any angles draw in bounded time and keep their circle and end point (DrawingContext.arcAngles).
@@ -47,5 +48,29 @@ import Testing
         let difference = ImageDifference(many, once, tolerance: 2)
         #expect(difference == nil || difference!.maxChannelDifference <= 64, "\(String(describing: difference))")
         #expect(many.rgba(x: 40, y: 24).a == 255 && many.rgba(x: 8, y: 24).a == 255 && many.rgba(x: 24, y: 24).a == 0)
+    }
+
+    @Test func arcsTooLargeForCairoAreNamedFailuresNotHangs() throws {
+        let image = try Image(width: 20, height: 60)
+        let context = try DrawingContext(image: image)
+        context.fillEllipse(in: CGRect(x: 0, y: 0, width: 20, height: 30))
+        #expect(context.failure == nil)
+        context.fillEllipse(in: CGRect(x: 0, y: 0, width: 1e300, height: 30))
+        context.addArc(center: .zero, radius: 1e12, startAngle: 0, endAngle: 1, clockwise: false)
+        let failure = try #require(context.failure)
+        #expect(failure.hasPrefix("an ellipse of radius 5e+299 pixels is beyond the largest drawable radius (8388608"),
+                "\(failure)")
+        // Through a layer, it is the layer's drawing error, which the planner reports.
+        final class Huge: LayerDelegate {
+            func draw(_ layer: Layer, in context: DrawingContext) {
+                context.fillEllipse(in: CGRect(x: 0, y: 0, width: 1e300, height: 30))
+            }
+        }
+        let layer = Layer(frame: CGRect(x: 0, y: 0, width: 20, height: 60))
+        layer.ownedDelegate = Huge()
+        layer.name = "huge"
+        layer.setNeedsDisplay()
+        #expect(throws: PlanError.self) { _ = try Planner().plan(layer) }
+        do { _ = try Planner().plan(layer) } catch { #expect("\(error)".contains("huge")) }
     }
 }

@@ -64,6 +64,22 @@ import Testing
         }
     }
 
+    @Test func sublayersThatDrawNothingDoNotMakeAGroup() throws {
+        // A fading layer's background and border are faded one by one unless visible sublayers make it a group; a
+        // sublayer at opacity 0 is skipped like a hidden one, so the picture is that of no sublayer at all.
+        let scenes = ["", #","sublayers":[{"opacity":0}]"#, #","sublayers":[{"hidden":true}]"#].map { extra in
+            try! Self.load(##"{"size":[67,124],"layers":[{"bounds":[-7,19,48,29],"opacity":0.8,"##
+                           + ##""backgroundColor":"#070AA7","borderWidth":5\##(extra)}]}"##)
+        }
+        for renderer in ReferenceScenes.renderers() {
+            let images = try scenes.map { try renderer.render($0.root) }
+            #expect(images[0].rgba(x: 21, y: 2).a == 245, "\(renderer.name): \(images[0].rgba(x: 21, y: 2))")
+            for image in images.dropFirst() {
+                #expect(ImageDifference(images[0], image)?.differingPixels == 0, "\(renderer.name)")
+            }
+        }
+    }
+
     @Test func aMaskOutsideTheTargetHidesItsLayer() throws {
         let scene = try Self.load("""
             {"size":[64,64],"backgroundColor":"#FFFFFF","layers":[{"frame":[0,0,64,64],"backgroundColor":"#ff0000",

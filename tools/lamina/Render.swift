@@ -79,7 +79,9 @@ struct Render: ParsableCommand {
         do {
             image = try renderer.render(root, scale: scale.map { CGFloat($0) } ?? sceneScale)
         } catch let error as PlanError {
-            throw CLIFailure.badInput(error.description)
+            // Named after the scene it came from: a layer's drawing or an effect the scene asks for.
+            let source = scene.map { $0 == "-" ? "<stdin>" : $0 }
+            throw CLIFailure.badInput(source.map { "\($0): \(error.description)" } ?? error.description)
         } catch let error as MemoryLimitError {
             throw CLIFailure.badInput(error.description)
         } catch {
