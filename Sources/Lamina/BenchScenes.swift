@@ -3,22 +3,6 @@ import LaminaCore
 import LaminaDrawing
 import LaminaLayers
 
-/// SplitMix64: the documented, fixed pseudo-random generator of the benchmark scenes, so every run on every
-/// machine draws the same frames (seed 0x1A31A).
-public struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-    public init(seed: UInt64 = 0x1A31A) { state = seed }
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    /// A whole number in 0 ..< bound.
-    public mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(max(bound, 1))) }
-}
-
 /// The built-in benchmark scenes of `lamina bench`.
 public enum BenchScene: String, CaseIterable, Sendable {
     /// 1,000 / 10,000 / 100,000 sprites of 64 x 64 points cut from one 512 x 512 sheet with contentsRect, at

@@ -322,7 +322,15 @@ open class Layer {
         return false
     }
 
-    var debugName: String { name.map { "layer \"\($0)\"" } ?? "a layer" }
+    /// Where the layer was described, for error messages: a scene file sets the layer's JSON path, file, line and
+    /// column ("layers[0].sublayers[2] at scene.json:4:9"). nil: made in code. Not drawn, and changes no plan.
+    public var sourceDescription: String?
+
+    var debugName: String {
+        let named = name.map { "layer \"\($0)\"" }
+        guard let sourceDescription else { return named ?? "a layer" }
+        return "\(named ?? "the layer") at \(sourceDescription)"
+    }
 
     deinit {
         // Release a deep tree iteratively: the default recursive release of a 10,000-level chain would

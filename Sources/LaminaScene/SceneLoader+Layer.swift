@@ -37,6 +37,8 @@ extension SceneLoader {
         while let (value, path, parent, isMask) = pending.popLast() {
             guard let members = members(value, path, expected: "a layer (an object)") else { continue }
             let layer = Layer()
+            // Planning errors (a layer's drawing, an effect too large) then name the place in the file.
+            layer.sourceDescription = "\(path) (\(fileName):\(value.position.line):\(value.position.column))"
             if isMask { parent.mask = layer } else { parent.addSublayer(layer) }
             let (sublayers, mask) = configure(layer, members: members, path: path)
             if let mask { pending.append((mask, ScenePath.key(path, "mask"), layer, true)) }

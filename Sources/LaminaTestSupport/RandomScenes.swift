@@ -1,27 +1,21 @@
 import Foundation
 import Lamina
 
-/// SplitMix64 (Steele, Lea and Flood 2014): a tiny generator whose whole state is one word, so that a seed
-/// printed by a failing test rebuilds the same scene anywhere. Kept here, not taken from the benchmark code,
-/// so that the random-tree tests never change when a benchmark does.
+/// The random-tree tests' generator: SplitMix64 (LaminaCore), whose one-word state lets a seed printed by a failing
+/// test rebuild the same scene anywhere, with the draws the generator needs.
 public struct TreeRandom: RandomNumberGenerator, Sendable {
-    public private(set) var state: UInt64
+    private var generator: SplitMix64
+    public var state: UInt64 { generator.state }
 
-    public init(seed: UInt64) { state = seed }
+    public init(seed: UInt64) { generator = SplitMix64(seed: seed) }
 
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    public mutating func next() -> UInt64 { generator.next() }
 
     /// A number in 0..<1 with 53 random bits.
     public mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
 
     /// An integer in 0..<n (n > 0).
-    public mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
+    public mutating func below(_ n: Int) -> Int { generator.below(n) }
 
     /// A number in lo..<hi.
     public mutating func between(_ lo: Double, _ hi: Double) -> Double { lo + (hi - lo) * unit() }

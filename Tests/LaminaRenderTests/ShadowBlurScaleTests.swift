@@ -9,17 +9,11 @@ import Testing
     /// A 200 x 200 white output with one red layer (the scene: 100 x 100 at (50, 50)) casting a black
     /// shadow.
     static func scene(radius: CGFloat, _ configure: (Layer) -> Void = { _ in }) -> Layer {
-        let root = Layer()
-        root.bounds = CGRect(x: 0, y: 0, width: 200, height: 200)
-        root.backgroundColor = .white
-        let layer = Layer(frame: CGRect(x: 50, y: 50, width: 100, height: 100))
-        layer.backgroundColor = .red
-        layer.shadowOpacity = 1
-        layer.shadowRadius = radius
-        layer.shadowOffset = .zero
-        configure(layer)
-        root.addSublayer(layer)
-        return root
+        ShadowTests.scene(size: 200, frame: CGRect(x: 50, y: 50, width: 100, height: 100), color: .red) {
+            $0.shadowRadius = radius
+            $0.shadowOffset = .zero
+            configure($0)
+        }.root
     }
 
     /// The shadow sources of a planned tree.

@@ -6,12 +6,16 @@ import Testing
 /// Shadows on every renderer: shape, offset, blur (sigma = shadowRadius), colour, clipping and caching, at values
 /// worked out by hand from the kernel's definition.
 @Suite struct ShadowTests {
-    static func scene(_ configure: (Layer) -> Void) -> (root: Layer, layer: Layer) {
+    /// A white output of `size` points with one layer of `color` at `frame` casting a black shadow.
+    static func scene(
+        size: CGFloat = 100, frame: CGRect = CGRect(x: 20, y: 20, width: 40, height: 40), color: Color = .blue,
+        _ configure: (Layer) -> Void
+    ) -> (root: Layer, layer: Layer) {
         let root = Layer()
-        root.bounds = CGRect(x: 0, y: 0, width: 100, height: 100)
+        root.bounds = CGRect(x: 0, y: 0, width: size, height: size)
         root.backgroundColor = .white
-        let layer = Layer(frame: CGRect(x: 20, y: 20, width: 40, height: 40))
-        layer.backgroundColor = .blue
+        let layer = Layer(frame: frame)
+        layer.backgroundColor = color
         layer.shadowOpacity = 1
         configure(layer)
         root.addSublayer(layer)

@@ -274,4 +274,18 @@ import Testing
                 #"scene.json:1:34: layers[0].drwa: unknown key (did you mean "draw"?)"#
             ])
     }
+
+    @Test func drawingBeyondCairosRangeIsAPlanningErrorNamingTheLayersPlaceInTheFile() throws {
+        let json = "{\"size\": [64, 64],\n \"layers\": [{\"frame\": [0, 0, 8, 8]},\n"
+            + "  {\"frame\": [0, 0, 20, 60], \"draw\": [{\"fillEllipse\": [0, 0, 1e300, 30]}]}]}"
+        let scene = try Scene.load(data: Data(json.utf8), baseDirectory: URL(fileURLWithPath: "/"),
+                                   fileName: "scene.json")
+        #expect(throws: PlanError.self) { _ = try Planner().plan(scene.root) }
+        do {
+            _ = try Planner().plan(scene.root)
+        } catch {
+            #expect("\(error)" == "the layer at layers[1] (scene.json:3:3): cannot draw its contents: an ellipse of "
+                + "radius 5e+299 pixels is beyond the largest drawable radius (8388608 pixels)")
+        }
+    }
 }

@@ -81,7 +81,8 @@ struct Render: ParsableCommand {
         } catch let error as PlanError {
             // Named after the scene it came from: a layer's drawing or an effect the scene asks for.
             let source = scene.map { $0 == "-" ? "<stdin>" : $0 }
-            throw CLIFailure.badInput(source.map { "\($0): \(error.description)" } ?? error.description)
+            let message = error.description
+            throw CLIFailure.badInput(source.map { message.contains($0) ? message : "\($0): \(message)" } ?? message)
         } catch let error as MemoryLimitError {
             throw CLIFailure.badInput(error.description)
         } catch {
