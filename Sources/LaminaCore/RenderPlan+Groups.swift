@@ -19,16 +19,21 @@ extension RenderPlan {
     /// where two cover the same quads, the one without a mask first (a mask belongs to the innermost group at its
     /// start, so a masked group is the inner one). The order is total, so any input gives one answer.
     public static func ordered(_ groups: [PlanGroup]) -> [PlanGroup] {
-        groups.sorted { a, b in
-            if a.range.lowerBound != b.range.lowerBound { return a.range.lowerBound < b.range.lowerBound }
-            if a.range.upperBound != b.range.upperBound { return a.range.upperBound > b.range.upperBound }
-            let (ma, mb) = (a.maskStart ?? -1, b.maskStart ?? -1)
-            if ma != mb { return ma < mb }
-            if a.opacity != b.opacity { return a.opacity < b.opacity }
-            let (ka, kb) = ([a.bounds.x0, a.bounds.y0, a.bounds.x1, a.bounds.y1],
-                            [b.bounds.x0, b.bounds.y0, b.bounds.x1, b.bounds.y1])
-            return ka.lexicographicallyPrecedes(kb)
-        }
+        // Plans come from the planner in this order already: checking costs one pass, sorting again per band more.
+        if zip(groups, groups.dropFirst()).allSatisfy({ !precedes($1, $0) }) { return groups }
+        return groups.sorted(by: precedes)
+    }
+
+    /// The order of `ordered`: true when `a` is drawn (opened) before `b`.
+    static func precedes(_ a: PlanGroup, _ b: PlanGroup) -> Bool {
+        if a.range.lowerBound != b.range.lowerBound { return a.range.lowerBound < b.range.lowerBound }
+        if a.range.upperBound != b.range.upperBound { return a.range.upperBound > b.range.upperBound }
+        let (ma, mb) = (a.maskStart ?? -1, b.maskStart ?? -1)
+        if ma != mb { return ma < mb }
+        if a.opacity != b.opacity { return a.opacity < b.opacity }
+        let (ka, kb) = ([a.bounds.x0, a.bounds.y0, a.bounds.x1, a.bounds.y1],
+                        [b.bounds.x0, b.bounds.y0, b.bounds.x1, b.bounds.y1])
+        return ka.lexicographicallyPrecedes(kb)
     }
 
     /// Checks that the groups can be drawn: each covers some quads of the plan, has a finite opacity, bounds inside
