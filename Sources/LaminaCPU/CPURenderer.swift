@@ -19,6 +19,8 @@ public final class CPURenderer: Renderer {
     public let threads: Int
     /// Reserved from before the output, group, mask and shadow buffers are allocated (`Renderer.memoryBudget`).
     public var memoryBudget = MemoryBudget()
+    /// The planner's caches for the trees this renderer draws (`Renderer.caches`).
+    public let caches = RendererCaches()
     private var bandViews: [CPUTextureViews] = []
     /// The edge masks of rounded and antialiased quads, kept while they come back unchanged.
     private let coverages = FrameCache<CoverageKey, CPUPreparedQuad.Coverage>()

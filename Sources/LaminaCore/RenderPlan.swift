@@ -123,10 +123,13 @@ public struct Quad: Hashable, Sendable {
     public var shape: CoverageShape?
     /// The layer this quad came from, for debugging and error messages; nil when unnamed.
     public var layerName: String?
+    /// The identity of the layer this quad came from (stable from frame to frame); nil for quads made by hand.
+    public var layerID: LayerID?
 
     public init(
         unitToTarget: Matrix3, paint: Paint, opacity: Float = 1, clip: ConvexPolygon? = nil,
-        antialiasedEdges: QuadEdges = [], shape: CoverageShape? = nil, layerName: String? = nil
+        antialiasedEdges: QuadEdges = [], shape: CoverageShape? = nil, layerName: String? = nil,
+        layerID: LayerID? = nil
     ) {
         self.unitToTarget = unitToTarget
         self.paint = paint
@@ -135,6 +138,7 @@ public struct Quad: Hashable, Sendable {
         self.antialiasedEdges = antialiasedEdges
         self.shape = shape
         self.layerName = layerName
+        self.layerID = layerID
     }
 
     /// True when every number that places the quad, its texture and its shape is finite: what a renderer can draw.

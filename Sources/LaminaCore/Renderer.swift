@@ -38,6 +38,9 @@ public protocol Renderer: AnyObject {
     /// throws `MemoryLimitError`. A budget of 2 GiB of its own unless set; share one with
     /// `SceneOptions.memoryBudget` so that decoded images count too.
     var memoryBudget: MemoryBudget { get set }
+    /// What this renderer keeps between frames for the planner (plan fragments, planned shadows): its own, so that
+    /// renderers drawing one tree do not evict each other's.
+    var caches: RendererCaches { get }
 }
 
 extension Renderer {

@@ -43,6 +43,8 @@ public final class GLESRenderer: Renderer {
 
     public let name = "gles"
     public private(set) var statistics = RenderStatistics()
+    /// The planner's caches for the trees this renderer draws (`Renderer.caches`).
+    public let caches = RendererCaches()
     /// The EGL platform and device, the driver's strings, and whether it rasterises in software.
     public let info: GLESInfo
 

@@ -16,14 +16,14 @@ struct ContentsLayout {
     }
 
     /// The cells in paint order; empty when nothing is painted.
-    static func cells(layer: Layer, image: Image) -> [Cell] {
+    static func cells(layer: LayerSnapshot, image: Image) -> [Cell] {
         var cells: [Cell] = []
         forEachCell(layer: layer, image: image) { cells.append($0) }
         return cells
     }
 
     /// Calls `body` with each cell in paint order (without collecting them: the planner's hot path).
-    static func forEachCell(layer: Layer, image: Image, _ body: (Cell) -> Void) {
+    static func forEachCell(layer: LayerSnapshot, image: Image, _ body: (Cell) -> Void) {
         let width = CGFloat(image.width), height = CGFloat(image.height)
         guard image.width > 0, image.height > 0 else { return }
         let r = layer.contentsRect

@@ -65,16 +65,6 @@ extension Layer {
         return node
     }
 
-    /// The flattened projective map from this layer's space to its superlayer's, given the superlayer's
-    /// `sublayerTransformAboutAnchor` (what the planner draws with). The 2D case is a translation.
-    func mapToSuperlayer(sublayerSpace: Transform3D) -> Matrix3 {
-        if transform.isIdentity, sublayerSpace.isIdentity {
-            let a = anchorInLayer
-            return .translation(position.x - a.x, position.y - a.y)
-        }
-        return localToSuperlayer.concatenating(sublayerSpace).flattened
-    }
-
     /// The flattened map from this layer's space to its superlayer's; nil for a root.
     var mapToSuperlayer: Matrix3? {
         guard let parent = superlayer else { return nil }

@@ -2,13 +2,18 @@ import Foundation
 import LaminaCore
 import LaminaDrawing
 
-// Custom drawing (SEMANTICS.md, "Custom drawing"): a layer marked with setNeedsDisplay() is drawn once, by
-// display(), when a renderer plans it, and its drawing is kept as `contents` until it is marked again.
+// Custom drawing (docs/semantics.md, "Custom drawing"): a layer marked with setNeedsDisplay() is drawn once, by
+// display(), when a frame of its tree is prepared, on that frame's thread, and its drawing is kept as `contents`
+// until it is marked again. Each drawing goes into a new image (copy on write): an image that a plan still being
+// drawn, or a snapshot another thread holds, may read is never written again.
 
 extension Layer {
     /// Marks the layer to be drawn again before it is next rendered.
     public func setNeedsDisplay() {
-        needsDisplay = true
+        ModelLock.shared.withLock {
+            needsDisplayFlag = true
+            Layer.markedForDisplay[ObjectIdentifier(self)] = WeakLayer(layer: self)
+        }
     }
 
     /// Marks part of the layer for drawing; Lamina redraws the whole layer.
@@ -16,25 +21,32 @@ extension Layer {
         setNeedsDisplay()
     }
 
-    /// Draws the layer now if it is marked (renderers call this on each visible layer before planning).
+    /// Draws the layer now if it is marked (frames call this on each visible marked layer before their snapshot).
     public func displayIfNeeded() {
-        guard needsDisplay else { return }
-        needsDisplay = false
-        display()
+        let marked = ModelLock.shared.withLock {
+            defer { needsDisplayFlag = false }
+            Layer.markedForDisplay[ObjectIdentifier(self)] = nil
+            return needsDisplayFlag
+        }
+        if marked { display() }
     }
 
-    /// The standard drawing path: a transparent backing image of ceil(bounds.size x contentsScale) pixels, a
+    /// The standard drawing path: a new transparent backing image of ceil(bounds.size x contentsScale) pixels, a
     /// context on it whose user space is the bounds (bounds.origin at the top-left pixel corner, points scaled
     /// by contentsScale, clipped to the bounds), `draw(in:)`, and the image as `contents`.
-    /// A zero-area bounds draws nothing and leaves no contents. The previous backing image is reused when it
-    /// has the right size, so a redraw allocates nothing and renderers see a changed generation.
+    /// A zero-area bounds draws nothing and leaves no contents. The image is always a new one, never the previous
+    /// drawing's, which a frame in flight on another thread may still be reading.
     public func displayIntoBackingImage() {
-        lastDisplayError = nil
+        let (bounds, contentsScale) = read { ($0.bounds, $0.contentsScale) }
+        ModelLock.shared.withLock { lastDisplayError = nil }
         let scale = contentsScale.isFinite && contentsScale > 0 ? contentsScale : 1
         let width = (bounds.width * scale).rounded(.up), height = (bounds.height * scale).rounded(.up)
         guard width.isFinite, height.isFinite, width >= 1, height >= 1 else {
-            if contents === backingImage { contents = nil }
-            backingImage = nil
+            let previous = ModelLock.shared.withLock { () -> Image? in
+                defer { backingImage = nil }
+                return backingImage
+            }
+            if let previous, contents === previous { contents = nil }
             return
         }
         do {
@@ -45,25 +57,76 @@ extension Layer {
                     reason: String(format: "%.0fx%.0f pixels exceeds the limit of %d pixels per side",
                                    Double(width), Double(height), PixelLimits.default.maxDimension))
             }
-            let image: Image
-            if let previous = backingImage, previous.width == Int(width), previous.height == Int(height) {
-                memset(previous.baseAddress, 0, previous.byteCount)
-                image = previous
-            } else {
-                image = try Image(width: Int(width), height: Int(height))
-            }
+            let image = try Image(width: Int(width), height: Int(height))
             let context = try DrawingContext(image: image, scale: scale)
             context.translateBy(x: -bounds.minX, y: -bounds.minY)
             context.clip(to: bounds)
             draw(in: context)
             context.flush()
             if let failure = context.failure {
-                lastDisplayError = "\(debugName): cannot draw its contents: \(failure)"
+                let message = "\(debugName): cannot draw its contents: \(failure)"
+                ModelLock.shared.withLock { lastDisplayError = message }
             }
-            backingImage = image
+            ModelLock.shared.withLock { backingImage = image }
             contents = image
         } catch {
-            lastDisplayError = "\(debugName): cannot draw its contents: \(error)"
+            let message = "\(debugName): cannot draw its contents: \(error)"
+            ModelLock.shared.withLock { lastDisplayError = message }
         }
     }
+
+    /// What a frame of this tree starts with: every thread's implicit transaction committed, the marked layers of
+    /// the committed tree that can be seen drawn (on this thread, in a transaction of their own, committed), and
+    /// the snapshot of the committed tree.
+    func snapshotForFrame() throws -> LayerSnapshot {
+        Transaction.commitImplicitTransactions()
+        let marked = ModelLock.shared.withLock { markedForDisplayLocked() }
+        if !marked.isEmpty {
+            try Transaction.detached {
+                for layer in marked {
+                    let before = layer.displayCount
+                    layer.displayIfNeeded()
+                    if layer.displayCount != before,
+                        let error = ModelLock.shared.withLock({ layer.lastDisplayError })
+                    {
+                        throw PlanError.drawingFailed(error)
+                    }
+                }
+            }
+        }
+        return ModelLock.shared.withLock { snapshotLocked() }
+    }
+
+    /// The marked layers in this layer's committed tree that a frame can see (neither they nor an ancestor hidden
+    /// or at opacity 0), in an order that is the same from run to run. Model lock held.
+    private func markedForDisplayLocked() -> [Layer] {
+        guard !Layer.markedForDisplay.isEmpty else { return [] }
+        var found: [Layer] = []
+        for (key, entry) in Layer.markedForDisplay {
+            guard let layer = entry.layer else {
+                Layer.markedForDisplay[key] = nil
+                continue
+            }
+            var node: Layer? = layer
+            var seen = true
+            while let current = node {
+                if current.committed.isHidden || !(current.committed.opacity > 0) {
+                    seen = false
+                    break
+                }
+                if current === self { break }
+                node = current.committedParent
+            }
+            if seen, node === self { found.append(layer) }
+        }
+        return found.sorted { $0.id < $1.id }
+    }
+
+    /// Layers marked with setNeedsDisplay() and not drawn yet, held weakly (a marked layer that is let go is not
+    /// kept for a drawing that will never be needed). Model lock held to touch it.
+    nonisolated(unsafe) static var markedForDisplay: [ObjectIdentifier: WeakLayer] = [:]
+}
+
+struct WeakLayer {
+    weak var layer: Layer?
 }

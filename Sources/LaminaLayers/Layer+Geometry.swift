@@ -1,7 +1,7 @@
 import Foundation
 import LaminaCore
 
-extension Layer {
+extension LayerState {
     /// The anchor point in layer space: bounds.origin + anchorPoint x bounds.size.
     public var anchorInLayer: CGPoint {
         CGPoint(x: bounds.minX + anchorPoint.x * bounds.width, y: bounds.minY + anchorPoint.y * bounds.height)
@@ -9,30 +9,22 @@ extension Layer {
 
     /// The layer's rectangle in its superlayer's space. With an identity transform it is
     /// (position - anchorPoint x size, size); otherwise the bounding box of the transformed bounds, as in
-    /// Core Animation. Setting it sets bounds.size and position (ignoring the transform) and keeps
-    /// bounds.origin.
+    /// Core Animation.
     public var frame: CGRect {
-        get {
-            if transform.isIdentity {
-                return CGRect(
-                    x: position.x - anchorPoint.x * bounds.width, y: position.y - anchorPoint.y * bounds.height,
-                    width: bounds.width, height: bounds.height)
-            }
-            let map = localToSuperlayer.flattened
-            let corners = [
-                CGPoint(x: bounds.minX, y: bounds.minY), CGPoint(x: bounds.maxX, y: bounds.minY),
-                CGPoint(x: bounds.maxX, y: bounds.maxY), CGPoint(x: bounds.minX, y: bounds.maxY),
-            ].map { map.apply($0) }
-            guard corners.allSatisfy({ $0.w > 0 }) else { return .null }
-            let points = corners.map(\.projected)
-            let xs = points.map(\.x), ys = points.map(\.y)
-            return CGRect(x: xs.min()!, y: ys.min()!, width: xs.max()! - xs.min()!, height: ys.max()! - ys.min()!)
+        if transform.isIdentity {
+            return CGRect(
+                x: position.x - anchorPoint.x * bounds.width, y: position.y - anchorPoint.y * bounds.height,
+                width: bounds.width, height: bounds.height)
         }
-        set {
-            bounds.size = CGSize(width: newValue.width, height: newValue.height)
-            position = CGPoint(
-                x: newValue.minX + anchorPoint.x * newValue.width, y: newValue.minY + anchorPoint.y * newValue.height)
-        }
+        let map = localToSuperlayer.flattened
+        let corners = [
+            CGPoint(x: bounds.minX, y: bounds.minY), CGPoint(x: bounds.maxX, y: bounds.minY),
+            CGPoint(x: bounds.maxX, y: bounds.maxY), CGPoint(x: bounds.minX, y: bounds.maxY),
+        ].map { map.apply($0) }
+        guard corners.allSatisfy({ $0.w > 0 }) else { return .null }
+        let points = corners.map(\.projected)
+        let xs = points.map(\.x), ys = points.map(\.y)
+        return CGRect(x: xs.min()!, y: ys.min()!, width: xs.max()! - xs.min()!, height: ys.max()! - ys.min()!)
     }
 
     /// Layer space to the superlayer's space, before the superlayer's sublayerTransform:
@@ -66,7 +58,7 @@ public struct CornerMask: OptionSet, Hashable, Sendable {
                                          .layerMaxXMaxYCorner]
 }
 
-extension Layer {
+extension LayerState {
     /// The bounds with cornerRadius on the maskedCorners (limited to half the shorter side); nil when the corners
     /// are square.
     public var roundedBounds: RoundedRect? {
@@ -78,5 +70,58 @@ extension Layer {
             bottomRight: m.contains(.layerMaxXMaxYCorner) ? r : 0, bottomLeft: m.contains(.layerMinXMaxYCorner) ? r : 0)
         let shape = RoundedRect(rect: bounds, radii: radii)
         return shape.radii.isZero || shape.isEmpty ? nil : shape
+    }
+}
+
+extension LayerState {
+    /// The flattened projective map from this layer's space to its superlayer's, given the superlayer's
+    /// `sublayerTransformAboutAnchor` (what the planner draws with). The 2D case is a translation, computed
+    /// without 4x4 products.
+    func mapToSuperlayer(sublayerSpace: Transform3D) -> Matrix3 {
+        if transform.isIdentity, sublayerSpace.isIdentity {
+            let a = anchorInLayer
+            return .translation(position.x - a.x, position.y - a.y)
+        }
+        if sublayerSpace.isIdentity { return localToSuperlayer.flattened }
+        return localToSuperlayer.concatenating(sublayerSpace).flattened
+    }
+}
+
+extension Layer {
+    /// The anchor point in layer space: bounds.origin + anchorPoint x bounds.size.
+    public var anchorInLayer: CGPoint { read { $0.anchorInLayer } }
+
+    /// The layer's rectangle in its superlayer's space. With an identity transform it is
+    /// (position - anchorPoint x size, size); otherwise the bounding box of the transformed bounds, as in
+    /// Core Animation. Setting it sets bounds.size and position (ignoring the transform) and keeps
+    /// bounds.origin, in one change of the current transaction.
+    public var frame: CGRect {
+        get { read { $0.frame } }
+        set {
+            let resized = write(.bounds, .position) { state in
+                let old = state.bounds.size
+                state.bounds.size = CGSize(width: newValue.width, height: newValue.height)
+                state.position = CGPoint(x: newValue.minX + state.anchorPoint.x * newValue.width,
+                                         y: newValue.minY + state.anchorPoint.y * newValue.height)
+                return state.needsDisplayOnBoundsChange && state.bounds.size != old
+            }
+            if resized { setNeedsDisplay() }
+        }
+    }
+
+    /// Layer space to the superlayer's space, before the superlayer's sublayerTransform:
+    /// p -> position + transform(p - A).
+    public var localToSuperlayer: Transform3D { read { $0.localToSuperlayer } }
+
+    /// The sublayerTransform as applied to sublayers: about the anchor point.
+    public var sublayerTransformAboutAnchor: Transform3D { read { $0.sublayerTransformAboutAnchor } }
+
+    /// The bounds with cornerRadius on the maskedCorners (limited to half the shorter side); nil when the corners
+    /// are square.
+    public var roundedBounds: RoundedRect? { read { $0.roundedBounds } }
+
+    /// The flattened map from this layer's space to its superlayer's, given the superlayer's sublayer space.
+    func mapToSuperlayer(sublayerSpace: Transform3D) -> Matrix3 {
+        read { $0.mapToSuperlayer(sublayerSpace: sublayerSpace) }
     }
 }

@@ -1,24 +1,118 @@
 import Foundation
 import LaminaCore
 
-/// What the planner emitted for one layer's subtree, and the conditions it was emitted under. When a later plan
-/// reaches the layer with the same subtree version (nothing in it changed, nothing marked for drawing) and the
-/// same place on screen (map to the target, inherited opacity and clip), it reuses the quads instead of walking
-/// the subtree again: the plan is built incrementally where the tree did not change.
-struct PlanFragment {
-    var version: UInt64
-    var layerToTarget: Matrix3
-    var opacity: Float
-    var clip: ConvexPolygon?
-    var quads: [Quad]
-    /// The offscreen groups among `quads`, with ranges relative to the fragment's first quad.
-    var groups: [PlanGroup] = []
+/// One run of the planner over a tree: what it reuses from the cache's last plan, and what it keeps for the next.
+final class PlanRun {
+    let cache: PlanCache?
+    private var fragments: [PlanFragment] = []
+    private var shadows: [LayerID: PlannedShadow] = [:]
+    private var shadowPaths: [LayerID: ShadowPathImage] = [:]
+    /// Decisions made so far that depend on where quads lie in the target's pixels (group bounds, shadow buffers,
+    /// rounded clips): a subtree with none of them can be moved as a whole.
+    var fixedDecisions = 0
+    var statistics = PlanStatistics()
 
-    /// Subtrees up to this many quads are kept at every level (so a change deep in a tree re-plans only its
-    /// branch); a plan's root keeps its whole plan (so an unchanged tree is not planned again at all).
-    static let limit = 64
+    init(cache: PlanCache?) {
+        self.cache = cache
+    }
 
-    func matches(version: UInt64, layerToTarget: Matrix3, opacity: Float, clip: ConvexPolygon?) -> Bool {
-        self.version == version && self.layerToTarget == layerToTarget && self.opacity == opacity && self.clip == clip
+    var fragmentCount: Int { fragments.count }
+
+    /// Copies `visit`'s subtree from the last plan when it did not change and lies where it lay or moved by a
+    /// translation it can follow; false when it must be planned.
+    func reuse(_ visit: Planner.Visit, into plan: inout RenderPlan) -> Bool {
+        guard let cache, let last = cache.plan, let index = cache.fragmentIndex[visit.layer.id] else { return false }
+        let old = cache.fragments[index]
+        guard old.contentVersion == visit.layer.contentVersion, old.opacity == visit.opacity else { return false }
+        let base = plan.quads.count, fragmentBase = fragments.count
+        let quadShift = base - old.quads.lowerBound
+        let groupShift = plan.groups.count - old.groups.lowerBound
+        let fragmentShift = fragmentBase - old.firstDescendant
+        var move: CGPoint?
+        if old.layerToTarget == visit.layerToTarget, old.clip == visit.clip {
+            plan.quads.append(contentsOf: last.quads[old.quads])
+            plan.groups += last.groups[old.groups].map { $0.shifted(by: quadShift) }
+            statistics.subtreesReused += 1
+            if !old.movable { fixedDecisions += 1 }
+        } else {
+            guard old.movable, old.groups.isEmpty,
+                let d = old.translation(to: visit.layerToTarget, hasClips: false),
+                Self.moved(old.clip, by: d) == visit.clip
+            else { return false }
+            let onGrid = PlanFragment.onClipGrid(d)
+            plan.quads.reserveCapacity(base + old.quads.count)
+            for quad in last.quads[old.quads] {
+                let moved = quad.translated(x: d.x, y: d.y)
+                guard quad.clip == nil || onGrid, moved.hasFiniteGeometry else {
+                    plan.quads.removeSubrange(base...)
+                    return false
+                }
+                if case .shadow = quad.paint {
+                    plan.quads.removeSubrange(base...)
+                    return false
+                }
+                plan.quads.append(moved)
+            }
+            move = d
+            statistics.subtreesMoved += 1
+        }
+        statistics.quadsReused += old.quads.count
+        // The subtree's own fragments come along, so a later change inside it re-plans only its branch.
+        for var fragment in cache.fragments[old.firstDescendant...index] {
+            fragment.quads = (fragment.quads.lowerBound + quadShift)..<(fragment.quads.upperBound + quadShift)
+            fragment.groups = (fragment.groups.lowerBound + groupShift)..<(fragment.groups.upperBound + groupShift)
+            fragment.firstDescendant += fragmentShift
+            if let move {
+                fragment.layerToTarget = fragment.layerToTarget.concatenating(.translation(move.x, move.y))
+                fragment.clip = Self.moved(fragment.clip, by: move)
+            }
+            fragments.append(fragment)
+        }
+        fragments[fragments.count - 1].layerToTarget = visit.layerToTarget
+        fragments[fragments.count - 1].clip = visit.clip
+        // Shadows in a reused subtree stay planned (they were reused only in place).
+        for quad in plan.quads[base...] {
+            guard case .shadow = quad.paint, let id = quad.layerID else { continue }
+            if let shadow = cache.shadows[id] { shadows[id] = shadow }
+            if let path = cache.shadowPaths[id] { shadowPaths[id] = path }
+        }
+        return true
+    }
+
+    /// Keeps the subtree that `ended` began as a fragment for the next plan.
+    func keepFragment(_ ended: Planner.End, quadCount: Int, groupCount: Int) {
+        guard cache != nil else { return }
+        let layer = ended.visit.layer
+        fragments.append(PlanFragment(
+            id: layer.id, contentVersion: layer.contentVersion, layerToTarget: ended.visit.layerToTarget,
+            opacity: ended.visit.opacity, clip: ended.visit.clip, quads: ended.start..<quadCount,
+            groups: ended.groupStart..<groupCount, firstDescendant: ended.fragmentStart,
+            movable: fixedDecisions == ended.fixedAtStart))
+    }
+
+    /// Forgets the fragments of quads from `quadIndex` on, which the planner has just removed.
+    func dropFragments(from quadIndex: Int) {
+        while let last = fragments.last, last.quads.upperBound > quadIndex { fragments.removeLast() }
+    }
+
+    /// The shadow planned for `id` in the last plan, and records the one used in this plan.
+    func lastShadow(_ id: LayerID) -> PlannedShadow? { cache?.shadows[id] }
+    func keepShadow(_ shadow: PlannedShadow, for id: LayerID) { shadows[id] = shadow }
+    func lastShadowPath(_ id: LayerID) -> ShadowPathImage? { cache?.shadowPaths[id] }
+    func keepShadowPath(_ image: ShadowPathImage, for id: LayerID) { shadowPaths[id] = image }
+
+    /// Leaves `plan` and what this run kept in the cache, for the next plan.
+    func finish(_ plan: RenderPlan) {
+        guard let cache else { return }
+        cache.plan = plan
+        cache.fragmentIndex = Dictionary(fragments.indices.map { (fragments[$0].id, $0) }, uniquingKeysWith: { $1 })
+        cache.fragments = fragments
+        cache.shadows = shadows
+        cache.shadowPaths = shadowPaths
+        cache.statistics = statistics
+    }
+
+    private static func moved(_ clip: ConvexPolygon?, by d: CGPoint) -> ConvexPolygon? {
+        clip.map { ConvexPolygon(vertices: $0.vertices.map { CGPoint(x: $0.x + d.x, y: $0.y + d.y) }) }
     }
 }

@@ -32,7 +32,9 @@ extension Planner {
     /// The quad that paints `layer`'s shadow (SEMANTICS.md, "What one layer paints": first, under the background),
     /// or nil when there is none. The blur's sigma is shadowRadius in points, so shadowRadius x the layer's scale on
     /// screen in pixels (docs/semantics.md says why); shadowOffset is in the layer's space.
-    func shadowQuad(_ layer: Layer, visit: Visit, opacity: Float, width: Int, height: Int) throws -> Quad? {
+    func shadowQuad(
+        _ layer: LayerSnapshot, visit: Visit, opacity: Float, width: Int, height: Int, run: PlanRun
+    ) throws -> Quad? {
         guard let color = layer.shadowColor else { return nil }
         let strength = min(max(layer.shadowOpacity, 0), 1)
         guard strength > 0, color.alpha > 0, opacity > 0 else { return nil }
@@ -48,7 +50,8 @@ extension Planner {
         guard abs(offset.x) < Self.farthestShadowOffset, abs(offset.y) < Self.farthestShadowOffset else { return nil }
 
         let planned: PlannedShadow
-        if let cached = layer.plannedShadow, cached.version == layer.subtreeVersion, cached.layerToTarget == m,
+        run.fixedDecisions += 1
+        if let cached = run.lastShadow(layer.id), cached.version == layer.contentVersion, cached.layerToTarget == m,
             cached.width == width, cached.height == height, cached.blur == blur, cached.offset == offset
         {
             planned = cached
@@ -56,9 +59,9 @@ extension Planner {
             var shadowColor = color
             shadowColor.alpha *= Double(strength)
             planned = try planShadow(layer, layerToTarget: m, localScale: localScale, blur: blur, offset: offset,
-                                     color: shadowColor.premultiplied, width: width, height: height)
-            layer.plannedShadow = planned
+                                     color: shadowColor.premultiplied, width: width, height: height, run: run)
         }
+        run.keepShadow(planned, for: layer.id)
         guard let source = planned.source else { return nil }
         let rect = CGRect(x: CGFloat(planned.origin.x) + offset.x, y: CGFloat(planned.origin.y) + offset.y,
                           width: CGFloat(source.width), height: CGFloat(source.height))
@@ -72,7 +75,7 @@ extension Planner {
             clip = clip.map { $0.intersection(own) } ?? own
         }
         return Quad(unitToTarget: .unitSquare(to: rect), paint: .shadow(source), opacity: opacity, clip: clip,
-                    layerName: layer.name)
+                    layerName: layer.name, layerID: layer.id)
     }
 
     /// The largest shadowOffset, in target pixels, a shadow is drawn with.
@@ -85,10 +88,10 @@ extension Planner {
     /// be seen plus the silhouette that still reaches it (`shadowBuffer`: a huge blur costs a buffer of about the
     /// target's size plus twice the spread, however large the layer), in whole blocks of the blur's factor.
     private func planShadow(
-        _ layer: Layer, layerToTarget m: Matrix3, localScale: CGFloat, blur: ShadowBlur, offset: CGPoint,
-        color: PremultipliedColor, width: Int, height: Int
+        _ layer: LayerSnapshot, layerToTarget m: Matrix3, localScale: CGFloat, blur: ShadowBlur, offset: CGPoint,
+        color: PremultipliedColor, width: Int, height: Int, run: PlanRun
     ) throws -> PlannedShadow {
-        var result = PlannedShadow(version: layer.subtreeVersion, layerToTarget: m, width: width, height: height,
+        var result = PlannedShadow(version: layer.contentVersion, layerToTarget: m, width: width, height: height,
                                    blur: blur, offset: offset, source: nil, origin: (0, 0))
         // Wide pixel (0, 0) is target pixel (left, top): shadow pixel X shows at target X + left + offset.x, so the
         // pixels that can be seen are X in [margin - 1, margin + width + 1) (the offset's fraction either way).
@@ -102,7 +105,8 @@ extension Planner {
         let toWide = m.concatenating(.translation(CGFloat(-left), CGFloat(-top)))
         var wide: RenderPlan
         if let path = layer.shadowPath {
-            guard let filled = try shadowPathImage(layer, path: path, scale: max(localScale, 1.0 / 64)) else {
+            guard let filled = try shadowPathImage(layer, path: path, scale: max(localScale, 1.0 / 64), run: run)
+            else {
                 return result
             }
             wide = RenderPlan(width: wideWidth, height: wideHeight, quads: [Quad(
@@ -110,9 +114,10 @@ extension Planner {
                 paint: .texture(TextureSource(
                     image: filled.image, unitToTexel: .scale(CGFloat(filled.image.width), CGFloat(filled.image.height)),
                     clamp: TexelRect(x0: 0, y0: 0, x1: filled.image.width, y1: filled.image.height), filter: .linear)),
-                layerName: layer.name)])
+                layerName: layer.name, layerID: layer.id)])
         } else {
-            wide = try plan(layer, rootToTarget: toWide, width: wideWidth, height: wideHeight, silhouette: true)
+            wide = try plan(layer, rootToTarget: toWide, width: wideWidth, height: wideHeight, silhouette: true,
+                            run: PlanRun(cache: nil))
         }
         wide.groups = RenderPlan.ordered(wide.groups)
         guard !wide.quads.isEmpty,
@@ -154,10 +159,15 @@ extension Planner {
         return PixelBox(x0: x.0, y0: y.0, x1: x.1, y1: y.1)
     }
 
-    /// shadowPath filled (non-zero winding, antialiased) into an image of `scale` pixels per point, kept on the
-    /// layer while the path and scale stay the same.
-    private func shadowPathImage(_ layer: Layer, path: Path, scale: CGFloat) throws -> ShadowPathImage? {
-        if let cached = layer.shadowPathImage, cached.path == path, cached.scale == scale { return cached }
+    /// shadowPath filled (non-zero winding, antialiased) into an image of `scale` pixels per point, kept in the
+    /// renderer's plan cache while the path and scale stay the same.
+    private func shadowPathImage(
+        _ layer: LayerSnapshot, path: Path, scale: CGFloat, run: PlanRun
+    ) throws -> ShadowPathImage? {
+        if let cached = run.lastShadowPath(layer.id), cached.path == path, cached.scale == scale {
+            run.keepShadowPath(cached, for: layer.id)
+            return cached
+        }
         let box = path.boundingBox
         guard !box.isNull, box.width.isFinite, box.height.isFinite, box.width > 0 || box.height > 0 else { return nil }
         let pixelWidth = Int(saturating: (box.width * scale).rounded(.up)) + 2
@@ -178,7 +188,7 @@ extension Planner {
             path: path, scale: scale, image: image,
             rect: CGRect(x: origin.x, y: origin.y, width: CGFloat(pixelWidth) / scale,
                          height: CGFloat(pixelHeight) / scale))
-        layer.shadowPathImage = filled
+        run.keepShadowPath(filled, for: layer.id)
         return filled
     }
 

@@ -57,92 +57,104 @@ public struct Planner {
         return (Int(w), Int(h))
     }
 
-    /// Plans `root` and everything under it, first drawing the visible layers marked with setNeedsDisplay(). The root's bounds become the output; its own position and
-    /// transform are ignored, as when a layer is rendered into a context of its own.
-    /// - Complexity: O(n log n) in the number of visible layers (sorting siblings by zPosition); iterative, so
-    ///   any depth is fine.
+    /// Plans `root` and everything under it, as a frame would: every thread's implicit transaction is committed,
+    /// the visible layers marked with setNeedsDisplay() are drawn, and the committed tree is planned from its
+    /// snapshot. The root's bounds become the output; its own position and transform are ignored, as when a layer
+    /// is rendered into a context of its own. Nothing is kept for a next plan: a renderer's `render(_:scale:)`
+    /// keeps its own `PlanCache`.
     public func plan(_ root: Layer) throws -> RenderPlan {
+        try plan(root.snapshotForFrame(), cache: nil)
+    }
+
+    /// Plans the snapshot `root` (`Layer.presentation()`, or a frame's). With `cache`, reuses what the cache's last
+    /// plan has of the subtrees that did not change, and leaves this plan in it for the next.
+    /// - Complexity: O(n log n) in the number of visible layers planned (sorting siblings by zPosition); a reused
+    ///   subtree costs a copy of its quads. Iterative, so any depth is fine.
+    public func plan(_ root: LayerSnapshot, cache: PlanCache?) throws -> RenderPlan {
         let (width, height) = try outputSize(for: root.bounds.size)
         let rootToTarget = Matrix3.translation(-root.bounds.minX, -root.bounds.minY)
             .concatenating(.scale(scale, scale))
-        if let fragment = root.planFragment,
-            fragment.matches(version: root.subtreeVersion, layerToTarget: rootToTarget, opacity: 1, clip: nil)
-        {
-            return RenderPlan(width: width, height: height, quads: fragment.quads,
-                              groups: RenderPlan.ordered(fragment.groups))
+        if let cache, let last = cache.plan, last.width != width || last.height != height {
+            // Group bounds and shadow buffers are cut to the target: none of them fits another size.
+            cache.plan = nil
+            cache.fragments = []
+            cache.fragmentIndex = [:]
         }
-        return try plan(root, rootToTarget: rootToTarget, width: width, height: height, silhouette: false)
+        let run = PlanRun(cache: cache)
+        let plan = try plan(root, rootToTarget: rootToTarget, width: width, height: height, silhouette: false,
+                            run: run)
+        run.finish(plan)
+        return plan
     }
 
     /// Plans `root`'s subtree with `rootToTarget` into a target of `width` x `height`. `silhouette`: the plan is
-    /// the shape of `root`'s shadow: the root's own shadow and opacity are left out, and no plan fragment is read
-    /// or kept (they belong to the plan on screen).
-    func plan(_ root: Layer, rootToTarget: Matrix3, width: Int, height: Int, silhouette: Bool) throws -> RenderPlan {
+    /// the shape of `root`'s shadow: the root's own shadow and opacity are left out, and `run` reuses and keeps
+    /// nothing (what it keeps belongs to the plan on screen).
+    func plan(
+        _ root: LayerSnapshot, rootToTarget: Matrix3, width: Int, height: Int, silhouette: Bool, run: PlanRun
+    ) throws -> RenderPlan {
         var plan = RenderPlan(width: width, height: height)
         plan.quads.reserveCapacity(64)
         var stack: [Step] = [.visit(Visit(layer: root, layerToTarget: rootToTarget, opacity: 1, clip: nil))]
         // Where each masked layer's mask quads begin.
-        var maskStarts: [ObjectIdentifier: Int] = [:]
+        var maskStarts: [LayerID: Int] = [:]
         while let step = stack.popLast() {
             let visit: Visit
             switch step {
             case .maskStart(let owner):
-                maskStarts[ObjectIdentifier(owner)] = plan.quads.count
+                maskStarts[owner] = plan.quads.count
                 continue
             case .border(let bordered, let opacity):
-                // The border goes above the sublayers and below the mask (SEMANTICS.md, "What one layer paints").
+                // The border goes above the sublayers and below the mask (docs/semantics.md, "What one layer
+                // paints").
                 emitBorder(bordered.layer, layerToTarget: bordered.layerToTarget, opacity: opacity,
                            clip: bordered.clip, into: &plan.quads)
                 continue
-            case .closeRoundedClip(let start, let shape, let layerName):
-                closeRoundedClip(start: start, shape: shape, layerName: layerName, plan: &plan)
+            case .closeRoundedClip(let start, let shape, let layer):
+                run.fixedDecisions += 1
+                closeRoundedClip(start: start, shape: shape, layer: layer, plan: &plan)
                 continue
             case .visit(let next):
                 visit = next
-            case .end(let ended, let start, let groupStart, let groupOpacity, _):
-                let layer = ended.layer
-                let maskStart = maskStarts.removeValue(forKey: ObjectIdentifier(layer))
+            case .end(let ended):
+                let layer = ended.visit.layer
+                let start = ended.start
+                let maskStart = maskStarts.removeValue(forKey: layer.id)
                 let contentEnd = maskStart ?? plan.quads.count
                 if maskStart == plan.quads.count {
                     // The mask paints nothing (empty, transparent, or at opacity 0): its alpha is 0 everywhere, so
                     // the layer and its subtree are hidden, as in Core Animation.
                     plan.groups.removeAll { $0.range.lowerBound >= start }
                     plan.quads.removeSubrange(start...)
-                } else if let groupOpacity, contentEnd > start,
-                    let bounds = Self.bounds(of: plan.quads[start..<contentEnd], width: width, height: height)
-                {
-                    plan.groups.append(PlanGroup(range: start..<plan.quads.count, opacity: groupOpacity, bounds: bounds,
-                                                 maskStart: maskStart))
+                    run.dropFragments(from: start)
+                } else if let groupOpacity = ended.groupOpacity, contentEnd > start {
+                    run.fixedDecisions += 1
+                    if let bounds = Self.bounds(of: plan.quads[start..<contentEnd], width: width, height: height) {
+                        plan.groups.append(PlanGroup(range: start..<plan.quads.count, opacity: groupOpacity,
+                                                     bounds: bounds, maskStart: maskStart))
+                    } else if let maskStart {
+                        plan.groups.removeAll { $0.range.lowerBound >= maskStart }
+                        plan.quads.removeSubrange(maskStart...)
+                        run.dropFragments(from: maskStart)
+                    }
                 } else if let maskStart {
                     // Nothing to mask: the mask itself must not be drawn.
                     plan.groups.removeAll { $0.range.lowerBound >= maskStart }
                     plan.quads.removeSubrange(maskStart...)
+                    run.dropFragments(from: maskStart)
                 }
-                // The subtree is done: keep its quads for the next plan when they are few, or it is the root.
-                guard !silhouette else { continue }
-                let count = plan.quads.count - start
-                layer.planFragment = count <= PlanFragment.limit || layer === root
-                    ? PlanFragment(
-                        version: layer.subtreeVersion, layerToTarget: ended.layerToTarget, opacity: ended.opacity,
-                        clip: ended.clip, quads: Array(plan.quads[start...]),
-                        groups: plan.groups[groupStart...].map { $0.shifted(by: -start) })
-                    : nil
+                if !silhouette, !layer.sublayers.isEmpty || layer.mask != nil || layer === root {
+                    run.keepFragment(ended, quadCount: plan.quads.count, groupCount: plan.groups.count)
+                }
                 continue
             }
             let layer = visit.layer
             // A layer whose map to the target overflowed is beyond any target, and so is its subtree.
             guard !layer.isHidden, visit.layerToTarget.isFinite else { continue }
-            if !silhouette, let fragment = layer.planFragment,
-                fragment.matches(version: layer.subtreeVersion, layerToTarget: visit.layerToTarget,
-                                 opacity: visit.opacity, clip: visit.clip)
-            {
-                let offset = plan.quads.count
-                plan.groups += fragment.groups.map { $0.shifted(by: offset) }
-                plan.quads.append(contentsOf: fragment.quads)
-                continue
-            }
-            // Group opacity (SEMANTICS.md): a layer fading with visible sublayers is drawn as one picture, then
-            // faded by its own and its ungrouped ancestors' opacity; inside, its quads are drawn unfaded.
+            if !silhouette, run.reuse(visit, into: &plan) { continue }
+            run.statistics.layersPlanned += 1
+            // Group opacity (docs/semantics.md): a layer fading with visible sublayers is drawn as one picture,
+            // then faded by its own and its ungrouped ancestors' opacity; inside, its quads are drawn unfaded.
             let castsShadow = !(silhouette && layer === root)
             let own = castsShadow ? min(max(layer.opacity, 0), 1) : 1
             // A hidden mask paints nothing, so it hides the layer like any mask that paints nothing.
@@ -155,30 +167,28 @@ public struct Planner {
             // A single-sided layer whose back faces the viewer is not drawn, nor is its subtree (flattened into it).
             // With w > 0 its orientation on screen is the sign of its projective map's determinant.
             if !layer.isDoubleSided, visit.layerToTarget.determinant < 0 { continue }
-            stack.append(.end(visit, start: plan.quads.count, groupStart: plan.groups.count,
-                              groupOpacity: grouped ? visit.opacity * own : nil, opacity: opacity))
+            stack.append(.end(End(visit: visit, start: plan.quads.count, groupStart: plan.groups.count,
+                                  fragmentStart: run.fragmentCount, fixedAtStart: run.fixedDecisions,
+                                  groupOpacity: grouped ? visit.opacity * own : nil)))
             if masked, let mask = layer.mask {
                 // The mask is planned after the content, in the layer's space, unclipped and at full strength
                 // (its own opacity still counts): it goes into the group's mask buffer.
-                let maskToLayer = Self.childToSuperlayer(mask, sublayerSpace: .identity)
+                let maskToLayer = mask.state.mapToSuperlayer(sublayerSpace: .identity)
                 stack.append(.visit(Visit(layer: mask, layerToTarget: maskToLayer.concatenating(visit.layerToTarget),
                                           opacity: 1, clip: nil)))
-                stack.append(.maskStart(layer))
+                stack.append(.maskStart(layer.id))
             }
             if layer.borderWidth > 0 { stack.append(.border(visit, opacity: opacity)) }
             // The shadow is painted first, inside the layer's group (so opacity and mask apply to it).
             let ownStart = plan.quads.count
             var shadowed = false
             if castsShadow, layer.shadowOpacity > 0,
-                let shadow = try shadowQuad(layer, visit: visit, opacity: opacity, width: width, height: height)
+                let shadow = try shadowQuad(layer, visit: visit, opacity: opacity, width: width, height: height,
+                                            run: run)
             {
                 plan.quads.appendDrawable(shadow)
                 shadowed = true
             }
-            // Custom drawing happens here, once, for layers marked with setNeedsDisplay() (SEMANTICS.md).
-            let drawn = layer.displayCount
-            layer.displayIfNeeded()
-            if layer.displayCount != drawn, let error = layer.lastDisplayError { throw PlanError.drawingFailed(error) }
             // A rounded layer that clips its own shadow is clipped once, as a whole (shadow, background and contents
             // through one rounded mask), as Core Animation clips it: clipping each part on its own would leave the
             // shadow showing in the antialiased edge under the background.
@@ -188,7 +198,8 @@ public struct Planner {
                  shaped: !clipsOwnShadow, into: &plan.quads)
             if clipsOwnShadow, let rounded {
                 let shape = CoverageShape(toTarget: visit.layerToTarget, outer: rounded)
-                closeRoundedClip(start: ownStart, shape: shape, layerName: layer.name, plan: &plan)
+                run.fixedDecisions += 1
+                closeRoundedClip(start: ownStart, shape: shape, layer: layer, plan: &plan)
             }
 
             let children = layer.sublayers
@@ -207,20 +218,14 @@ public struct Planner {
                 // rest of the bounds); nested rounded clips nest their groups, so every one applies.
                 stack.append(.closeRoundedClip(
                     start: plan.quads.count, shape: CoverageShape(toTarget: visit.layerToTarget, outer: rounded),
-                    layerName: layer.name))
+                    layer: layer))
             }
             let sublayerSpace = layer.sublayerTransformAboutAnchor
             // Paint order: ascending zPosition, ties in array order; pushed in reverse onto the stack.
-            let firstZ = children[0].zPosition
-            let ordered = children.allSatisfy({ $0.zPosition == firstZ })
-                ? children
-                : children.enumerated().sorted {
-                    $0.element.zPosition != $1.element.zPosition
-                        ? $0.element.zPosition < $1.element.zPosition : $0.offset < $1.offset
-                }.map(\.element)
+            let ordered = layer.sublayersInPaintOrder
             stack.reserveCapacity(stack.count + ordered.count)
             for child in ordered.reversed() {
-                let childToLayer = Self.childToSuperlayer(child, sublayerSpace: sublayerSpace)
+                let childToLayer = child.state.mapToSuperlayer(sublayerSpace: sublayerSpace)
                 stack.append(.visit(Visit(
                     layer: child, layerToTarget: childToLayer.concatenating(visit.layerToTarget),
                     opacity: opacity, clip: clip)))
@@ -235,7 +240,7 @@ public struct Planner {
     /// each takes the shape as its own (no offscreen pass; where two of them overlap in an antialiased edge pixel
     /// each is faded there on its own: a documented difference from Core Animation). Otherwise they become a group
     /// seen through a mask of the shape.
-    private func closeRoundedClip(start: Int, shape: CoverageShape, layerName: String?, plan: inout RenderPlan) {
+    private func closeRoundedClip(start: Int, shape: CoverageShape, layer: LayerSnapshot, plan: inout RenderPlan) {
         let end = plan.quads.count
         guard end > start else { return }
         let (width, height) = (plan.width, plan.height)
@@ -275,7 +280,8 @@ public struct Planner {
         }
         let maskQuad = Quad(
             unitToTarget: Matrix3.unitSquare(to: shape.outer.rect).concatenating(shape.toTarget),
-            paint: .solid(PremultipliedColor(red: 1, green: 1, blue: 1, alpha: 1)), shape: shape, layerName: layerName)
+            paint: .solid(PremultipliedColor(red: 1, green: 1, blue: 1, alpha: 1)), shape: shape,
+            layerName: layer.name, layerID: layer.id)
         // A clip too large for doubles reaches far beyond any target: what it clips is on screen whole.
         guard maskQuad.hasFiniteGeometry,
             let bounds = Self.bounds(of: plan.quads[start..<end], width: plan.width, height: plan.height)
@@ -300,43 +306,42 @@ public struct Planner {
         return box.x1 > box.x0 && box.y1 > box.y0 ? box : nil
     }
 
-    /// A child's layer space to its superlayer's, through the superlayer's sublayerTransform, flattened. The
-    /// common 2D case (identity transforms) is a translation, computed without 4x4 products.
-    private static func childToSuperlayer(_ child: Layer, sublayerSpace: Transform3D) -> Matrix3 {
-        if child.transform.isIdentity, sublayerSpace.isIdentity {
-            let a = child.anchorInLayer
-            return .translation(child.position.x - a.x, child.position.y - a.y)
-        }
-        if sublayerSpace.isIdentity { return child.localToSuperlayer.flattened }
-        return child.localToSuperlayer.concatenating(sublayerSpace).flattened
-    }
-
     private enum Step {
         /// Plan this layer and its subtree.
         case visit(Visit)
-        /// This layer's subtree has been planned from quad `start` (and group `groupStart`) on; a group layer
-        /// closes its group, of `groupOpacity`, here.
-        case end(Visit, start: Int, groupStart: Int, groupOpacity: Float?, opacity: Float)
-        /// The quads after this point are `owner`'s mask.
-        case maskStart(Layer)
+        /// This layer's subtree has been planned; a group layer closes its group here.
+        case end(End)
+        /// The quads after this point are the mask of the layer with this id.
+        case maskStart(LayerID)
         /// The layer's sublayers are done: its border goes here.
         case border(Visit, opacity: Float)
         /// The sublayers of a layer with masksToBounds and rounded corners have been planned from quad `start` on:
         /// they become a group seen through `shape` (a mask of the rounded bounds).
-        case closeRoundedClip(start: Int, shape: CoverageShape, layerName: String?)
+        case closeRoundedClip(start: Int, shape: CoverageShape, layer: LayerSnapshot)
     }
 
     struct Visit {
-        var layer: Layer
+        var layer: LayerSnapshot
         var layerToTarget: Matrix3
         var opacity: Float
         var clip: ConvexPolygon?
     }
 
+    /// A subtree whose planning began at quad `start`, group `groupStart` and kept fragment `fragmentStart`, when
+    /// `fixedAtStart` decisions tied to the target's pixels had been made; `groupOpacity`: the layer's group.
+    struct End {
+        var visit: Visit
+        var start: Int
+        var groupStart: Int
+        var fragmentStart: Int
+        var fixedAtStart: Int
+        var groupOpacity: Float?
+    }
+
     /// What one layer paints itself: background, then contents (clipped when masksToBounds).
     /// `shaped`: false when an enclosing group applies the rounded corners instead.
     private func emit(
-        _ layer: Layer, layerToTarget: Matrix3, opacity: Float, clip: ConvexPolygon?, shaped: Bool = true,
+        _ layer: LayerSnapshot, layerToTarget: Matrix3, opacity: Float, clip: ConvexPolygon?, shaped: Bool = true,
         into quads: inout [Quad]
     ) {
         let bounds = layer.bounds
@@ -347,7 +352,8 @@ public struct Planner {
             quads.appendDrawable(Quad(
                 unitToTarget: Matrix3.unitSquare(to: bounds).concatenating(layerToTarget),
                 paint: .solid(color.premultiplied), opacity: opacity, clip: clip,
-                antialiasedEdges: smooth && rounded == nil ? .all : [], shape: rounded, layerName: layer.name))
+                antialiasedEdges: smooth && rounded == nil ? .all : [], shape: rounded, layerName: layer.name,
+                layerID: layer.id))
         }
         guard let image = layer.contents else { return }
         var contentsClip = clip
@@ -365,14 +371,14 @@ public struct Planner {
                 paint: .texture(TextureSource(
                     image: image, unitToTexel: cell.unitToTexel, clamp: cell.clamp, filter: filter, mipLevel: lod)),
                 opacity: opacity, clip: contentsClip, antialiasedEdges: smooth ? cell.outerEdges : [],
-                shape: layer.masksToBounds ? rounded : nil, layerName: layer.name))
+                shape: layer.masksToBounds ? rounded : nil, layerName: layer.name, layerID: layer.id))
         }
     }
 
     /// The border: borderWidth inset inside the bounds, as four solid bands (top and bottom full width, the sides
     /// between them), so no pixel is painted twice. A border wider than half the bounds fills them.
     private func emitBorder(
-        _ layer: Layer, layerToTarget: Matrix3, opacity: Float, clip: ConvexPolygon?, into quads: inout [Quad]
+        _ layer: LayerSnapshot, layerToTarget: Matrix3, opacity: Float, clip: ConvexPolygon?, into quads: inout [Quad]
     ) {
         let b = layer.bounds
         let width = min(layer.borderWidth, b.width / 2, b.height / 2)
@@ -384,7 +390,8 @@ public struct Planner {
             quads.appendDrawable(Quad(
                 unitToTarget: Matrix3.unitSquare(to: b).concatenating(layerToTarget),
                 paint: .solid(layer.borderColor.premultiplied), opacity: opacity, clip: clip,
-                shape: CoverageShape(toTarget: layerToTarget, outer: rounded, inner: inner), layerName: layer.name))
+                shape: CoverageShape(toTarget: layerToTarget, outer: rounded, inner: inner), layerName: layer.name,
+                layerID: layer.id))
             return
         }
         let bands = [
@@ -399,14 +406,14 @@ public struct Planner {
             quads.appendDrawable(Quad(
                 unitToTarget: Matrix3.unitSquare(to: band).concatenating(layerToTarget),
                 paint: .solid(layer.borderColor.premultiplied), opacity: opacity, clip: clip,
-                antialiasedEdges: layer.allowsEdgeAntialiasing ? edges : [], layerName: layer.name))
+                antialiasedEdges: layer.allowsEdgeAntialiasing ? edges : [], layerName: layer.name, layerID: layer.id))
         }
     }
 
     /// Minification when the quad shows more than one texel per target pixel (by area, at its centre). With
     /// trilinear minification, also the level of detail: log2 of sqrt(texels per target pixel) plus the layer's
     /// minificationFilterBias (0 otherwise).
-    private func chooseFilter(_ layer: Layer, unitToTarget: Matrix3, unitToTexel: Matrix3) -> (Filter, Float) {
+    private func chooseFilter(_ layer: LayerSnapshot, unitToTarget: Matrix3, unitToTexel: Matrix3) -> (Filter, Float) {
         let centre = CGPoint(x: 0.5, y: 0.5)
         let h = unitToTarget
         // The Jacobian of unit -> target at the centre (projective: divide by w).
@@ -438,9 +445,22 @@ extension Array where Element == Quad {
 let unitCorners = [CGPoint(x: 0, y: 0), CGPoint(x: 1, y: 0), CGPoint(x: 1, y: 1), CGPoint(x: 0, y: 1)]
 
 extension Renderer {
-    /// Plans `root` at `scale` (output pixels per point) and renders it into a new image of
-    /// round(root.bounds.size x scale) pixels.
+    /// Draws a frame of `root` at `scale` (output pixels per point) into a new image of
+    /// round(root.bounds.size x scale) pixels: commits every thread's implicit transaction, draws the marked
+    /// layers, snapshots the committed tree and plans it with this renderer's own `PlanCache` (so an unchanged
+    /// subtree is not planned again), then renders the plan.
     public func render(_ root: Layer, scale: CGFloat = 1, limits: PixelLimits = .default) throws -> Image {
-        try render(Planner(scale: scale, limits: limits).plan(root))
+        try render(plan(root, scale: scale, limits: limits))
+    }
+
+    /// The plan of a frame of `root`, made as `render(_:scale:limits:)` makes it (with this renderer's cache).
+    public func plan(_ root: Layer, scale: CGFloat = 1, limits: PixelLimits = .default) throws -> RenderPlan {
+        let snapshot = try root.snapshotForFrame()
+        return try Planner(scale: scale, limits: limits).plan(snapshot, cache: planCache(for: root))
+    }
+
+    /// The planner's cache this renderer keeps for the tree of `root`.
+    public func planCache(for root: Layer) -> PlanCache {
+        PlanCache.of(self, root: root.id)
     }
 }

@@ -27,24 +27,28 @@ import Testing
 
     /// A plan from scratch, for comparison.
     func fresh(_ root: Layer, scale: CGFloat = 1) throws -> [Quad] {
-        func clear(_ layer: Layer) {
-            layer.planFragment = nil
-            for child in layer.sublayers { clear(child) }
-        }
-        clear(root)
-        return try Planner(scale: scale).plan(root).quads
+        try Planner(scale: scale).plan(root).quads
+    }
+
+    /// A frame's plan with `cache` (what a renderer does).
+    func incremental(_ root: Layer, cache: PlanCache, scale: CGFloat = 1) throws -> RenderPlan {
+        try Planner(scale: scale).plan(root.snapshotForFrame(), cache: cache)
     }
 
     @Test func anUnchangedTreeReusesItsWholePlan() throws {
         let (root, _) = tree()
-        let first = try Planner().plan(root)
-        #expect(root.planFragment != nil)
-        let second = try Planner().plan(root)
+        let cache = PlanCache()
+        let first = try incremental(root, cache: cache)
+        #expect(cache.statistics.layersPlanned == 21 && cache.statistics.subtreesReused == 0)
+        let second = try incremental(root, cache: cache)
         #expect(second.quads == first.quads && second.quads.count == 16)
+        #expect(cache.statistics.layersPlanned == 0 && cache.statistics.subtreesReused == 1)
+        #expect(cache.statistics.quadsReused == 16)
     }
 
     @Test func everyKindOfChangeShowsInTheNextPlan() throws {
         let (root, leaves) = tree()
+        let cache = PlanCache()
         let changes: [(String, () -> Void)] = [
             ("position", { leaves[4].position.x += 3 }),
             ("colour", { leaves[7].backgroundColor = .blue }),
@@ -52,33 +56,66 @@ import Testing
             ("parent opacity", { root.sublayers[3].opacity = 0.5 }),
             ("parent transform", { root.sublayers[1].transform = Transform3D(rotationAngle: 0.2) }),
             ("sublayerTransform", { root.sublayers[0].sublayerTransform = Transform3D(scaleX: 2, y: 2) }),
+            ("parent moved", { root.sublayers[2].position.x += 7 }),
+            ("parent moved by a fraction", { root.sublayers[2].position.y += 0.3 }),
             ("removed", { leaves[9].removeFromSuperlayer() }),
-            ("added", { root.sublayers[2].addSublayer(Layer(frame: .zero)); root.sublayers[2].sublayers.last!.backgroundColor = .green; root.sublayers[2].sublayers.last!.bounds.size = CGSize(width: 4, height: 4) }),
+            ("added", {
+                let added = Layer(frame: CGRect(x: 0, y: 0, width: 4, height: 4))
+                added.backgroundColor = .green
+                root.sublayers[2].addSublayer(added)
+            }),
             ("contents", { leaves[0].contents = try! Image(width: 2, height: 2) }),
             ("masksToBounds", { root.sublayers[4].masksToBounds = true; leaves[13].position.x = 25 }),
+            ("clipping parent moved", { root.sublayers[4].position.x -= 2 }),
             ("zPosition", { leaves[5].zPosition = -1 }),
             ("bounds", { root.bounds.origin.x = 5 }),
+            ("mask", {
+                let mask = Layer(frame: CGRect(x: 0, y: 0, width: 20, height: 50))
+                mask.backgroundColor = .black
+                root.sublayers[0].mask = mask
+            }),
+            ("mask moved", { root.sublayers[0].mask?.position.y += 10 }),
+            ("masked parent moved", { root.sublayers[0].position.y += 4 }),
         ]
         for (name, change) in changes {
-            _ = try Planner().plan(root)
+            _ = try incremental(root, cache: cache)
             change()
-            let incremental = try Planner().plan(root).quads
+            let planned = try incremental(root, cache: cache).quads
             let reference = try fresh(root)
-            #expect(incremental == reference, "after a change of \(name)")
+            #expect(planned == reference, "after a change of \(name)")
         }
         // A different scale is a different place on screen: nothing stale survives it.
-        let atTwo = try Planner(scale: 2).plan(root).quads
+        let atTwo = try incremental(root, cache: cache, scale: 2).quads
         #expect(atTwo == (try fresh(root, scale: 2)))
+    }
+
+    @Test func movingAParentMovesItsPlannedSubtree() throws {
+        let (root, leaves) = tree()
+        let cache = PlanCache()
+        _ = try incremental(root, cache: cache)
+        root.sublayers[3].position.x += 2
+        let moved = try incremental(root, cache: cache)
+        // The root is planned again (its sublayer moved); the moved group's three leaves are not.
+        #expect(cache.statistics.subtreesMoved == 1 && cache.statistics.layersPlanned == 1)
+        #expect(moved.quads == (try fresh(root)))
+        // A change inside the moved subtree later re-plans only its branch.
+        leaves[10].backgroundColor = .blue
+        _ = try incremental(root, cache: cache)
+        #expect(cache.statistics.layersPlanned == 5)
     }
 
     @Test func aChangeInvalidatesOnlyItsBranch() throws {
         let (root, leaves) = tree()
         _ = try Planner().plan(root)
-        let untouched = leaves[0].subtreeVersion, sibling = root.sublayers[1].subtreeVersion
-        let rootVersion = root.subtreeVersion
+        func version(_ layer: Layer) -> UInt64 { layer.presentation()!.contentVersion }
+        let untouched = version(leaves[0]), sibling = version(root.sublayers[1])
+        let rootVersion = version(root), group = version(root.sublayers[4]), moved = version(leaves[14])
         leaves[14].position.y += 1
-        #expect(leaves[0].subtreeVersion == untouched && root.sublayers[1].subtreeVersion == sibling)
-        #expect(root.subtreeVersion != rootVersion && root.sublayers[4].subtreeVersion != 0)
+        Transaction.flush()
+        #expect(version(leaves[0]) == untouched && version(root.sublayers[1]) == sibling)
+        #expect(version(root) != rootVersion && version(root.sublayers[4]) != group)
+        // Its own content did not change: only where it lies.
+        #expect(version(leaves[14]) == moved)
     }
 
     @Test func markedLayersAreDrawnThroughTheCache() throws {

@@ -150,14 +150,22 @@ import Testing
         #expect(delegate.draws == 0)
     }
 
-    @Test func redrawReusesTheBackingImageAndTheGPUUploadsItAgain() throws {
+    /// Copy on write: a redraw goes into a new image, so a plan or snapshot still holding the old one (another
+    /// thread's frame) never sees it change; the GPU uploads the new one.
+    @Test func aRedrawMakesANewBackingImageAndLeavesTheOldOneAsItWas() throws {
         let (root, layer, _) = bookScene()
         let gles = GLESAvailability.renderer()
-        _ = try gles?.render(root)
+        _ = try gles?.render(root) ?? CPURenderer().render(root)
         let first = try #require(layer.contents)
+        let held = try #require(layer.presentation()?.contents)
+        #expect(held === first)
+        let before = Data(bytes: first.baseAddress, count: first.byteCount)
         layer.setNeedsDisplay()
         _ = try gles?.render(root) ?? CPURenderer().render(root)
-        #expect(layer.contents === first)
+        let second = try #require(layer.contents)
+        #expect(second !== first && second.width == first.width && second.height == first.height)
+        #expect(Data(bytes: first.baseAddress, count: first.byteCount) == before)
+        #expect(layer.presentation()?.contents === second)
         if let gles { #expect(gles.textureUploads == 2) }
     }
 

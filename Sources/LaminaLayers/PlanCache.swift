@@ -1,0 +1,83 @@
+import Foundation
+import LaminaCore
+
+/// What the planner keeps from one frame of a tree to the next, for one renderer (or output): the last plan, where
+/// each subtree's quads lie in it, and the shadows it planned. It is stored in the renderer's `RendererCaches`, so
+/// nothing of the planner is kept on a layer and two renderers never evict each other's plans.
+///
+/// A later frame reuses a subtree's quads where the subtree's `contentVersion` is the same and it reaches the
+/// target at the same inherited opacity and clip: in place when its map to the target is the same, or moved when
+/// the map differs by a translation (a parent moved) and nothing in the subtree depended on where it lay in the
+/// target (no offscreen group, shadow or rounded clip, whose pixel bounds are cut to the target). So moving the
+/// parent of many layers copies their quads, moved, instead of planning them again.
+public final class PlanCache: @unchecked Sendable {
+    /// The plan of the last frame.
+    var plan: RenderPlan?
+    /// The subtrees of layers with sublayers or a mask in `plan` (and the root), in the order they were finished
+    /// (post-order): a subtree's own fragments come just before it, from `firstDescendant`.
+    var fragments: [PlanFragment] = []
+    var fragmentIndex: [LayerID: Int] = [:]
+    /// Each shadow as last planned, by layer.
+    var shadows: [LayerID: PlannedShadow] = [:]
+    /// Each filled shadowPath as last drawn, by layer.
+    var shadowPaths: [LayerID: ShadowPathImage] = [:]
+    /// Planning counters of the last frame, for tests and benchmarks.
+    public internal(set) var statistics = PlanStatistics()
+
+    public init() {}
+
+    /// The cache a renderer keeps for the tree of `root` at `scale`.
+    static func of(_ renderer: Renderer, root: LayerID) -> PlanCache {
+        renderer.caches.slot("LaminaLayers.PlanCache.\(root.rawValue)") { PlanCache() }
+    }
+}
+
+/// How much of the last frame's plan a frame reused.
+public struct PlanStatistics: Hashable, Sendable {
+    /// Layers whose quads were planned afresh.
+    public var layersPlanned = 0
+    /// Subtrees whose quads were copied from the last plan unchanged.
+    public var subtreesReused = 0
+    /// Subtrees whose quads were copied from the last plan and moved (a parent moved).
+    public var subtreesMoved = 0
+    /// Quads copied from the last plan (both kinds).
+    public var quadsReused = 0
+
+    public init() {}
+}
+
+/// One subtree's part of a plan, and the conditions it was planned under.
+struct PlanFragment {
+    var id: LayerID
+    var contentVersion: UInt64
+    var layerToTarget: Matrix3
+    var opacity: Float
+    var clip: ConvexPolygon?
+    /// The subtree's quads and groups in the plan.
+    var quads: Range<Int>
+    var groups: Range<Int>
+    /// The fragments of the subtree's descendants: `firstDescendant..<` this fragment's index.
+    var firstDescendant: Int
+    /// False when something in the subtree was planned against the target's pixel bounds (a group, a shadow, a
+    /// rounded clip): then the quads may be reused only where they lie, not moved.
+    var movable: Bool
+
+    /// The translation (in target pixels) that takes this fragment to `layerToTarget`, when the two maps differ by
+    /// one: both affine with the same linear part.
+    func translation(to layerToTarget: Matrix3, hasClips: Bool) -> CGPoint? {
+        let a = self.layerToTarget, b = layerToTarget
+        guard a.m13 == 0, a.m23 == 0, a.m33 == 1, b.m13 == 0, b.m23 == 0, b.m33 == 1,
+            a.m11 == b.m11, a.m12 == b.m12, a.m21 == b.m21, a.m22 == b.m22
+        else { return nil }
+        let d = CGPoint(x: b.m31 - a.m31, y: b.m32 - a.m32)
+        guard d.x.isFinite, d.y.isFinite, !hasClips || Self.onClipGrid(d) else { return nil }
+        return d
+    }
+
+    /// Whether `d` is a whole number of steps of the clip's grid (1/256 pixel): clips moved by it are exactly the
+    /// ones planning would make, since both are snapped to that grid.
+    static func onClipGrid(_ d: CGPoint) -> Bool {
+        let steps = 1 / ConvexPolygon.snap
+        return (d.x * steps).rounded() == d.x * steps && (d.y * steps).rounded() == d.y * steps
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+
+/// The transactions of one thread: its open explicit levels and their changes, and its implicit transaction.
+/// Only the owning thread touches `levels`, `explicitChanges` and the settings; `implicitChanges` is also
+/// committed by frames on other threads, so it is touched only under the model lock.
+final class ThreadTransactions: @unchecked Sendable {
+    var levels: [TransactionLevel] = []
+    var explicitChanges = ChangeSet()
+    var completions: [@Sendable () -> Void] = []
+    var implicitChanges = ChangeSet()
+    var implicitSettings: [String: any Sendable] = [:]
+    var implicitCompletions: [@Sendable () -> Void] = []
+
+    /// The calling thread's transactions, made on first use.
+    static var current: ThreadTransactions {
+        if let raw = pthread_getspecific(key) { return Unmanaged<ThreadTransactions>.fromOpaque(raw).takeUnretainedValue() }
+        let made = ThreadTransactions()
+        pthread_setspecific(key, Unmanaged.passRetained(made).toOpaque())
+        return made
+    }
+
+    /// Commits the implicit transaction. Model lock held.
+    func commitImplicitLocked() {
+        Transaction.commitLocked(implicitChanges)
+        implicitChanges = ChangeSet()
+        implicitSettings = [:]
+        Self.pending[ObjectIdentifier(self)] = nil
+    }
+
+    /// Threads with an implicit transaction not yet committed. Model lock held to touch it.
+    nonisolated(unsafe) private static var pending: [ObjectIdentifier: ThreadTransactions] = [:]
+
+    static func registerPendingLocked(_ thread: ThreadTransactions) {
+        if pending[ObjectIdentifier(thread)] == nil { pending[ObjectIdentifier(thread)] = thread }
+    }
+
+    static func commitAllImplicitLocked() {
+        for thread in pending.values { thread.commitImplicitLocked() }
+    }
+
+    /// A thread ends: what it changed and did not commit is committed now, rather than lost.
+    private func threadExited() {
+        ModelLock.shared.withLock {
+            commitImplicitLocked()
+            Transaction.commitLocked(explicitChanges)
+            explicitChanges = ChangeSet()
+        }
+    }
+
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key) { raw in
+            guard let raw else { return }
+            Unmanaged<ThreadTransactions>.fromOpaque(raw).takeRetainedValue().threadExited()
+        }
+        return key
+    }()
+}

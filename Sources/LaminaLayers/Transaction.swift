@@ -1,0 +1,188 @@
+import Foundation
+import LaminaCore
+
+/// Core Animation's CATransaction: groups changes to layers so that frames see them together.
+///
+/// - Every change to a layer (a property, sublayers, a mask) belongs to a transaction of the calling thread. Between
+///   `begin()` and the matching `commit()` it is the explicit one; transactions nest, and only the outermost
+///   `commit()` makes the changes of all levels visible, at once.
+/// - A change made outside any explicit transaction belongs to the thread's implicit transaction, which the next
+///   frame commits (a renderer's `render(_:)` of a layer commits every thread's implicit transaction first), or
+///   `flush()` commits now. So single-threaded code draws what it set, as before. Across threads an implicit
+///   transaction is not atomic: a frame may commit it between two of its changes; use an explicit one.
+/// - Getters return what was last set (the model) at once, on every thread; frames draw only what was committed.
+/// - A thread that ends with changes not committed has them committed as it ends.
+/// - The settings (`setDisableActions`, `setAnimationDuration`, values by key) belong to the innermost open
+///   transaction and are inherited by the levels inside it; the animation settings take effect in the animation
+///   model (docs/animation.md).
+///
+/// Locking (docs/architecture.md, "Locking"): one lock guards every layer's model and committed state. A setter
+/// holds it for the write and the record; a commit holds it while it copies each changed layer's recorded fields
+/// from the model to the committed state; a frame holds it while it takes a snapshot of the committed tree. It is
+/// never held while user code runs.
+public enum Transaction {
+    /// Opens a transaction (nested in any open one) on the calling thread.
+    public static func begin() {
+        ThreadTransactions.current.levels.append(TransactionLevel())
+    }
+
+    /// Closes the innermost open transaction of the calling thread; the outermost one makes its changes (and its
+    /// nested ones') visible to frames, all together, then calls the completion blocks. With no transaction open
+    /// it commits the thread's implicit transaction, as `flush()` does.
+    public static func commit() {
+        let thread = ThreadTransactions.current
+        guard let level = thread.levels.popLast() else {
+            flush()
+            return
+        }
+        thread.completions += level.completions
+        guard thread.levels.isEmpty else { return }
+        ModelLock.shared.withLock {
+            commitLocked(thread.explicitChanges)
+            thread.explicitChanges = ChangeSet()
+        }
+        let completions = thread.completions
+        thread.completions = []
+        for block in completions { block() }
+    }
+
+    /// Commits the calling thread's implicit transaction now (changes made outside `begin()` and `commit()`).
+    public static func flush() {
+        let thread = ThreadTransactions.current
+        ModelLock.shared.withLock { thread.commitImplicitLocked() }
+        let completions = thread.implicitCompletions
+        thread.implicitCompletions = []
+        for block in completions { block() }
+    }
+
+    /// How many explicit transactions are open on the calling thread.
+    public static var nestingLevel: Int { ThreadTransactions.current.levels.count }
+
+    /// Whether the changes of the current transaction run their actions (implicit animations); false by default.
+    public static func disableActions() -> Bool {
+        value(forKey: Key.disableActions) as? Bool ?? false
+    }
+
+    public static func setDisableActions(_ flag: Bool) {
+        setValue(flag, forKey: Key.disableActions)
+    }
+
+    /// The duration, in seconds, of the animations the current transaction's changes start; 0.25 by default.
+    public static func animationDuration() -> TimeInterval {
+        value(forKey: Key.animationDuration) as? TimeInterval ?? 0.25
+    }
+
+    public static func setAnimationDuration(_ duration: TimeInterval) {
+        setValue(duration.isFinite ? max(duration, 0) : 0.25, forKey: Key.animationDuration)
+    }
+
+    /// Called on the committing thread once the current transaction's changes are committed (and, once animations
+    /// exist, when its animations are done). Setting it again replaces the block of this level.
+    public static func setCompletionBlock(_ block: (@Sendable () -> Void)?) {
+        let thread = ThreadTransactions.current
+        if thread.levels.isEmpty {
+            thread.implicitCompletions = block.map { [$0] } ?? []
+        } else {
+            thread.levels[thread.levels.count - 1].completions = block.map { [$0] } ?? []
+        }
+    }
+
+    /// A setting of the current transaction by key (CATransaction's `value(forKey:)`): the innermost open level
+    /// that set it, else the implicit transaction's, else nil.
+    public static func value(forKey key: String) -> (any Sendable)? {
+        let thread = ThreadTransactions.current
+        for level in thread.levels.reversed() {
+            if let value = level.settings[key] { return value }
+        }
+        return thread.implicitSettings[key]
+    }
+
+    /// Sets a setting of the current transaction (the innermost open one, or the implicit one).
+    public static func setValue(_ value: (any Sendable)?, forKey key: String) {
+        let thread = ThreadTransactions.current
+        if thread.levels.isEmpty {
+            thread.implicitSettings[key] = value
+        } else {
+            thread.levels[thread.levels.count - 1].settings[key] = value
+        }
+    }
+
+    /// The keys of the settings Lamina reads (CATransaction's kCATransaction… keys).
+    public enum Key {
+        public static let disableActions = "disableActions"
+        public static let animationDuration = "animationDuration"
+    }
+
+    // MARK: Internal
+
+    /// Records that `layer`'s `fields` changed, in the calling thread's current transaction. Model lock held.
+    static func recordLocked(_ layer: Layer, fields: UInt64) {
+        let thread = ThreadTransactions.current
+        if thread.levels.isEmpty {
+            thread.implicitChanges.add(layer, fields: fields)
+            ThreadTransactions.registerPendingLocked(thread)
+        } else {
+            thread.explicitChanges.add(layer, fields: fields)
+        }
+    }
+
+    /// Commits the implicit transaction of every thread (what a frame does first). Model lock not held.
+    static func commitImplicitTransactions() {
+        ModelLock.shared.withLock { ThreadTransactions.commitAllImplicitLocked() }
+    }
+
+    /// Runs `body` in a transaction of its own, outside any the calling thread has open, and commits it: a frame
+    /// draws layers this way, so that their new contents are in the frame even inside an open transaction.
+    static func detached<T>(_ body: () throws -> T) rethrows -> T {
+        let thread = ThreadTransactions.current
+        let (levels, changes, completions) = (thread.levels, thread.explicitChanges, thread.completions)
+        thread.levels = [TransactionLevel()]
+        thread.explicitChanges = ChangeSet()
+        thread.completions = []
+        defer {
+            ModelLock.shared.withLock { commitLocked(thread.explicitChanges) }
+            (thread.levels, thread.explicitChanges, thread.completions) = (levels, changes, completions)
+        }
+        return try body()
+    }
+
+    /// Copies every change of `changes` from the model to the committed state. Model lock held.
+    static func commitLocked(_ changes: ChangeSet) {
+        guard !changes.isEmpty else { return }
+        commits &+= 1
+        for change in changes.changes.values { change.layer?.commitLocked(change.fields, stamp: commits) }
+    }
+
+    /// Commits made so far; each commit's number stamps the layers it changed (`Layer.contentVersion`).
+    nonisolated(unsafe) static var commits: UInt64 = 0
+}
+
+/// One open level of explicit transactions on a thread.
+struct TransactionLevel {
+    var settings: [String: any Sendable] = [:]
+    var completions: [@Sendable () -> Void] = []
+}
+
+/// The layers a transaction changed, each with the set of fields (`LayerState.Field` bits). Layers are held weakly:
+/// one let go before the commit has nothing to commit (a layer in a committed tree is held by its parent), and an
+/// implicit transaction that no frame commits does not keep the layers it touched alive.
+struct ChangeSet {
+    struct Change {
+        weak var layer: Layer?
+        var fields: UInt64
+    }
+
+    var changes: [ObjectIdentifier: Change] = [:]
+
+    var isEmpty: Bool { changes.isEmpty }
+
+    mutating func add(_ layer: Layer, fields: UInt64) {
+        let key = ObjectIdentifier(layer)
+        // A layer freed since its change was recorded may have left its address to this one: start afresh then.
+        if let existing = changes[key], existing.layer === layer {
+            changes[key]!.fields |= fields
+        } else {
+            changes[key] = Change(layer: layer, fields: fields)
+        }
+    }
+}
