@@ -2,7 +2,7 @@ import Foundation
 import LaminaCore
 import LaminaDrawing
 
-// Custom drawing (SEMANTICS.md, "Custom drawing"): a layer marked with setNeedsDisplay() is drawn once, by
+// Custom drawing (docs/semantics.md, "Custom drawing"): a layer marked with setNeedsDisplay() is drawn once, by
 // display(), when a renderer plans it, and its drawing is kept as `contents` until it is marked again.
 
 extension Layer {

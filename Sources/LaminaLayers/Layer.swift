@@ -19,7 +19,7 @@ open class Layer {
         didSet { invalidatePlan() }
     }
 
-    // MARK: Geometry (SEMANTICS.md, "Geometry of a layer")
+    // MARK: Geometry (docs/semantics.md, "Geometry")
 
     /// The layer's own coordinate space: its origin scrolls the sublayers; its size is what it paints.
     /// A change of size marks the layer for drawing when `needsDisplayOnBoundsChange` is true.
@@ -132,7 +132,7 @@ open class Layer {
         didSet { invalidatePlan() }
     }
 
-    // MARK: Contents (SEMANTICS.md, "Contents")
+    // MARK: Contents (docs/semantics.md, "Contents")
 
     /// The backing image; nil paints nothing.
     @exclusivity(unchecked) public var contents: Image? {

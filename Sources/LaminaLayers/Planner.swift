@@ -1,7 +1,7 @@
 import Foundation
 import LaminaCore
 
-// The spaces the planner works in (SEMANTICS.md, "Spaces"), named in variables as `…InLayer`, `…InTarget`:
+// The spaces the planner works in (docs/semantics.md, "Spaces"), named in variables as `…InLayer`, `…InTarget`:
 // - layer space: a layer's own coordinates, in points; `bounds` is a rectangle in it; y grows downward.
 // - superlayer space: the layer space of the superlayer. p_super = position + transform(p_layer - anchor),
 //   and then the superlayer's sublayerTransform about its anchor. 3D results are flattened (z dropped) into
@@ -90,7 +90,7 @@ public struct Planner {
                 maskStarts[ObjectIdentifier(owner)] = plan.quads.count
                 continue
             case .border(let bordered, let opacity):
-                // The border goes above the sublayers and below the mask (SEMANTICS.md, "What one layer paints").
+                // The border goes above the sublayers and below the mask (docs/semantics.md, "What a layer paints").
                 emitBorder(bordered.layer, layerToTarget: bordered.layerToTarget, opacity: opacity,
                            clip: bordered.clip, into: &plan.quads)
                 continue
@@ -141,8 +141,8 @@ public struct Planner {
                 plan.quads.append(contentsOf: fragment.quads)
                 continue
             }
-            // Group opacity (SEMANTICS.md): a layer fading with visible sublayers is drawn as one picture, then
-            // faded by its own and its ungrouped ancestors' opacity; inside, its quads are drawn unfaded.
+            // Group opacity (docs/semantics.md, "Opacity"): a layer fading with visible sublayers is drawn as one
+            // picture, then faded by its own and its ungrouped ancestors' opacity; inside, its quads are drawn unfaded.
             let castsShadow = !(silhouette && layer === root)
             let own = castsShadow ? min(max(layer.opacity, 0), 1) : 1
             // A hidden mask paints nothing, so it hides the layer like any mask that paints nothing.
@@ -175,7 +175,8 @@ public struct Planner {
                 plan.quads.appendDrawable(shadow)
                 shadowed = true
             }
-            // Custom drawing happens here, once, for layers marked with setNeedsDisplay() (SEMANTICS.md).
+            // Custom drawing happens here, once, for layers marked with setNeedsDisplay()
+            // (docs/semantics.md, "Custom drawing").
             let drawn = layer.displayCount
             layer.displayIfNeeded()
             if layer.displayCount != drawn, let error = layer.lastDisplayError { throw PlanError.drawingFailed(error) }
