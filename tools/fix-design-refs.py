@@ -119,7 +119,7 @@ ANY_OUTSIDE = re.compile(r"(?<![\w/.-])(?:" + PAGE_NAMES + r")\.md")
 # A citation of a project page: `docs/PAGE.md`, optionally with `, "H"`, ` "H"` or `'s "H"`; after a comma the
 # heading may start on the next comment line.
 PROJECT = re.compile(
-    r"(?<![\w.-])docs/(?P<page>[\w-]+\.md)"
+    r"(?<![\w./-])docs/(?P<page>[\w-]+\.md)"
     r"(?:(?:,[ \t]*(?:\n[ \t]*(?:///?|#|\*)?[ \t]*)?|'s[ \t]+|[ \t]+)(?P<q>\\?\")(?P<heading>[^\"\\\n]{1,100})(?P=q))?")
 COMMENT = re.compile(r"^(?P<indent>[ \t]*)(?P<marker>///|//|#)(?P<space> ?)(?P<text>.*)$")
 
