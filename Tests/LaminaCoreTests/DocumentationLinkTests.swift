@@ -76,7 +76,7 @@ import Testing
     @Test func theParityBoundIsDocumentedInNumbersAndLinkedFromTheReadme() throws {
         let semantics = try #require(Self.read("docs/semantics.md"))
         let section = try #require(semantics.firstRange(of: "## Parity\n").map { semantics[$0.upperBound...] })
-        let body = section.prefix { $0 != "#" }
+        let body = section[..<(section.firstRange(of: "\n## ")?.lowerBound ?? section.endIndex)]
         for phrase in ["premultiplied", "more than 2", "99.9%", "At most 8 on every pixel", "ImageDifference.meetsParity", "ParityTests"] {
             #expect(body.contains(phrase), "docs/semantics.md, \"Parity\" does not say \(phrase)")
         }
