@@ -4,6 +4,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/setup.sh
 tools/validate-shaders.sh
-# The arrows of ARCHITECTURE.md's target table are enforced, not just intended.
+# The arrows of the table of docs/architecture.md, "Targets", are enforced, not just intended.
 swift build --build-tests --explicit-target-dependency-import-check error
 swift test --skip-build "$@"

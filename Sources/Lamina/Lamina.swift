@@ -1,4 +1,4 @@
-// `import Lamina` brings in every public module of the package (ARCHITECTURE.md, "Targets").
+// `import Lamina` brings in every public module of the package (docs/architecture.md, "Targets").
 @_exported import Foundation
 @_exported import LaminaCore
 @_exported import LaminaImageIO

@@ -3,7 +3,7 @@ import Foundation
 import LaminaCore
 
 /// The CPU renderer: rasterises a RenderPlan with pixman (SIMD fast paths, as cairo and Weston use) on
-/// premultiplied BGRA memory, following SEMANTICS.md: pixel-centre coverage with the top-left rule
+/// premultiplied BGRA memory, following docs/semantics.md, "Pixels": pixel-centre coverage with the top-left rule
 /// (Quad.pixelCoverage), analytic coverage for antialiased edges, texel centres at i + 0.5, the no-bleed clamp
 /// (CPUTextureViews), bilinear or nearest sampling and premultiplied source-over.
 ///

@@ -2,7 +2,8 @@ import CPixman
 import LaminaCore
 
 /// pixman views of images for one frame: a view shows only the texels of a clamp rectangle and repeats
-/// its edge texels outward (PAD), which is SEMANTICS.md's no-bleed clamp. Views share the image's memory.
+/// its edge texels outward (PAD), which is the no-bleed clamp of docs/semantics.md, "Contents". Views share the image's
+/// memory.
 final class CPUTextureViews {
     private struct Key: Hashable {
         var image: ObjectIdentifier

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A colour with straight (not premultiplied) alpha; every component is in 0...1 and sRGB-encoded,
-/// as Core Animation's default colour space is (SEMANTICS.md, "Colour and blending").
+/// as Core Animation's default colour space is (docs/semantics.md, "Pixels").
 public struct Color: Hashable, Sendable, CustomStringConvertible {
     public var red: Double
     public var green: Double

@@ -153,7 +153,7 @@ public struct ConvexPolygon: Hashable, Sendable {
 
     /// The pixels whose centres lie inside, as one run per row: pixel (x, y) is covered when its centre
     /// (x + 0.5, y + 0.5) is inside, with the top-left rule for centres exactly on an edge (a left or top
-    /// edge includes them, a right or bottom edge does not). SEMANTICS.md, "Coverage and edges".
+    /// edge includes them, a right or bottom edge does not). docs/semantics.md, "Pixels".
     /// Rows come in increasing y; empty rows are left out.
     public func spans() -> [PixelSpan] {
         guard !isEmpty else { return [] }

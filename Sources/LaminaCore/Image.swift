@@ -13,7 +13,7 @@ public struct PixelLimits: Hashable, Sendable {
         self.maxPixels = maxPixels
     }
 
-    /// 16384 x 16384 and 268 million pixels in all (SCENE-FORMAT.md, "Errors").
+    /// 16384 x 16384 and 268 million pixels in all (docs/scene-format.md, "Errors").
     public static let `default` = PixelLimits()
 
     /// Nil when `width` x `height` is allowed, else why not.
@@ -45,7 +45,7 @@ public enum ImageError: Error, Equatable, CustomStringConvertible {
 
 /// A bitmap of 8-bit premultiplied BGRA pixels (pixman's a8r8g8b8, cairo's ARGB32 on little-endian),
 /// rows top to bottom, `bytesPerRow` = width x 4. The one pixel format of Lamina, end to end
-/// (ARCHITECTURE.md, "Pixels").
+/// (docs/architecture.md, "Pixels").
 ///
 /// An Image is a reference type: renderers cache their textures by its identity and `generation`.
 /// Code that changes pixels in place calls `markModified()` so that caches upload it again.

@@ -1,12 +1,12 @@
 import Foundation
 
-/// The mip levels of an image for trilinear minification (SEMANTICS.md, "Contents": Sampling), made on the CPU
+/// The mip levels of an image for trilinear minification (docs/semantics.md, "Contents": Sampling), made on the CPU
 /// so that every renderer samples exactly the same bytes: level k + 1 is the 2 x 2 box average of level k
 /// (premultiplied, each channel (a + b + c + d + 2) / 4 rounded down, i.e. halves up), max(1, floor(w / 2)) x max(1, floor(h / 2))
 /// texels; level k + 1's texel (i, j) averages level k's (2i, 2j) ... (2i + 1, 2j + 1), reads clamped to the edge
 /// (so an odd level's last row or column is left out, except when it halves to one texel). The chain ends at 1 x 1.
 ///
-/// Built lazily, once per image generation, and kept on the image (ARCHITECTURE.md, "Mip chains").
+/// Built lazily, once per image generation, and kept on the image (docs/architecture.md, "Mip chains").
 final class MipStore: @unchecked Sendable {
     private let lock = NSLock()
     private var generation: UInt64 = 0
@@ -76,7 +76,7 @@ extension Image {
     }
 }
 
-/// The two mip levels a trilinear quad samples and how they mix (SEMANTICS.md, "Contents": Sampling).
+/// The two mip levels a trilinear quad samples and how they mix (docs/semantics.md, "Contents": Sampling).
 public struct MipSelection: Hashable, Sendable {
     /// The finer level (0: the image itself).
     public var level: Int

@@ -21,7 +21,7 @@ public struct PartialPixel: Hashable, Sendable {
 }
 
 /// The pixels of a quad with antialiased edges: boxes it covers fully, and pixels its edges cross, each with the
-/// exact area of the pixel inside (SEMANTICS.md, "Coverage and edges": analytic coverage). Both renderers draw
+/// exact area of the pixel inside (docs/semantics.md, "Edges": analytic coverage). Both renderers draw
 /// exactly these, so their edges agree.
 public struct AntialiasedCoverage: Equatable, Sendable {
     public var full: [PixelBox] = []

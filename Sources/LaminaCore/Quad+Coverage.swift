@@ -1,6 +1,6 @@
 import Foundation
 
-/// The target pixels a quad covers under the pixel-centre rule (SEMANTICS.md, "Coverage and edges").
+/// The target pixels a quad covers under the pixel-centre rule (docs/semantics.md, "Pixels").
 public enum PixelCoverage: Equatable, Sendable {
     /// Nothing.
     case none

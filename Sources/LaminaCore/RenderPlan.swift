@@ -1,6 +1,6 @@
 import Foundation
 
-/// How a texture is sampled (SEMANTICS.md, "Contents": magnificationFilter and minificationFilter).
+/// How a texture is sampled (docs/semantics.md, "Contents": magnificationFilter and minificationFilter).
 public enum Filter: String, Hashable, Sendable, CaseIterable {
     /// Bilinear: the four nearest texel centres, weighted.
     case linear
@@ -50,7 +50,7 @@ public struct TextureSource: Hashable, Sendable {
     /// Affine; may reach outside the image, where the clamp applies.
     public var unitToTexel: Matrix3
     /// The only texels sampling may read; samples clamp to the centres of this rectangle's edge texels
-    /// (the no-bleed clamp of SEMANTICS.md).
+    /// (the no-bleed clamp of docs/semantics.md, "Contents").
     public var clamp: TexelRect
     /// The filter for this quad, already chosen between magnification and minification by the planner.
     public var filter: Filter
@@ -85,7 +85,7 @@ public struct TextureSource: Hashable, Sendable {
 public enum Paint: Hashable, Sendable {
     /// One premultiplied colour.
     case solid(PremultipliedColor)
-    /// A texture, sampled per SEMANTICS.md.
+    /// A texture, sampled per docs/semantics.md, "Contents".
     case texture(TextureSource)
     /// A layer's shadow: the renderer blurs and tints the source's silhouette, then samples the result like a
     /// texture whose texels (0, 0) ..< (width, height) span the quad's unit square (bilinear, no-bleed clamp to

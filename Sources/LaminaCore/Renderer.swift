@@ -22,7 +22,8 @@ public struct RenderStatistics: Hashable, Sendable {
     public init() {}
 }
 
-/// A consumer of render plans: it rasterises a plan and never sees a layer (ARCHITECTURE.md).
+/// A consumer of render plans: it rasterises a plan and never sees a layer
+/// (docs/architecture.md, "Plan first, render second").
 /// `render(_:scale:)` for a layer tree is added by LaminaLayers.
 public protocol Renderer: AnyObject {
     /// A short name ("cpu", "gles").

@@ -132,7 +132,7 @@ public struct Transform3D: Hashable, Sendable {
     public var isFinite: Bool { entries.allSatisfy(\.isFinite) }
 
     /// The z = 0 plane's part of this transform, flattened: what it does to (x, y, 0, 1) with the output z
-    /// dropped (SEMANTICS.md, "Geometry of a layer": each subtree is flattened into its superlayer's plane).
+    /// dropped (docs/semantics.md, "Geometry": each subtree is flattened into its superlayer's plane).
     public var flattened: Matrix3 {
         Matrix3(m11: m11, m12: m12, m13: m14, m21: m21, m22: m22, m23: m24, m31: m41, m32: m42, m33: m44)
     }

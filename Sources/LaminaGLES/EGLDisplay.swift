@@ -3,7 +3,7 @@ import CGBM
 import Foundation
 import LaminaCore
 
-/// An EGL display opened without any window system, chosen in ARCHITECTURE.md's order:
+/// An EGL display opened without any window system, chosen in the order of docs/gpu-and-kiosk.md, "Which display":
 /// EGL_EXT_platform_device (hardware devices before software ones: NVIDIA's headless path), GBM on a DRM
 /// render node (/dev/dri/renderD*), then EGL_MESA_platform_surfaceless. `LAMINA_EGL_DEVICE` picks one instead:
 /// an index into the EGL device list, a render-node path, or `surfaceless`; nothing else is tried then.

@@ -1,7 +1,7 @@
 import Foundation
 import LaminaCore
 
-/// How a layer's contents are placed in its bounds (CALayer.contentsGravity). SEMANTICS.md, "Contents".
+/// How a layer's contents are placed in its bounds (CALayer.contentsGravity). docs/semantics.md, "Contents".
 ///
 /// Lamina names what you see on its y-down screen: `top` is the visual top. (Core Animation on iOS
 /// swaps `top` and `bottom` for these constants because its layer geometry is flipped; Lamina does

@@ -2,7 +2,7 @@ import Foundation
 import LaminaCore
 
 /// Where a layer's contents go: the destination rectangle from contentsGravity, cut into the cells of
-/// contentsCenter, each with its texture mapping and no-bleed clamp. SEMANTICS.md, "Contents".
+/// contentsCenter, each with its texture mapping and no-bleed clamp. docs/semantics.md, "Contents".
 struct ContentsLayout {
     struct Cell: Equatable {
         /// The cell's destination rectangle in layer space.

@@ -1,7 +1,7 @@
 import Foundation
 import LaminaCore
 
-// Coordinate conversion between layers, with CALayer's Swift names (SEMANTICS.md, "Geometry of a layer").
+// Coordinate conversion between layers, with CALayer's Swift names (docs/semantics.md, "Geometry").
 //
 // One level maps a layer's space into its superlayer's by the flattened 3x3 projective map
 //     p -> superlayer.A + sublayerTransform(position + transform(p - A) - superlayer.A), z dropped,

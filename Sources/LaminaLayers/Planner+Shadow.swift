@@ -29,7 +29,7 @@ struct ShadowPathImage {
 }
 
 extension Planner {
-    /// The quad that paints `layer`'s shadow (SEMANTICS.md, "What one layer paints": first, under the background),
+    /// The quad that paints `layer`'s shadow (docs/semantics.md, "What a layer paints": first, under the background),
     /// or nil when there is none. The blur's sigma is shadowRadius in points, so shadowRadius x the layer's scale on
     /// screen in pixels (docs/semantics.md says why); shadowOffset is in the layer's space.
     func shadowQuad(

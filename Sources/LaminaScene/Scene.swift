@@ -32,7 +32,7 @@ public struct SceneOptions: Sendable {
     }
 }
 
-/// A loaded scene file (the format: SCENE-FORMAT.md in the design notes): a layer tree ready to render.
+/// A loaded scene file (the format: docs/scene-format.md): a layer tree ready to render.
 ///
 /// Loading checks everything before returning: a bad scene throws a `SceneError` listing every problem,
 /// each with its line, column and JSON path, and nothing half-built is returned.

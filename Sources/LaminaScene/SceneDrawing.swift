@@ -3,12 +3,12 @@ import LaminaCore
 import LaminaDrawing
 import LaminaLayers
 
-/// The custom drawing of a scene layer: the layer's `draw` steps (SCENE-FORMAT.md, "Drawing steps"), checked
+/// The custom drawing of a scene layer: the layer's `draw` steps (docs/scene-format.md, "Drawing steps"), checked
 /// when the scene was loaded and run in order on the layer's drawing context each time the layer is drawn.
 ///
 /// The loader makes one per layer with a `draw` key, sets it as the layer's `ownedDelegate` (so the steps live
 /// as long as the layer) and marks the layer with `setNeedsDisplay()`, so a renderer draws it once before it
-/// plans the first frame (SEMANTICS.md, "Custom drawing").
+/// plans the first frame (docs/semantics.md, "Custom drawing").
 ///
 /// Coordinates are in the layer's bounds space, in points, y down; angles are degrees, as in the file, and
 /// positive angles turn clockwise on the screen.

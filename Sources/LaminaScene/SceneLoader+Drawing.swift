@@ -3,12 +3,13 @@ import LaminaCore
 import LaminaDrawing
 import LaminaLayers
 
-/// A layer's `draw` steps (SCENE-FORMAT.md, "Drawing steps") and `needsDisplayOnBoundsChange`.
+/// A layer's `draw` steps (docs/scene-format.md, "Drawing steps") and `needsDisplayOnBoundsChange`.
 ///
 /// Every step is checked now, images included, so that a scene whose drawing cannot run is rejected before
 /// anything is rendered; what is left for drawing time is only `"bounds"`, the layer's bounds then.
 extension SceneLoader {
-    /// The operations in SCENE-FORMAT.md's order (suggestions prefer the earlier of two equally close names).
+    /// The operations in the order of docs/scene-format.md, "Drawing steps" (suggestions prefer the earlier of two
+    /// equally close names).
     static let drawingOperations = [
         "save", "restore", "translate", "scale", "rotate", "lineWidth", "lineCap", "lineJoin", "dash",
         "fillColor", "strokeColor", "moveTo", "lineTo", "curveTo", "quadTo", "arc", "closePath", "rect",

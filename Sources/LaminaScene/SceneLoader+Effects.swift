@@ -3,7 +3,7 @@ import LaminaCore
 import LaminaDrawing
 import LaminaLayers
 
-/// cornerRadius, maskedCorners and the shadow keys (SCENE-FORMAT.md, "A layer").
+/// cornerRadius, maskedCorners and the shadow keys (docs/scene-format.md, "A layer").
 extension SceneLoader {
     /// The names `maskedCorners` takes: Lamina's short names and Core Animation's constants.
     static let cornerNames: [(String, String, CornerMask)] = [

@@ -2,7 +2,7 @@ import Foundation
 import LaminaCore
 import LaminaLayers
 
-/// Layers: the keys of SCENE-FORMAT.md, "A layer".
+/// Layers: the keys of docs/scene-format.md, "A layer".
 extension SceneLoader {
     /// The layer keys this version reads.
     static let layerKeys = [

@@ -1,7 +1,7 @@
 import Foundation
 import LaminaCore
 
-/// `transform` and `sublayerTransform`: 16 numbers, or a list of steps (SCENE-FORMAT.md, "A layer").
+/// `transform` and `sublayerTransform`: 16 numbers, or a list of steps (docs/scene-format.md, "A layer").
 extension SceneLoader {
     private static let stepOperations = ["translate", "scale", "rotate", "perspective"]
 

@@ -1,8 +1,8 @@
 import Foundation
 import LaminaCore
 
-/// Readers for the value types of SCENE-FORMAT.md. Each returns nil after reporting a problem (or silently
-/// for a value the parser already reported), so callers only decide what to do with a good value.
+/// Readers for the value types of docs/scene-format.md, "A layer". Each returns nil after reporting a problem (or
+/// silently for a value the parser already reported), so callers only decide what to do with a good value.
 extension SceneLoader {
     func number(_ value: JSONValue, _ path: String) -> Double? {
         if case .number(let number) = value.kind { return number }

@@ -2,7 +2,7 @@ import Foundation
 import LaminaCore
 import LaminaLayers
 
-/// Turns one scene file into a `Scene`, collecting every problem on the way (SCENE-FORMAT.md, "Errors").
+/// Turns one scene file into a `Scene`, collecting every problem on the way (docs/scene-format.md, "Errors").
 ///
 /// The loader never stops at a problem: it reports it, skips the offending value (the property keeps its
 /// default) and goes on, so that `SceneError` lists everything at once. The result is returned only when

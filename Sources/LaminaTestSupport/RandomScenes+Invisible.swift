@@ -4,9 +4,9 @@ import Foundation
 /// Parity cannot see a mistake both renderers make alike (issue 13: both drew a layer with an empty mask);
 /// this can, since the scene without those layers is drawn by code paths that never saw them.
 extension SceneJSON {
-    /// The scene without the layers that paint nothing by SEMANTICS.md: a `hidden` layer or one at `opacity` 0
-    /// is removed ("skipped with its subtree"); a layer whose `mask` paints nothing (no content and no
-    /// sublayers, opacity 0, or hidden: "so does a hidden mask") is replaced by an empty layer (`{}`), since it
+    /// The scene without the layers that paint nothing by docs/semantics.md, "What a layer paints": a `hidden` layer or
+    /// one at `opacity` 0 is removed ("skipped with its subtree"); a layer whose `mask` paints nothing (no content and
+    /// no sublayers, opacity 0, or hidden: "so does a hidden mask") is replaced by an empty layer (`{}`), since it
     /// is still a visible sublayer, and a fading layer with visible sublayers is faded as one picture.
     public func removingInvisibleLayers() -> SceneJSON {
         guard case .object(let members) = self else { return self }

@@ -4,7 +4,7 @@ import Testing
 
 @testable import LaminaLayers
 
-/// Coordinate conversion and hit testing against hand-computed values (SEMANTICS.md, "Geometry of a layer":
+/// Coordinate conversion and hit testing against hand-computed values (docs/semantics.md, "Geometry":
 /// p -> position + transform(p - A), then the superlayer's sublayerTransform about its anchor).
 @Suite struct GeometryTests {
     func close(_ a: CGFloat, _ b: CGFloat, _ tolerance: CGFloat = 1e-9) -> Bool { abs(a - b) <= tolerance }

@@ -3,7 +3,7 @@ import Lamina
 import LaminaTestSupport
 import Testing
 
-/// Scenes built in code and rendered by the CPU renderer, checked at exact pixels derived from SEMANTICS.md.
+/// Scenes built in code and rendered by the CPU renderer, checked at exact pixels derived from docs/semantics.md.
 @Suite struct CPURendererTests {
     let renderer = CPURenderer()
 

@@ -3,9 +3,9 @@ import Lamina
 import LaminaTestSupport
 import Testing
 
-/// Every reference scene rendered by both renderers at scale 1 and 2: the outputs meet SEMANTICS.md's parity
-/// bound (at most 2 per channel on 99.9% of pixels, at most 8 anywhere). A failure leaves cpu.png, gles.png
-/// and diff.png under .build/test-failures/parity-NAME@Sx/.
+/// Every reference scene rendered by both renderers at scale 1 and 2: the outputs meet the parity
+/// bound of docs/semantics.md, "Parity" (at most 2 per channel on 99.9% of pixels, at most 8 anywhere). A failure
+/// leaves cpu.png, gles.png and diff.png under .build/test-failures/parity-NAME@Sx/.
 @Suite(.enabled(if: GLESAvailability.skipReason == nil, "no EGL display: \(GLESAvailability.skipReason ?? "")"))
 struct ParityTests {
     static let folder = Bundle.module.url(forResource: "Scenes", withExtension: nil)!

@@ -3,7 +3,7 @@ import Lamina
 import LaminaTestSupport
 import Testing
 
-/// Trilinear minification and minificationFilterBias (SEMANTICS.md, "Contents": Sampling), on every renderer,
+/// Trilinear minification and minificationFilterBias (docs/semantics.md, "Contents": Sampling), on every renderer,
 /// with expected pixels worked out from the mip chain by hand, and CPU/GLES parity.
 @Suite struct TrilinearTests {
     /// A checkerboard of 4-texel squares shifted by 2: texel (x, y) white when exactly one of (x + 2) mod 8 < 4

@@ -2,7 +2,7 @@ import Foundation
 import Lamina
 import Testing
 
-/// Drawing steps rendered on the CPU renderer, probed at pixels (SEMANTICS.md, "Custom drawing").
+/// Drawing steps rendered on the CPU renderer, probed at pixels (docs/semantics.md, "Custom drawing").
 @Suite struct SceneDrawingRenderTests {
     private let white = RGBA8(r: 255, g: 255, b: 255, a: 255)
     private let black = RGBA8(r: 0, g: 0, b: 0, a: 255)

@@ -2,7 +2,7 @@ import Foundation
 import Lamina
 import Testing
 
-/// `draw` read into typed steps, and `needsDisplayOnBoundsChange` (SCENE-FORMAT.md, "Drawing steps").
+/// `draw` read into typed steps, and `needsDisplayOnBoundsChange` (docs/scene-format.md, "Drawing steps").
 @Suite struct SceneDrawingTests {
     /// The steps of a layer whose `draw` is `json`, in a scene whose other top-level members are `topLevel`.
     private func steps(_ json: String, topLevel: String = "") throws -> [SceneDrawing.Step] {

@@ -2,7 +2,7 @@ import Foundation
 import Lamina
 import Testing
 
-/// Every layer key of SCENE-FORMAT.md, read into the right Layer values.
+/// Every layer key of docs/scene-format.md, "A layer", read into the right Layer values.
 @Suite struct SceneLayerTests {
     @Test func topLevelKeysSetTheRootAndTheScene() throws {
         let scene = try loadScene(##"{"size": [320, 240.5], "scale": 2, "backgroundColor": "#336699"}"##)
