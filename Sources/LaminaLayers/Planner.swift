@@ -1,7 +1,7 @@
 import Foundation
 import LaminaCore
 
-// The spaces the planner works in (SEMANTICS.md, "Spaces"), named in variables as `…InLayer`, `…InTarget`:
+// The spaces the planner works in (docs/semantics.md, "Spaces"), named in variables as `…InLayer`, `…InTarget`:
 // - layer space: a layer's own coordinates, in points; `bounds` is a rectangle in it; y grows downward.
 // - superlayer space: the layer space of the superlayer. p_super = position + transform(p_layer - anchor),
 //   and then the superlayer's sublayerTransform about its anchor. 3D results are flattened (z dropped) into

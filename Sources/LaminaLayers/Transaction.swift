@@ -13,8 +13,8 @@ import LaminaCore
 /// - Getters return what was last set (the model) at once, on every thread; frames draw only what was committed.
 /// - A thread that ends with changes not committed has them committed as it ends.
 /// - The settings (`setDisableActions`, `setAnimationDuration`, values by key) belong to the innermost open
-///   transaction and are inherited by the levels inside it; the animation settings take effect in the animation
-///   model (docs/animation.md).
+///   transaction and are inherited by the levels inside it; they are kept for the animation model, which reads
+///   them as changes are made.
 ///
 /// Locking (docs/architecture.md, "Locking"): one lock guards every layer's model and committed state. A setter
 /// holds it for the write and the record; a commit holds it while it copies each changed layer's recorded fields
