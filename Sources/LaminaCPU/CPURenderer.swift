@@ -53,7 +53,7 @@ public final class CPURenderer: Renderer {
         let bandCount = threads == 1 ? 1 : max(1, min(threads * 2, plan.height / 16))
         while bandViews.count < bandCount { bandViews.append(CPUTextureViews()) }
         let rows = (0...bandCount).map { $0 * plan.height / bandCount }
-        let groupMemory = try reserveGroupBuffers(plan.groups, rows: rows)
+        let groupMemory = try reserveGroupBuffers(plan.nesting, rows: rows)
         defer { groupMemory.release() }
         let job = CPUBandJob(
             prepared: prepared, plan: plan, target: target, rows: rows,
