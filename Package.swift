@@ -37,23 +37,27 @@ let package = Package(
                 "LaminaScene",
             ]
         ),
-        .target(name: "LaminaTestSupport", dependencies: ["Lamina"]),
+        // Benchmark and soak code (scenes, the GL baseline, the generator, process memory): not a product, only the
+        // CLI and the tests use it, so the library carries none of it.
+        .target(name: "LaminaBench",
+                dependencies: ["LaminaCore", "LaminaDrawing", "LaminaLayers", "LaminaGLES", "CEGL"]),
+        .target(name: "LaminaTestSupport", dependencies: ["Lamina", "LaminaBench"]),
         .executableTarget(
             name: "lamina",
             // CCairo: the benchmark's plain-cairo baseline draws the same scenes without Lamina.
-            dependencies: ["Lamina", "CCairo", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["Lamina", "LaminaBench", "CCairo", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "tools/lamina"
         ),
 
         .testTarget(name: "LaminaCoreTests", dependencies: ["LaminaCore"]),
-        .testTarget(name: "LaminaImageIOTests", dependencies: ["LaminaImageIO", "LaminaTestSupport"],
+        .testTarget(name: "LaminaImageIOTests", dependencies: ["LaminaImageIO", "LaminaBench", "LaminaTestSupport"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "LaminaLayersTests", dependencies: ["LaminaLayers", "LaminaDrawing", "LaminaTestSupport"]),
-        .testTarget(name: "LaminaRenderTests", dependencies: ["Lamina", "LaminaTestSupport"],
+        .testTarget(name: "LaminaRenderTests", dependencies: ["Lamina", "LaminaBench", "LaminaTestSupport"],
                     resources: [.copy("Scenes")]),
         .testTarget(name: "LaminaSceneTests", dependencies: ["Lamina", "LaminaScene", "LaminaTestSupport"],
                     resources: [.copy("Fixtures")]),
-        .testTarget(name: "LaminaCLITests", dependencies: ["LaminaTestSupport", "lamina"]),
+        .testTarget(name: "LaminaCLITests", dependencies: ["LaminaBench", "LaminaTestSupport", "lamina"]),
     ]
 )
 

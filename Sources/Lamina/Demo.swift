@@ -234,7 +234,8 @@ struct DemoImages {
         button = try Self.button()
     }
 
-    /// A 30 x 30 pixel button: rounded, bordered, shaded; its centre stretches (the demo's and nineslice-2k's).
+    /// A 30 x 30 pixel button: rounded, bordered, shaded; its centre stretches (LaminaBench's nineslice-2k draws the
+    /// same picture).
     static func button() throws -> Image {
         let image = try Image(width: 30, height: 30)
         let c = try DrawingContext(image: image)

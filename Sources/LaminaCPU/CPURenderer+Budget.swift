@@ -4,39 +4,45 @@ import LaminaCore
 /// start (the bands allocate and free their buffers as they go, on several threads; reserving the most they can
 /// hold at once keeps every allocation inside the budget without a lock on the drawing path).
 extension CPURenderer {
-    /// Reserves the most that the group and mask buffers of `groups` can take at once when the frame is drawn in
-    /// bands split at `rows`: for each band, the deepest chain of open groups (each buffer covers the group's
-    /// columns and its rows within the band, twice for a group with a mask), summed over the bands, which
-    /// draw at the same time. Released by the caller when the frame is done.
-    func reserveGroupBuffers(_ groups: [PlanGroup], rows: [Int]) throws -> MemoryReservation {
+    /// Reserves the most that the group and mask buffers of the plan's groups (`nesting`) can take at once when
+    /// the frame is drawn in bands split at `rows`: for each band, the deepest chain of open groups (each buffer
+    /// covers the group's columns and its rows within the band, twice for a group with a mask), summed over the
+    /// bands, which draw at the same time. Released by the caller when the frame is done.
+    func reserveGroupBuffers(_ nesting: PlanNesting, rows: [Int]) throws -> MemoryReservation {
+        let groups = nesting.groups
         guard !groups.isEmpty else { return try memoryBudget.reserve(0, for: "") }
         var total = 0
-        var deepest = 0
         var largest = (width: 0, height: 0, bytes: 0)
+        for group in groups {
+            let (width, height) = (max(0, group.bounds.x1 - group.bounds.x0), max(0, group.bounds.y1 - group.bounds.y0))
+            if width * height * 4 > largest.bytes { largest = (width, height, width * height * 4) }
+        }
         for band in 0..<(rows.count - 1) {
             let (top, bottom) = (rows[band], rows[band + 1])
-            // Groups come in plan order, an enclosing group before those it holds.
-            var open: [(end: Int, bytes: Int)] = []
+            // The buffers open at once follow the plan's nesting: one per open group, taken at its begin (twice for
+            // a group with a mask), given back at its end.
+            var open: [Int] = []
             var sum = 0
             var peak = 0
-            for group in groups {
-                while let last = open.last, last.end <= group.range.lowerBound {
-                    sum -= last.bytes
-                    open.removeLast()
+            for event in nesting.events {
+                switch event.step {
+                case .begin(let group):
+                    let width = max(0, group.bounds.x1 - group.bounds.x0)
+                    let height = max(0, min(group.bounds.y1, bottom) - max(group.bounds.y0, top))
+                    let (area, overflow) = width.multipliedReportingOverflow(by: height)
+                    let bytes = overflow ? Int.max / 4 : area * 4 * (group.maskStart == nil ? 1 : 2)
+                    open.append(bytes)
+                    sum = sum.addingReportingOverflow(bytes).overflow ? Int.max / 4 : sum + bytes
+                    peak = max(peak, sum)
+                case .end:
+                    sum -= open.removeLast()
+                case .beginMask, .quad:
+                    break
                 }
-                let width = max(0, group.bounds.x1 - group.bounds.x0)
-                let height = max(0, min(group.bounds.y1, bottom) - max(group.bounds.y0, top))
-                let (area, overflow) = width.multipliedReportingOverflow(by: height)
-                let bytes = overflow ? Int.max / 4 : area * 4 * (group.maskStart == nil ? 1 : 2)
-                open.append((group.range.upperBound, bytes))
-                sum = sum.addingReportingOverflow(bytes).overflow ? Int.max / 4 : sum + bytes
-                peak = max(peak, sum)
-                deepest = max(deepest, open.count)
-                let full = width * max(0, group.bounds.y1 - group.bounds.y0) * 4
-                if full > largest.bytes { largest = (width, group.bounds.y1 - group.bounds.y0, full) }
             }
             total = total.addingReportingOverflow(peak).overflow ? Int.max / 2 : total + peak
         }
+        let deepest = nesting.depth
         let count = groups.count
         return try memoryBudget.reserve(
             total,

@@ -38,10 +38,11 @@ extension RenderPlan {
 
     /// Checks that the groups can be drawn: each covers some quads of the plan, has a finite opacity, bounds inside
     /// the target, a mask (if any) strictly inside its range, and groups nest: an inner group lies wholly inside its
-    /// outer group's picture or wholly inside its mask.
+    /// outer group's picture or wholly inside its mask (`PlanNesting` finds the first that does not). Groups are
+    /// checked in drawing order, so the first bad one is reported.
     func validateGroups() throws {
-        var open: [PlanGroup] = []
-        for group in Self.ordered(groups) {
+        let nesting = self.nesting
+        for (index, group) in nesting.groups.enumerated() {
             let r = group.range, b = group.bounds
             guard r.lowerBound >= 0, r.upperBound <= quads.count, !r.isEmpty, group.opacity.isFinite else {
                 throw RenderError.invalidPlan("group \(r): out of the plan's \(quads.count) quads or empty")
@@ -53,36 +54,27 @@ extension RenderPlan {
             if let m = group.maskStart, !(r.lowerBound < m && m < r.upperBound) {
                 throw RenderError.invalidPlan("group \(r): mask start \(m) is not inside the group")
             }
-            while let last = open.last, last.range.upperBound <= r.lowerBound { open.removeLast() }
-            if let outer = open.last {
-                guard r.upperBound <= outer.range.upperBound else {
-                    throw RenderError.invalidPlan("group \(r) overlaps group \(outer.range) without nesting")
-                }
-                if let m = outer.maskStart, r.lowerBound < m, r.upperBound > m {
-                    throw RenderError.invalidPlan("group \(r) straddles the mask of group \(outer.range) at \(m)")
-                }
-            }
-            open.append(group)
+            if let problem = nesting.problem, problem.group == index { throw RenderError.invalidPlan(problem.message) }
         }
     }
 
-    /// Calls `body` with every step of drawing the plan, in order: groups open before their first quad, masks
-    /// begin before their first quad, groups end after their last. The plan must be valid (`validate()`).
-    /// - Complexity: O(q + g log g) for q quads and g groups; no recursion, so any nesting depth is fine.
+    /// Calls `body` with every step of drawing the plan, in order: the quads, with the events of `nesting` (groups
+    /// open before their first quad, masks begin before their first quad, groups end after their last) between
+    /// them. The plan must be valid (`validate()`).
+    /// - Complexity: O(q + e) for q quads and e nesting events, once `nesting` is worked out.
     public func forEachStep(_ body: (PlanStep) throws -> Void) rethrows {
-        let groups = Self.ordered(self.groups)
-        var open: [PlanGroup] = []
+        let events = nesting.events
         var next = 0
         for index in quads.indices {
-            while let last = open.last, last.range.upperBound <= index { try body(.end(open.removeLast())) }
-            if let last = open.last, last.maskStart == index { try body(.beginMask(last)) }
-            while next < groups.count, groups[next].range.lowerBound == index {
-                open.append(groups[next])
-                try body(.begin(groups[next]))
+            while next < events.count, events[next].position <= index {
+                try body(events[next].step)
                 next += 1
             }
             try body(.quad(index))
         }
-        while let last = open.popLast() { try body(.end(last)) }
+        while next < events.count {
+            try body(events[next].step)
+            next += 1
+        }
     }
 }

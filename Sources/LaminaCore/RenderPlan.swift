@@ -201,8 +201,17 @@ public struct RenderPlan: Sendable {
     public var height: Int
     public var quads: [Quad]
     /// Offscreen groups, outer before inner (ascending start, then descending length); their ranges nest.
-    /// Empty: every quad is composited straight onto the target.
-    public var groups: [PlanGroup]
+    /// Empty: every quad is composited straight onto the target. Changing them forgets the worked-out `nesting`.
+    public var groups: [PlanGroup] {
+        // Not reading oldValue keeps `plan.groups.append(...)` in place (no copy of the array).
+        didSet { nestingBox = PlanNestingBox() }
+    }
+    /// The nesting of `groups`, worked out on first use (PlanNesting.swift).
+    private var nestingBox = PlanNestingBox()
+
+    /// The explicit nesting of the groups (begin, mask begin, end, in drawing order), worked out once for these
+    /// groups and kept while they do not change; what validation and both renderers walk.
+    public var nesting: PlanNesting { nestingBox.nesting { PlanNesting(groups: groups) } }
 
     public init(width: Int, height: Int, quads: [Quad] = [], groups: [PlanGroup] = []) {
         self.width = width

@@ -54,8 +54,8 @@ public final class GLESRenderer: Renderer {
     let ignoredExtensions: Set<String>
     /// Internal rather than private so that tests can see where images went.
     let textures: GLESTextureCache
-    private var programs: [GLESProgram.Kind: GLESProgram] = [:]
-    private var vertexArray: GLuint = 0
+    var programs: [GLESProgram.Kind: GLESProgram] = [:]
+    var vertexArray: GLuint = 0
     /// Instance buffers written in turn (GLESRenderer+Instances.swift).
     var instanceBuffers: [GLuint] = []
     var instanceBufferCapacities: [Int] = []
@@ -237,7 +237,7 @@ public final class GLESRenderer: Renderer {
     }
 
     /// Encodes `plan` and draws it into `target` (whose size is the plan's), adding to `stats`.
-    private func drawPlan(
+    func drawPlan(
         _ plan: RenderPlan, framebuffer target: GLuint, swapRedBlue: Bool, shadowTiles: [ShadowSource: GLESTile],
         statistics stats: inout RenderStatistics
     ) throws {
@@ -348,7 +348,7 @@ public final class GLESRenderer: Renderer {
     }
 
     /// Points the instance attributes at instance `first` of the bound buffer and draws `count` boxes.
-    private func drawInstances(first: Int, count: Int) {
+    func drawInstances(first: Int, count: Int) {
         let stride = GLsizei(GLESProgram.instanceFloats * MemoryLayout<Float>.stride)
         var offset = first * GLESProgram.instanceFloats * MemoryLayout<Float>.stride
         for (location, attribute) in GLESProgram.attributes.enumerated() {
@@ -359,209 +359,14 @@ public final class GLESRenderer: Renderer {
         glDrawArraysInstanced(GLenum(GL_TRIANGLE_STRIP), 0, 4, GLsizei(count))
     }
 
-    // MARK: Shadows
+    // MARK: Shadows and offscreen targets (GLESRenderer+Shadows.swift, GLESRenderer+TargetPool.swift)
 
-    /// A blurred shadow kept on the GPU: its texture (and the framebuffer that drew it), and the frame that last
-    /// used it.
-    private struct ShadowEntry {
-        var texture: GLuint
-        var framebuffer: GLuint
-        var lastUsed: Int
-    }
-    private var shadows: [ShadowSource: ShadowEntry] = [:]
-    private var shadowFrame = 0
-
-    /// Shadows whose blurred picture is kept on the GPU.
-    public var cachedShadowCount: Int { shadows.count }
-
-    /// The blurred picture of every shadow `plan` paints: from the cache when an equal shadow was made in the
-    /// last few frames, else drawn and blurred now.
-    private func prepareShadows(
-        _ plan: RenderPlan, statistics stats: inout RenderStatistics
-    ) throws -> [ShadowSource: GLESTile] {
-        var tiles: [ShadowSource: GLESTile] = [:]
-        for quad in plan.quads {
-            guard case .shadow(let source) = quad.paint, tiles[source] == nil else { continue }
-            let texture: GLuint
-            if let entry = shadows[source] {
-                shadows[source]?.lastUsed = shadowFrame
-                texture = entry.texture
-                stats.shadowsReused += 1
-            } else {
-                let entry = try makeShadow(source, statistics: &stats)
-                shadows[source] = entry
-                texture = entry.texture
-                stats.shadowsBlurred += 1
-                stats.offscreenPasses += 2
-            }
-            let all = TexelRect(x0: 0, y0: 0, x1: source.blurWidth, y1: source.blurHeight)
-            tiles[source] = GLESTile(texture: texture, stored: all, core: all)
-        }
-        return tiles
-    }
-
-    /// Draws a shadow's silhouette into a pooled buffer, reduces it by the blur's factor when that is above 1 (box
-    /// average into a second pooled buffer, blur.frag with DOWNSAMPLE), blurs its alpha across into another and
-    /// down into a texture of the shadow's own (`blurWidth` x `blurHeight`), tinting it on the way.
-    private func makeShadow(_ source: ShadowSource, statistics stats: inout RenderStatistics) throws -> ShadowEntry {
-        let (width, height) = (source.blurWidth, source.blurHeight)
-        let inner = try prepareShadows(source.silhouette, statistics: &stats)
-        let silhouette = try acquireGroupTarget(width: source.width, height: source.height)
-        var silhouetteInUse = true
-        defer { if silhouetteInUse { groupTargets[silhouette].inUse = false } }
-        glBindFramebuffer(GLenum(GL_FRAMEBUFFER), groupTargets[silhouette].framebuffer)
-        glClearColor(0, 0, 0, 0)
-        glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
-        try drawPlan(source.silhouette, framebuffer: groupTargets[silhouette].framebuffer, swapRedBlue: false,
-                     shadowTiles: inner, statistics: &stats)
-        var blurInput = groupTargets[silhouette].texture
-        var reduced: Int?
-        defer { if let reduced { groupTargets[reduced].inUse = false } }
-        if source.blur.factor > 1 {
-            let target = try acquireGroupTarget(width: width, height: height)
-            reduced = target
-            downsamplePass(source, from: blurInput, into: groupTargets[target].framebuffer)
-            stats.drawCalls += 1
-            // The full-size silhouette is no longer needed: free it for the blur's own buffers.
-            groupTargets[silhouette].inUse = false
-            silhouetteInUse = false
-            blurInput = groupTargets[target].texture
-        }
-        let across = try acquireGroupTarget(width: width, height: height)
-        defer { groupTargets[across].inUse = false }
-
-        let (texture, framebuffer) = try makeRenderTarget(width: width, height: height, for: "shadow")
-        let q = source.color.quantized
-        blurPass(source, from: blurInput, into: groupTargets[across].framebuffer, direction: (1, 0), tint: nil)
-        blurPass(source, from: groupTargets[across].texture, into: framebuffer, direction: (0, 1),
-                 tint: (Float(q.blue) / 255, Float(q.green) / 255, Float(q.red) / 255, Float(q.alpha) / 255))
-        stats.drawCalls += 2
-        try checkErrors("blurring a shadow")
-        return ShadowEntry(texture: texture, framebuffer: framebuffer, lastUsed: shadowFrame)
-    }
-
-    /// One pass of the blur over the whole (reduced) buffer (blur.frag), replacing what `framebuffer` held.
-    private func blurPass(
-        _ source: ShadowSource, from texture: GLuint, into framebuffer: GLuint, direction: (Int32, Int32),
-        tint: (Float, Float, Float, Float)?
-    ) {
-        let program = programs[.blur]!
-        beginShadowPass(program, width: source.blurWidth, height: source.blurHeight, into: framebuffer, from: texture)
-        glUniform2i(program.uniform("u_direction"), direction.0, direction.1)
-        glUniform1i(program.uniform("u_radius"), GLint(source.kernel.radius))
-        glUniform1f(program.uniform("u_sigma"), max(source.kernel.sigma, 1e-3))
-        glUniform1f(program.uniform("u_normalisation"), source.kernel.normalisation)
-        let color = tint ?? (0, 0, 0, 1)
-        glUniform4f(program.uniform("u_color"), color.0, color.1, color.2, color.3)
-        glUniform1i(program.uniform("u_tint"), tint == nil ? 0 : 1)
-        endShadowPass(width: source.blurWidth, height: source.blurHeight)
-    }
-
-    /// The silhouette's alpha box-averaged over blocks of the blur's factor into the reduced buffer (blur.frag
-    /// with DOWNSAMPLE; the same whole-number arithmetic as ShadowSource.downsampled).
-    private func downsamplePass(_ source: ShadowSource, from texture: GLuint, into framebuffer: GLuint) {
-        let program = programs[.downsample]!
-        beginShadowPass(program, width: source.blurWidth, height: source.blurHeight, into: framebuffer, from: texture)
-        glUniform1i(program.uniform("u_factor"), GLint(source.blur.factor))
-        endShadowPass(width: source.blurWidth, height: source.blurHeight)
-    }
-
-    /// Binds `framebuffer` (`width` x `height`) and `texture` for a pass of `program` over the whole buffer.
-    private func beginShadowPass(_ program: GLESProgram, width: Int, height: Int, into framebuffer: GLuint,
-                                 from texture: GLuint) {
-        glBindFramebuffer(GLenum(GL_FRAMEBUFFER), framebuffer)
-        glViewport(0, 0, GLsizei(width), GLsizei(height))
-        glDisable(GLenum(GL_BLEND))
-        glUseProgram(program.id)
-        glUniform2f(program.targetSize, GLfloat(width), GLfloat(height))
-        glUniform2f(program.origin, 0, 0)
-        glUniform1i(program.image, 0)
-        glActiveTexture(GLenum(GL_TEXTURE0))
-        glBindTexture(GLenum(GL_TEXTURE_2D), texture)
-    }
-
-    /// Draws one box over the buffer (the identity map makes v_texel the pixel centre) and restores blending.
-    private func endShadowPass(width: Int, height: Int) {
-        let instance: [Float] = [0, 0, Float(width), Float(height), 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0]
-        glBindVertexArray(vertexArray)
-        glBindBuffer(GLenum(GL_ARRAY_BUFFER), instanceBuffer)
-        uploadInstances(instance)
-        drawInstances(first: 0, count: 1)
-        glBindVertexArray(0)
-        glEnable(GLenum(GL_BLEND))
-    }
-
-    /// Forgets shadows no frame has used for four frames, releasing their textures.
-    private func releaseUnusedShadows() {
-        for (source, entry) in shadows where entry.lastUsed + 4 <= shadowFrame {
-            var (texture, framebuffer) = (entry.texture, entry.framebuffer)
-            glDeleteFramebuffers(1, &framebuffer)
-            glDeleteTextures(1, &texture)
-            shadows[source] = nil
-        }
-    }
-
-    /// Offscreen buffers for groups, reused between groups and frames.
-    private struct GroupTarget {
-        var texture: GLuint
-        var framebuffer: GLuint
-        var width: Int, height: Int
-        var inUse: Bool
-        /// The frame (`shadowFrame`) that last took it.
-        var lastUsed = 0
-    }
-    private var groupTargets: [GroupTarget] = []
-
-    /// Offscreen buffers held for groups, masks and shadows between frames (in use or idle).
-    public var pooledTargetCount: Int { groupTargets.count }
-
-    /// A free buffer of exactly this size from the pool, or a new one.
-    private func acquireGroupTarget(width: Int, height: Int) throws -> Int {
-        if let index = groupTargets.firstIndex(where: { !$0.inUse && $0.width == width && $0.height == height }) {
-            groupTargets[index].inUse = true
-            groupTargets[index].lastUsed = shadowFrame
-            return index
-        }
-        let (texture, framebuffer) = try makeRenderTarget(width: width, height: height, for: "group buffer")
-        groupTargets.append(GroupTarget(texture: texture, framebuffer: framebuffer, width: width, height: height,
-                                        inUse: true, lastUsed: shadowFrame))
-        return groupTargets.count - 1
-    }
-
-    /// A new RGBA8 texture of `width` x `height` (nearest, one level) and a framebuffer drawing into it, left bound.
-    private func makeRenderTarget(width: Int, height: Int, for what: String) throws -> (GLuint, GLuint) {
-        var texture: GLuint = 0, framebuffer: GLuint = 0
-        glGenTextures(1, &texture)
-        glBindTexture(GLenum(GL_TEXTURE_2D), texture)
-        try reserveTarget(texture, width: width, height: height, what: what)
-        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), GL_NEAREST)
-        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAG_FILTER), GL_NEAREST)
-        glTexStorage2D(GLenum(GL_TEXTURE_2D), 1, GLenum(GL_RGBA8), GLsizei(width), GLsizei(height))
-        if glGetError() == GLenum(GL_OUT_OF_MEMORY) {
-            glDeleteTextures(1, &texture)
-            throw RenderError.failed("out of GPU memory allocating a \(width)x\(height) \(what)")
-        }
-        glGenFramebuffers(1, &framebuffer)
-        glBindFramebuffer(GLenum(GL_FRAMEBUFFER), framebuffer)
-        glFramebufferTexture2D(GLenum(GL_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), GLenum(GL_TEXTURE_2D), texture, 0)
-        return (texture, framebuffer)
-    }
-
-    /// Keeps at most 16 idle group buffers between frames.
-    /// Frees idle buffers not taken in the last 4 frames (a one-off large silhouette or a deep nest of groups does not
-    /// keep its memory), and keeps at most 16 idle ones.
-    private func trimGroupTargets() {
-        while let index = groupTargets.firstIndex(where: { !$0.inUse && $0.lastUsed + 4 <= shadowFrame }) {
-            var target = groupTargets.remove(at: index)
-            glDeleteFramebuffers(1, &target.framebuffer)
-            glDeleteTextures(1, &target.texture)
-        }
-        while groupTargets.count > 16, let index = groupTargets.firstIndex(where: { !$0.inUse }) {
-            var target = groupTargets.remove(at: index)
-            glDeleteFramebuffers(1, &target.framebuffer)
-            glDeleteTextures(1, &target.texture)
-        }
-    }
+    /// Blurred shadows kept on the GPU, by source.
+    var shadows: [ShadowSource: ShadowEntry] = [:]
+    /// Frames drawn: the clock that ages shadows and idle offscreen targets.
+    var shadowFrame = 0
+    /// Offscreen buffers for groups, masks and shadows, reused between groups and frames.
+    var groupTargets: [GroupTarget] = []
 
     private func prepareFramebuffer(width: Int, height: Int) throws {
         if framebufferSize == (width, height), colorTexture != 0 { return }
@@ -599,7 +404,7 @@ public final class GLESRenderer: Renderer {
     }
 
     /// Throws for a pending GL error, or `GLESContextLost` after a GPU reset.
-    private func checkErrors(_ doing: String) throws {
+    func checkErrors(_ doing: String) throws {
         let status = context.resetStatus()
         if status != GLenum(GL_NO_ERROR) { throw GLESContextLost(status: status, during: doing) }
         let error = glGetError()
@@ -609,19 +414,5 @@ public final class GLESRenderer: Renderer {
         guard error == GLenum(GL_NO_ERROR) else {
             throw RenderError.failed("GL error while \(doing): \(GLESError.name(error))")
         }
-    }
-}
-
-/// Driver messages through KHR_debug, printed to stderr when LAMINA_GL_DEBUG is set.
-enum GLESDebug {
-    static func install() {
-        guard let callback: PFNGLDEBUGMESSAGECALLBACKKHRPROC = EGLDisplayConnection.procedure("glDebugMessageCallbackKHR")
-        else { return }
-        glEnable(GLenum(GL_DEBUG_OUTPUT_KHR))
-        callback({ _, _, _, _, length, message, _ in
-            guard let message else { return }
-            let text = String(decoding: UnsafeRawBufferPointer(start: message, count: Int(length)), as: UTF8.self)
-            FileHandle.standardError.write(Data("lamina: gl: \(text)\n".utf8))
-        }, nil)
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
 import Lamina
+import LaminaBench
 
-/// The random-tree tests' generator: SplitMix64 (LaminaCore), whose one-word state lets a seed printed by a failing
+/// The random-tree tests' generator: SplitMix64 (LaminaBench), whose one-word state lets a seed printed by a failing
 /// test rebuild the same scene anywhere, with the draws the generator needs.
 public struct TreeRandom: RandomNumberGenerator, Sendable {
     private var generator: SplitMix64

@@ -1,5 +1,6 @@
 import Foundation
 import Lamina
+import LaminaBench
 import Testing
 
 /// The `shadow-radius-N` benchmark scenes: one centred square whose shadow is made again every frame.

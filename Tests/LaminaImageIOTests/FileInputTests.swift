@@ -1,4 +1,5 @@
 import Foundation
+import LaminaBench
 import LaminaCore
 import LaminaImageIO
 import LaminaTestSupport

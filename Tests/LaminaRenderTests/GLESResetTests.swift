@@ -1,6 +1,7 @@
 import CEGL
 import Foundation
 import Lamina
+import LaminaBench
 import LaminaTestSupport
 import Testing
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Lamina
+import LaminaBench
 
 struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(

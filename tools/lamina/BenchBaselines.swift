@@ -1,6 +1,7 @@
 import CCairo
 import Foundation
 import Lamina
+import LaminaBench
 
 /// Shoelace area of a polygon (either winding).
 private func area(_ points: [CGPoint]) -> Double {

@@ -1,5 +1,6 @@
 import Foundation
 import Lamina
+import LaminaBench
 
 /// A scene to measure: a built-in one, or a scene file.
 struct BenchSceneSource {

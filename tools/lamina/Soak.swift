@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Lamina
+import LaminaBench
 
 /// `lamina soak`: renders many frames of a changing tree and checks that resident memory stops growing.
 struct Soak: ParsableCommand {

@@ -1,6 +1,7 @@
 import CEGL
 import Foundation
 import LaminaCore
+import LaminaGLES
 
 /// The benchmark's baseline: a minimal hand-written GL loop that draws the same textured quads with one
 /// instanced draw call, one texture and the GPU's own bilinear sampler, with no Lamina code in between
@@ -23,8 +24,8 @@ public final class GLESBaseline {
         self.width = width
         self.height = height
         textureSize = (image.width, image.height)
-        let vertex = try GLESProgram.compile("baseline.vert", type: GLenum(GL_VERTEX_SHADER))
-        let fragment = try GLESProgram.compile("baseline.frag", type: GLenum(GL_FRAGMENT_SHADER))
+        let vertex = try GLESShaders.compile("baseline.vert", type: GLenum(GL_VERTEX_SHADER))
+        let fragment = try GLESShaders.compile("baseline.frag", type: GLenum(GL_FRAGMENT_SHADER))
         program = glCreateProgram()
         glAttachShader(program, vertex)
         glAttachShader(program, fragment)

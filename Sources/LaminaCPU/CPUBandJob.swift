@@ -1,0 +1,311 @@
+import CPixman
+import Foundation
+import LaminaCore
+
+/// The bands of one frame: each draws every prepared quad clipped to its rows, into its own pixman view of the
+/// target (pixman images are not shared between threads; their memory is). A group is drawn into an offscreen
+/// buffer covering the group's pixels in the band's rows, then composited with its opacity.
+final class CPUBandJob: @unchecked Sendable {
+    let prepared: [CPUPreparedQuad]
+    /// The plan (for its groups, through `forEachStep`).
+    let plan: RenderPlan
+    let target: Image
+    let rows: [Int]
+    let views: [CPUTextureViews]
+    private let lock = NSLock()
+    private(set) var error: Error?
+
+    init(prepared: [CPUPreparedQuad], plan: RenderPlan, target: Image, rows: [Int], views: [CPUTextureViews]) {
+        self.prepared = prepared
+        self.plan = plan
+        self.target = target
+        self.rows = rows
+        self.views = views
+    }
+
+    func draw(band: Int) {
+        let top = rows[band], bottom = rows[band + 1]
+        guard bottom > top else { return }
+        let views = views[band]
+        defer { views.removeAll() }
+        let first = target.baseAddress.advanced(by: top * target.bytesPerRow).assumingMemoryBound(to: UInt32.self)
+        guard let destination = pixman_image_create_bits_no_clear(
+            PIXMAN_a8r8g8b8, Int32(target.width), Int32(bottom - top), first, Int32(target.bytesPerRow))
+        else { return fail(RenderError.failed("pixman could not wrap rows \(top)..<\(bottom) of the target")) }
+        defer { pixman_image_unref(destination) }
+        // Where quads go now: the band, or the innermost open group's buffer (nil when the group misses the band).
+        struct Target {
+            var image: OpaquePointer?
+            var origin: (x: Int, y: Int)
+            var rows: Range<Int>
+            var group: PlanGroup?
+            /// true: this buffer holds `group`'s mask, above its content buffer.
+            var isMask = false
+        }
+        var stack = [Target(image: destination, origin: (0, top), rows: top..<bottom, group: nil)]
+        func close() {
+            var done = stack.removeLast()
+            if done.isMask {
+                // The mask's alpha multiplies the group's picture (IN_REVERSE: destination x source alpha).
+                let content = stack.removeLast()
+                if let mask = done.image, let picture = content.image {
+                    pixman_image_composite32(
+                        PIXMAN_OP_IN_REVERSE, mask, nil, picture, 0, 0, 0, 0, 0, 0, Int32(content.rows.isEmpty ? 0 :
+                            (content.group!.bounds.x1 - content.group!.bounds.x0)), Int32(content.rows.count))
+                }
+                if let mask = done.image { pixman_image_unref(mask) }
+                done = content
+            }
+            guard let image = done.image, let group = done.group else { return }
+            defer { pixman_image_unref(image) }
+            let parent = stack[stack.count - 1]
+            guard let into = parent.image else { return }
+            var alpha = pixman_color_t(red: 0, green: 0, blue: 0, alpha: UInt16(PremultipliedColor.byte(group.opacity)) * 257)
+            let mask = pixman_image_create_solid_fill(&alpha)
+            defer { if let mask { pixman_image_unref(mask) } }
+            pixman_image_composite32(
+                PIXMAN_OP_OVER, image, mask, into, 0, 0, 0, 0, Int32(group.bounds.x0 - parent.origin.x),
+                Int32(done.rows.lowerBound - parent.origin.y), Int32(group.bounds.x1 - group.bounds.x0),
+                Int32(done.rows.count))
+        }
+        do {
+            try plan.forEachStep { step in
+                switch step {
+                case .begin(let group):
+                    let outer = stack[stack.count - 1]
+                    let low = max(group.bounds.y0, outer.rows.lowerBound)
+                    let rows = low..<max(low, min(group.bounds.y1, outer.rows.upperBound))
+                    var image: OpaquePointer?
+                    if outer.image != nil, !rows.isEmpty {
+                        image = pixman_image_create_bits(
+                            PIXMAN_a8r8g8b8, Int32(group.bounds.x1 - group.bounds.x0), Int32(rows.count), nil, 0)
+                        guard image != nil else { throw RenderError.failed("pixman could not make a group buffer") }
+                    }
+                    stack.append(Target(image: image, origin: (group.bounds.x0, rows.lowerBound),
+                                        rows: rows.isEmpty ? 0..<0 : rows, group: group))
+                case .beginMask(let group):
+                    let content = stack[stack.count - 1]
+                    var image: OpaquePointer?
+                    if content.image != nil, !content.rows.isEmpty {
+                        image = pixman_image_create_bits(
+                            PIXMAN_a8r8g8b8, Int32(group.bounds.x1 - group.bounds.x0), Int32(content.rows.count), nil,
+                            0)
+                        guard image != nil else { throw RenderError.failed("pixman could not make a mask buffer") }
+                    }
+                    stack.append(Target(image: image, origin: content.origin, rows: content.rows, group: group,
+                                        isMask: true))
+                case .end:
+                    close()
+                case .quad(let index):
+                    let current = stack[stack.count - 1]
+                    guard let into = current.image else { return }
+                    try draw(prepared[index], rows: current.rows, into: into, origin: current.origin, views: views)
+                }
+            }
+            while stack.count > 1 { close() }
+        } catch {
+            while stack.count > 1 { close() }
+            fail(error)
+        }
+    }
+
+    private func fail(_ error: Error) {
+        lock.lock()
+        if self.error == nil { self.error = error }
+        lock.unlock()
+    }
+
+    /// Draws one quad's part in `rows` into `destination`, whose pixel (0, 0) is target pixel `origin`.
+    private func draw(
+        _ item: CPUPreparedQuad, rows: Range<Int>, into destination: OpaquePointer, origin: (x: Int, y: Int),
+        views: CPUTextureViews
+    ) throws {
+        let top = Int32(origin.y), left = Int32(origin.x)
+        switch item.coverage {
+        case .none:
+            return
+        case .box(let box):
+            let y0 = max(box.y0, rows.lowerBound), y1 = min(box.y1, rows.upperBound)
+            guard y1 > y0 else { return }
+            try composite(item, x0: box.x0, y0: y0, x1: box.x1, y1: y1, origin: (left, top), mask: nil, destination,
+                          views)
+        case .boxes(let boxes, let bounds):
+            try drawBoxes(boxes, bounds: bounds, item, rows: rows, into: destination, origin: (left, top), views: views)
+        case .analytic(let edges):
+            let (full, fullBounds, bytes, bounds, stride, pieces) = (edges.full, edges.fullBounds, edges.mask, edges.bounds,
+                                                                     edges.stride, edges.pieces)
+            if let fullBounds {
+                try drawBoxes(full, bounds: fullBounds, item, rows: rows, into: destination, origin: (left, top),
+                              views: views)
+            }
+            guard !pieces.isEmpty else { return }
+            try bytes.withUnsafeBufferPointer { buffer in
+                // pixman wants a mutable pointer but only reads a mask.
+                let start = UnsafeMutableRawPointer(mutating: buffer.baseAddress!)
+                guard let mask = pixman_image_create_bits_no_clear(
+                    PIXMAN_a8, Int32(bounds.x1 - bounds.x0), Int32(bounds.y1 - bounds.y0),
+                    start.assumingMemoryBound(to: UInt32.self), Int32(stride))
+                else { throw RenderError.failed("pixman could not make a coverage mask") }
+                defer { pixman_image_unref(mask) }
+                for piece in pieces {
+                    let y0 = max(bounds.y0 + piece.y0, rows.lowerBound), y1 = min(bounds.y0 + piece.y1, rows.upperBound)
+                    guard y1 > y0 else { continue }
+                    try composite(item, x0: bounds.x0 + piece.x0, y0: y0, x1: bounds.x0 + piece.x1, y1: y1,
+                                  origin: (left, top), mask: mask,
+                                  maskOffset: (Int32(piece.x0), Int32(y0 - bounds.y0)), destination, views)
+                }
+            }
+        }
+    }
+
+    /// Draws the pixels of `boxes` (within `bounds`) in `rows` through a pixman clip region.
+    private func drawBoxes(
+        _ boxes: [PixelBox], bounds: PixelBox, _ item: CPUPreparedQuad, rows: Range<Int>,
+        into destination: OpaquePointer, origin: (x: Int32, y: Int32), views: CPUTextureViews
+    ) throws {
+        let (left, top) = origin
+        let y0 = max(bounds.y0, rows.lowerBound), y1 = min(bounds.y1, rows.upperBound)
+        guard y1 > y0 else { return }
+        if boxes.count == 1 {
+            let box = boxes[0]
+            try composite(item, x0: box.x0, y0: y0, x1: box.x1, y1: y1, origin: origin, mask: nil, destination, views)
+            return
+        }
+        let clipped = boxes.compactMap { box -> pixman_box32_t? in
+            let a = max(box.y0, y0), b = min(box.y1, y1)
+            guard b > a else { return nil }
+            return pixman_box32_t(
+                x1: Int32(box.x0) - left, y1: Int32(a) - top, x2: Int32(box.x1) - left, y2: Int32(b) - top)
+        }
+        guard !clipped.isEmpty else { return }
+        var region = pixman_region32_t()
+        _ = clipped.withUnsafeBufferPointer { pixman_region32_init_rects(&region, $0.baseAddress, Int32($0.count)) }
+        pixman_image_set_clip_region32(destination, &region)
+        defer {
+            pixman_image_set_clip_region32(destination, nil)
+            pixman_region32_fini(&region)
+        }
+        try composite(item, x0: bounds.x0, y0: y0, x1: bounds.x1, y1: y1, origin: origin, mask: nil, destination, views)
+    }
+
+    /// Composites the quad's source over target pixels x0..<x1, y0..<y1 (the destination's (0, 0) is target pixel
+    /// `origin`), through `mask` (whose (0, 0) is (x0, y0)) or the quad's opacity.
+    private func composite(
+        _ item: CPUPreparedQuad, x0: Int, y0: Int, x1: Int, y1: Int, origin: (x: Int32, y: Int32), mask: OpaquePointer?,
+        maskOffset: (x: Int32, y: Int32) = (0, 0), _ destination: OpaquePointer, _ views: CPUTextureViews
+    ) throws {
+        if let mip = item.mip, mip.fraction > 0 {
+            return try compositeTrilinear(item, mip, x0: x0, y0: y0, x1: x1, y1: y1, origin: origin, mask: mask,
+                                          maskOffset: maskOffset, destination, views)
+        }
+        guard let source = try source(for: item, views: views, region: (x0, y0, x1, y1)) else { return }
+        defer { if source.owned { pixman_image_unref(source.image) } }
+        var opacity: OpaquePointer?
+        let scaledSolid = item.solid != nil && !item.quad.hasAnalyticCoverage
+        if mask == nil, !scaledSolid, item.opacityMask < 255 {
+            var alpha = pixman_color_t(red: 0, green: 0, blue: 0, alpha: UInt16(item.opacityMask) * 257)
+            opacity = pixman_image_create_solid_fill(&alpha)
+        }
+        defer { if let opacity { pixman_image_unref(opacity) } }
+        let opaqueSolid = mask == nil && opacity == nil && item.solid.map { $0.quantized.alpha == 255 } == true
+        pixman_image_composite32(
+            opaqueSolid ? PIXMAN_OP_SRC : PIXMAN_OP_OVER, source.image, mask ?? opacity, destination,
+            Int32(x0) + source.offset.x, Int32(y0) + source.offset.y, maskOffset.x, maskOffset.y, Int32(x0) - origin.x,
+            Int32(y0) - origin.y,
+            Int32(x1 - x0), Int32(y1 - y0))
+    }
+
+    /// A pixman source for a quad's paint: `offset` is added to target coordinates to get source coordinates.
+    struct Source {
+        var image: OpaquePointer
+        var offset: (x: Int32, y: Int32)
+        var owned: Bool
+    }
+
+    /// A solid fill, or the texture view with the quad's transform and filter (nil for a degenerate mapping).
+    private func source(
+        for item: CPUPreparedQuad, views: CPUTextureViews, region: (x0: Int, y0: Int, x1: Int, y1: Int)
+    ) throws -> Source? {
+        let quad = item.quad
+        switch quad.paint {
+        case .shadow:
+            // Resolved to textures before the bands start.
+            return nil
+        case .solid:
+            let bytes = (item.solid ?? PremultipliedColor(red: 0, green: 0, blue: 0, alpha: 0)).quantized
+            var pixel = pixman_color_t(
+                red: UInt16(bytes.red) * 257, green: UInt16(bytes.green) * 257, blue: UInt16(bytes.blue) * 257,
+                alpha: UInt16(bytes.alpha) * 257)
+            guard let fill = pixman_image_create_solid_fill(&pixel) else {
+                throw RenderError.failed("pixman could not make a solid fill")
+            }
+            return Source(image: fill, offset: (0, 0), owned: true)
+        case .texture(let texture):
+            return try textureSource(item, texture, level: item.mip?.level ?? 0, views: views, region: region)
+        }
+    }
+
+    /// The view of mip level `level` of the quad's texture (0: the image itself) with the quad's transform and
+    /// filter (trilinear: bilinear within the level); nil for a degenerate mapping.
+    func textureSource(
+        _ item: CPUPreparedQuad, _ texture: TextureSource, level: Int, views: CPUTextureViews,
+        region: (x0: Int, y0: Int, x1: Int, y1: Int)
+    ) throws -> Source? {
+        let quad = item.quad
+        let image = level == 0 ? texture.image : item.mipLevels[level]
+        let clamp = texture.clamp.atMipLevel(level, width: texture.image.width, height: texture.image.height)
+        guard let view = views.view(of: image, clamp: clamp) else {
+            throw RenderError.failed("pixman could not wrap \(image)")
+        }
+        guard let levelZero = quad.targetToTexel(texture) else { return nil }
+        let targetToView = MipSelection.map(levelZero, level: level)
+            .concatenating(.translation(-CGFloat(clamp.x0), -CGFloat(clamp.y0)))
+        if let offset = targetToView.integerTranslation {
+            // Whole-pixel placement at 1:1: no transform and no filtering, so pixman takes its fastest path.
+            pixman_image_set_transform(view, nil)
+            pixman_image_set_filter(view, PIXMAN_FILTER_NEAREST, nil, 0)
+            return Source(image: view, offset: (Int32(offset.x), Int32(offset.y)), owned: false)
+        }
+        if !targetToView.isAffine || texture.filter == .nearest || !Self.fitsFixedPoint(targetToView, region: region) {
+            // Perspective: sampled here, as the GLES shader samples (pixman's projective path drifts). So are maps
+            // that reach texels beyond pixman's 16.16 fixed point (a contentsRect far outside the image), where
+            // pixman would wrap around: the shader clamps them to the edge texels. And nearest sampling that is not
+            // a whole-pixel copy: pixman's 16.16 matrix is off by up to 1/65536 per pixel, so across a scaled or
+            // rotated image its sample points drift by thousandths of a texel and take the neighbouring texel where
+            // a point lies that close to an edge; in doubles the two renderers part only within float rounding.
+            guard let sampled = CPUProjectiveSampler.sample(
+                image, clamp: clamp, targetToTexel: MipSelection.map(levelZero, level: level),
+                filter: texture.filter == .nearest ? .nearest : .linear, x0: region.x0, y0: region.y0,
+                x1: region.x1, y1: region.y1)
+            else { throw RenderError.failed("pixman could not make a \(region) perspective buffer") }
+            return Source(image: sampled, offset: (Int32(-region.x0), Int32(-region.y0)), owned: true)
+        }
+        var transform = pixman_transform()
+        var f = Self.pixmanMatrix(targetToView)
+        guard pixman_transform_from_pixman_f_transform(&transform, &f) != 0 else { return nil }
+        pixman_image_set_transform(view, &transform)
+        let filter = texture.filter == .nearest ? PIXMAN_FILTER_NEAREST : PIXMAN_FILTER_BILINEAR
+        pixman_image_set_filter(view, filter, nil, 0)
+        return Source(image: view, offset: (0, 0), owned: false)
+    }
+
+    /// True when `m` maps the corners of `region` (and so, being affine, all of it) to texel coordinates pixman's
+    /// 16.16 fixed point holds with room to spare.
+    private static func fitsFixedPoint(_ m: Matrix3, region: (x0: Int, y0: Int, x1: Int, y1: Int)) -> Bool {
+        let limit: CGFloat = 16_384
+        guard [m.m11, m.m12, m.m21, m.m22].allSatisfy({ abs($0) < limit }) else { return false }
+        for (x, y) in [(region.x0, region.y0), (region.x1, region.y0), (region.x0, region.y1), (region.x1, region.y1)] {
+            let p = m.apply(CGPoint(x: CGFloat(x), y: CGFloat(y))).projected
+            guard abs(p.x) < limit, abs(p.y) < limit else { return false }
+        }
+        return true
+    }
+
+    /// Lamina's row-vector Matrix3 (affine here) as pixman's column-vector double matrix.
+    private static func pixmanMatrix(_ m: Matrix3) -> pixman_f_transform {
+        pixman_f_transform(m: (
+            (Double(m.m11), Double(m.m21), Double(m.m31)),
+            (Double(m.m12), Double(m.m22), Double(m.m32)),
+            (Double(m.m13), Double(m.m23), Double(m.m33))))
+    }
+}

@@ -1,0 +1,118 @@
+import CPixman
+import Foundation
+import LaminaCore
+
+/// One quad with its covered pixels worked out (once, for every band).
+struct CPUPreparedQuad: @unchecked Sendable {
+    enum Coverage {
+        /// Nothing to draw.
+        case none
+        /// Every pixel of one box.
+        case box(PixelBox)
+        /// Every pixel of several boxes (a non-rectangular shape under the pixel-centre rule).
+        case boxes([PixelBox], bounds: PixelBox)
+        /// Analytic coverage (antialiased edges, shapes): see CPUEdgeCoverage (a class, so the prepared quads that
+        /// 10,000 sprites make stay small).
+        case analytic(CPUEdgeCoverage)
+    }
+
+    let quad: Quad
+    let coverage: Coverage
+    /// The solid colour to composite (opacity applied, unless the mask carries it), or nil for a texture.
+    let solid: PremultipliedColor?
+    /// The opacity as a solid mask where no coverage mask carries it (textures, and solids of analytic quads, whose
+    /// `solid` is unscaled); 255: no mask.
+    let opacityMask: UInt8
+    /// Trilinear minification: the levels to sample (nil: level 0 alone), and the image's mip chain.
+    private(set) var mip: MipSelection?
+    private(set) var mipLevels: [Image] = []
+
+    var isEmpty: Bool {
+        if case .none = coverage { return true }
+        return false
+    }
+
+    init(_ quad: Quad, width: Int, height: Int, coverages: FrameCache<CoverageKey, Coverage>? = nil) {
+        self.quad = quad
+        let opacity = min(max(quad.opacity, 0), 1)
+        var solidColor: PremultipliedColor?
+        if case .solid(let color) = quad.paint { solidColor = color }
+        opacityMask = PremultipliedColor.byte(opacity)
+        if quad.hasAnalyticCoverage {
+            // The full boxes go through the opacity as a mask, the edge pixels through a mask of coverage x
+            // opacity; both apply to the source at full strength, as the GLES renderer does.
+            solid = solidColor
+            let make = { Self.analytic(quad.analyticCoverage(width: width, height: height), opacity: opacity) }
+            coverage = coverages?.value(for: CoverageKey(quad, width: width, height: height, opacity: opacity),
+                                        make: make) ?? make()
+            return
+        }
+        solid = solidColor?.scaled(by: opacity)
+        let visible = solid.map { $0.quantized.alpha > 0 } ?? (opacityMask > 0)
+        guard visible else {
+            coverage = .none
+            return
+        }
+        let pixels = quad.pixelCoverage(width: width, height: height)
+        switch pixels {
+        case .none:
+            coverage = .none
+        case .rect(let x0, let y0, let x1, let y1):
+            coverage = .box(PixelBox(x0: x0, y0: y0, x1: x1, y1: y1))
+        case .spans:
+            let boxes = pixels.boxes
+            var bounds = boxes[0]
+            for box in boxes {
+                bounds.x0 = min(bounds.x0, box.x0); bounds.x1 = max(bounds.x1, box.x1)
+                bounds.y1 = max(bounds.y1, box.y1)
+            }
+            coverage = .boxes(boxes, bounds: bounds)
+        }
+    }
+
+    private static func analytic(_ coverage: AntialiasedCoverage, opacity: Float) -> Coverage {
+        let opacityByte = PremultipliedColor.byte(opacity)
+        let full = opacityByte > 0 ? coverage.full : []
+        let partial = coverage.partial.filter { PartialPixel.alpha($0.coverage, opacity: opacity) > 0 }
+        guard !full.isEmpty || !partial.isEmpty else { return .none }
+        var fullBounds: PixelBox?
+        for box in full {
+            fullBounds = fullBounds.map {
+                PixelBox(x0: min($0.x0, box.x0), y0: min($0.y0, box.y0), x1: max($0.x1, box.x1), y1: max($0.y1, box.y1))
+            } ?? box
+        }
+        guard !partial.isEmpty else {
+            return .analytic(CPUEdgeCoverage(full: full, fullBounds: fullBounds, mask: [],
+                                             bounds: PixelBox(x0: 0, y0: 0, x1: 0, y1: 0), stride: 0, pieces: []))
+        }
+        var x0 = Int.max, y0 = Int.max, x1 = Int.min, y1 = Int.min
+        for pixel in partial {
+            x0 = min(x0, Int(pixel.x)); y0 = min(y0, Int(pixel.y))
+            x1 = max(x1, Int(pixel.x) + 1); y1 = max(y1, Int(pixel.y) + 1)
+        }
+        let stride = (x1 - x0 + 3) & ~3
+        var bytes = [UInt8](repeating: 0, count: stride * (y1 - y0))
+        for pixel in partial {
+            bytes[(Int(pixel.y) - y0) * stride + Int(pixel.x) - x0] = PartialPixel.alpha(pixel.coverage, opacity: opacity)
+        }
+        // Composited a piece at a time, near the pixels the mask holds (pieces relative to the mask).
+        let pieces = AntialiasedCoverage(partial: partial).pieces().map {
+            PixelBox(x0: $0.x0 - x0, y0: $0.y0 - y0, x1: $0.x1 - x0, y1: $0.y1 - y0)
+        }
+        return .analytic(CPUEdgeCoverage(full: full, fullBounds: fullBounds, mask: bytes,
+                         bounds: PixelBox(x0: x0, y0: y0, x1: x1, y1: y1), stride: stride, pieces: pieces))
+    }
+}
+
+extension CPUPreparedQuad {
+    /// This quad with its texture's mip chain, when it samples levels other than level 0 alone.
+    func withMipLevels() throws -> CPUPreparedQuad {
+        guard !isEmpty, case .texture(let texture) = quad.paint, let selection = texture.mipSelection else {
+            return self
+        }
+        var copy = self
+        copy.mip = selection
+        copy.mipLevels = try texture.image.mipChain()
+        return copy
+    }
+}

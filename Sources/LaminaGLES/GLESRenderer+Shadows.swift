@@ -1,0 +1,145 @@
+import CEGL
+import Foundation
+import LaminaCore
+
+/// Shadows: each distinct `ShadowSource` of a frame has its silhouette drawn, reduced when the blur is large, and
+/// blurred into a texture of its own, kept for the next frames that use it.
+extension GLESRenderer {
+    /// A blurred shadow kept on the GPU: its texture (and the framebuffer that drew it), and the frame that last
+    /// used it.
+    struct ShadowEntry {
+        var texture: GLuint
+        var framebuffer: GLuint
+        var lastUsed: Int
+    }
+
+    /// Shadows whose blurred picture is kept on the GPU.
+    public var cachedShadowCount: Int { shadows.count }
+
+    /// The blurred picture of every shadow `plan` paints: from the cache when an equal shadow was made in the
+    /// last few frames, else drawn and blurred now.
+    func prepareShadows(
+        _ plan: RenderPlan, statistics stats: inout RenderStatistics
+    ) throws -> [ShadowSource: GLESTile] {
+        var tiles: [ShadowSource: GLESTile] = [:]
+        for quad in plan.quads {
+            guard case .shadow(let source) = quad.paint, tiles[source] == nil else { continue }
+            let texture: GLuint
+            if let entry = shadows[source] {
+                shadows[source]?.lastUsed = shadowFrame
+                texture = entry.texture
+                stats.shadowsReused += 1
+            } else {
+                let entry = try makeShadow(source, statistics: &stats)
+                shadows[source] = entry
+                texture = entry.texture
+                stats.shadowsBlurred += 1
+                stats.offscreenPasses += 2
+            }
+            let all = TexelRect(x0: 0, y0: 0, x1: source.blurWidth, y1: source.blurHeight)
+            tiles[source] = GLESTile(texture: texture, stored: all, core: all)
+        }
+        return tiles
+    }
+
+    /// Draws a shadow's silhouette into a pooled buffer, reduces it by the blur's factor when that is above 1 (box
+    /// average into a second pooled buffer, blur.frag with DOWNSAMPLE), blurs its alpha across into another and
+    /// down into a texture of the shadow's own (`blurWidth` x `blurHeight`), tinting it on the way.
+    private func makeShadow(_ source: ShadowSource, statistics stats: inout RenderStatistics) throws -> ShadowEntry {
+        let (width, height) = (source.blurWidth, source.blurHeight)
+        let inner = try prepareShadows(source.silhouette, statistics: &stats)
+        let silhouette = try acquireGroupTarget(width: source.width, height: source.height)
+        var silhouetteInUse = true
+        defer { if silhouetteInUse { groupTargets[silhouette].inUse = false } }
+        glBindFramebuffer(GLenum(GL_FRAMEBUFFER), groupTargets[silhouette].framebuffer)
+        glClearColor(0, 0, 0, 0)
+        glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
+        try drawPlan(source.silhouette, framebuffer: groupTargets[silhouette].framebuffer, swapRedBlue: false,
+                     shadowTiles: inner, statistics: &stats)
+        var blurInput = groupTargets[silhouette].texture
+        var reduced: Int?
+        defer { if let reduced { groupTargets[reduced].inUse = false } }
+        if source.blur.factor > 1 {
+            let target = try acquireGroupTarget(width: width, height: height)
+            reduced = target
+            downsamplePass(source, from: blurInput, into: groupTargets[target].framebuffer)
+            stats.drawCalls += 1
+            // The full-size silhouette is no longer needed: free it for the blur's own buffers.
+            groupTargets[silhouette].inUse = false
+            silhouetteInUse = false
+            blurInput = groupTargets[target].texture
+        }
+        let across = try acquireGroupTarget(width: width, height: height)
+        defer { groupTargets[across].inUse = false }
+
+        let (texture, framebuffer) = try makeRenderTarget(width: width, height: height, for: "shadow")
+        let q = source.color.quantized
+        blurPass(source, from: blurInput, into: groupTargets[across].framebuffer, direction: (1, 0), tint: nil)
+        blurPass(source, from: groupTargets[across].texture, into: framebuffer, direction: (0, 1),
+                 tint: (Float(q.blue) / 255, Float(q.green) / 255, Float(q.red) / 255, Float(q.alpha) / 255))
+        stats.drawCalls += 2
+        try checkErrors("blurring a shadow")
+        return ShadowEntry(texture: texture, framebuffer: framebuffer, lastUsed: shadowFrame)
+    }
+
+    /// One pass of the blur over the whole (reduced) buffer (blur.frag), replacing what `framebuffer` held.
+    private func blurPass(
+        _ source: ShadowSource, from texture: GLuint, into framebuffer: GLuint, direction: (Int32, Int32),
+        tint: (Float, Float, Float, Float)?
+    ) {
+        let program = programs[.blur]!
+        beginShadowPass(program, width: source.blurWidth, height: source.blurHeight, into: framebuffer, from: texture)
+        glUniform2i(program.uniform("u_direction"), direction.0, direction.1)
+        glUniform1i(program.uniform("u_radius"), GLint(source.kernel.radius))
+        glUniform1f(program.uniform("u_sigma"), max(source.kernel.sigma, 1e-3))
+        glUniform1f(program.uniform("u_normalisation"), source.kernel.normalisation)
+        let color = tint ?? (0, 0, 0, 1)
+        glUniform4f(program.uniform("u_color"), color.0, color.1, color.2, color.3)
+        glUniform1i(program.uniform("u_tint"), tint == nil ? 0 : 1)
+        endShadowPass(width: source.blurWidth, height: source.blurHeight)
+    }
+
+    /// The silhouette's alpha box-averaged over blocks of the blur's factor into the reduced buffer (blur.frag
+    /// with DOWNSAMPLE; the same whole-number arithmetic as ShadowSource.downsampled).
+    private func downsamplePass(_ source: ShadowSource, from texture: GLuint, into framebuffer: GLuint) {
+        let program = programs[.downsample]!
+        beginShadowPass(program, width: source.blurWidth, height: source.blurHeight, into: framebuffer, from: texture)
+        glUniform1i(program.uniform("u_factor"), GLint(source.blur.factor))
+        endShadowPass(width: source.blurWidth, height: source.blurHeight)
+    }
+
+    /// Binds `framebuffer` (`width` x `height`) and `texture` for a pass of `program` over the whole buffer.
+    private func beginShadowPass(_ program: GLESProgram, width: Int, height: Int, into framebuffer: GLuint,
+                                 from texture: GLuint) {
+        glBindFramebuffer(GLenum(GL_FRAMEBUFFER), framebuffer)
+        glViewport(0, 0, GLsizei(width), GLsizei(height))
+        glDisable(GLenum(GL_BLEND))
+        glUseProgram(program.id)
+        glUniform2f(program.targetSize, GLfloat(width), GLfloat(height))
+        glUniform2f(program.origin, 0, 0)
+        glUniform1i(program.image, 0)
+        glActiveTexture(GLenum(GL_TEXTURE0))
+        glBindTexture(GLenum(GL_TEXTURE_2D), texture)
+    }
+
+    /// Draws one box over the buffer (the identity map makes v_texel the pixel centre) and restores blending.
+    private func endShadowPass(width: Int, height: Int) {
+        let instance: [Float] = [0, 0, Float(width), Float(height), 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0]
+        glBindVertexArray(vertexArray)
+        glBindBuffer(GLenum(GL_ARRAY_BUFFER), instanceBuffer)
+        uploadInstances(instance)
+        drawInstances(first: 0, count: 1)
+        glBindVertexArray(0)
+        glEnable(GLenum(GL_BLEND))
+    }
+
+    /// Forgets shadows no frame has used for four frames, releasing their textures.
+    func releaseUnusedShadows() {
+        for (source, entry) in shadows where entry.lastUsed + 4 <= shadowFrame {
+            var (texture, framebuffer) = (entry.texture, entry.framebuffer)
+            glDeleteFramebuffers(1, &framebuffer)
+            glDeleteTextures(1, &texture)
+            shadows[source] = nil
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import CEGL
+import Foundation
+import LaminaCore
+
+/// The pool of offscreen render targets that groups, masks and shadows draw into, reused between groups and
+/// frames and freed when idle.
+extension GLESRenderer {
+    /// Offscreen buffers for groups, reused between groups and frames.
+    struct GroupTarget {
+        var texture: GLuint
+        var framebuffer: GLuint
+        var width: Int, height: Int
+        var inUse: Bool
+        /// The frame (`shadowFrame`) that last took it.
+        var lastUsed = 0
+    }
+    /// Offscreen buffers held for groups, masks and shadows between frames (in use or idle).
+    public var pooledTargetCount: Int { groupTargets.count }
+
+    /// A free buffer of exactly this size from the pool, or a new one.
+    func acquireGroupTarget(width: Int, height: Int) throws -> Int {
+        if let index = groupTargets.firstIndex(where: { !$0.inUse && $0.width == width && $0.height == height }) {
+            groupTargets[index].inUse = true
+            groupTargets[index].lastUsed = shadowFrame
+            return index
+        }
+        let (texture, framebuffer) = try makeRenderTarget(width: width, height: height, for: "group buffer")
+        groupTargets.append(GroupTarget(texture: texture, framebuffer: framebuffer, width: width, height: height,
+                                        inUse: true, lastUsed: shadowFrame))
+        return groupTargets.count - 1
+    }
+
+    /// A new RGBA8 texture of `width` x `height` (nearest, one level) and a framebuffer drawing into it, left bound.
+    func makeRenderTarget(width: Int, height: Int, for what: String) throws -> (GLuint, GLuint) {
+        var texture: GLuint = 0, framebuffer: GLuint = 0
+        glGenTextures(1, &texture)
+        glBindTexture(GLenum(GL_TEXTURE_2D), texture)
+        try reserveTarget(texture, width: width, height: height, what: what)
+        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), GL_NEAREST)
+        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAG_FILTER), GL_NEAREST)
+        glTexStorage2D(GLenum(GL_TEXTURE_2D), 1, GLenum(GL_RGBA8), GLsizei(width), GLsizei(height))
+        if glGetError() == GLenum(GL_OUT_OF_MEMORY) {
+            glDeleteTextures(1, &texture)
+            throw RenderError.failed("out of GPU memory allocating a \(width)x\(height) \(what)")
+        }
+        glGenFramebuffers(1, &framebuffer)
+        glBindFramebuffer(GLenum(GL_FRAMEBUFFER), framebuffer)
+        glFramebufferTexture2D(GLenum(GL_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), GLenum(GL_TEXTURE_2D), texture, 0)
+        return (texture, framebuffer)
+    }
+
+    /// Keeps at most 16 idle group buffers between frames.
+    /// Frees idle buffers not taken in the last 4 frames (a one-off large silhouette or a deep nest of groups does not
+    /// keep its memory), and keeps at most 16 idle ones.
+    func trimGroupTargets() {
+        while let index = groupTargets.firstIndex(where: { !$0.inUse && $0.lastUsed + 4 <= shadowFrame }) {
+            var target = groupTargets.remove(at: index)
+            glDeleteFramebuffers(1, &target.framebuffer)
+            glDeleteTextures(1, &target.texture)
+        }
+        while groupTargets.count > 16, let index = groupTargets.firstIndex(where: { !$0.inUse }) {
+            var target = groupTargets.remove(at: index)
+            glDeleteFramebuffers(1, &target.framebuffer)
+            glDeleteTextures(1, &target.texture)
+        }
+    }
+}
