@@ -1,0 +1,199 @@
+import Foundation
+import LaminaCore
+import Testing
+
+@testable import LaminaLayers
+
+/// Transactions (Core Animation's CATransaction): what becomes visible to frames, and when.
+@Suite struct TransactionTests {
+    func layer(_ colour: Color = .red) -> Layer {
+        let layer = Layer(frame: CGRect(x: 0, y: 0, width: 10, height: 10))
+        layer.backgroundColor = colour
+        Transaction.flush()
+        return layer
+    }
+
+    @Test func aLayerNeverCommittedHasNoPresentation() {
+        let fresh = Layer()
+        #expect(fresh.presentation() == nil)
+        fresh.opacity = 0.5
+        #expect(fresh.presentation() == nil)
+        Transaction.flush()
+        #expect(fresh.presentation()?.opacity == 0.5)
+    }
+
+    @Test func anExplicitTransactionShowsAtItsCommitOnly() {
+        let a = layer(), b = layer()
+        Transaction.begin()
+        a.backgroundColor = .blue
+        b.backgroundColor = .blue
+        // The model changed at once; frames still see the committed colours.
+        #expect(a.backgroundColor == .blue)
+        #expect(a.presentation()?.backgroundColor == .red && b.presentation()?.backgroundColor == .red)
+        Transaction.commit()
+        #expect(a.presentation()?.backgroundColor == .blue && b.presentation()?.backgroundColor == .blue)
+    }
+
+    @Test func nestedTransactionsCommitWithTheOutermost() {
+        let a = layer()
+        Transaction.begin()
+        Transaction.begin()
+        #expect(Transaction.nestingLevel == 2)
+        a.position = CGPoint(x: 30, y: 40)
+        Transaction.commit()
+        #expect(a.presentation()?.position == CGPoint(x: 5, y: 5))
+        Transaction.commit()
+        #expect(Transaction.nestingLevel == 0)
+        #expect(a.presentation()?.position == CGPoint(x: 30, y: 40))
+    }
+
+    @Test func implicitChangesShowAtTheNextFrame() throws {
+        let root = layer(.white)
+        let child = layer(.green)
+        root.addSublayer(child)
+        #expect(root.presentation()?.sublayers.count == 0)
+        let plan = try Planner().plan(root)
+        #expect(plan.quads.count == 2)
+        #expect(root.presentation()?.sublayers.map(\.id) == [child.id])
+    }
+
+    @Test func structuralChangesLandTogether() {
+        let first = layer(), second = layer(), moving = layer(.blue)
+        first.addSublayer(moving)
+        Transaction.flush()
+        Transaction.begin()
+        second.addSublayer(moving)
+        let extra = Layer(frame: CGRect(x: 1, y: 1, width: 2, height: 2))
+        extra.backgroundColor = .black
+        second.addSublayer(extra)
+        #expect(first.presentation()?.sublayers.map(\.id) == [moving.id])
+        #expect(second.presentation()?.sublayers.isEmpty == true)
+        Transaction.commit()
+        #expect(first.presentation()?.sublayers.isEmpty == true)
+        #expect(second.presentation()?.sublayers.map(\.id) == [moving.id, extra.id])
+        // A layer new to the committed tree came with its whole model.
+        #expect(second.presentation()?.sublayers[1].backgroundColor == .black)
+        #expect(second.presentation()?.sublayers[1].bounds.size == CGSize(width: 2, height: 2))
+    }
+
+    @Test func aMaskChangeIsPartOfTheTransaction() {
+        let owner = layer(), mask = layer(.black)
+        Transaction.begin()
+        owner.mask = mask
+        #expect(owner.presentation()?.mask == nil)
+        Transaction.commit()
+        #expect(owner.presentation()?.mask?.id == mask.id)
+    }
+
+    @Test func settingsNestAndCompletionRunsAfterTheCommit() {
+        #expect(Transaction.disableActions() == false && Transaction.animationDuration() == 0.25)
+        final class Box: @unchecked Sendable { var calls: [String] = [] }
+        let box = Box()
+        let a = layer()
+        Transaction.begin()
+        Transaction.setAnimationDuration(2)
+        Transaction.setCompletionBlock { box.calls.append("outer") }
+        Transaction.begin()
+        Transaction.setDisableActions(true)
+        #expect(Transaction.disableActions() && Transaction.animationDuration() == 2)
+        Transaction.setCompletionBlock { box.calls.append("inner") }
+        a.opacity = 0.25
+        Transaction.commit()
+        #expect(Transaction.disableActions() == false && Transaction.animationDuration() == 2)
+        #expect(box.calls.isEmpty)
+        Transaction.commit()
+        #expect(box.calls == ["outer", "inner"] || box.calls == ["inner", "outer"])
+        #expect(a.presentation()?.opacity == 0.25)
+        Transaction.setValue("x", forKey: "custom")
+        #expect(Transaction.value(forKey: "custom") as? String == "x")
+        Transaction.flush()
+        #expect(Transaction.value(forKey: "custom") == nil)
+    }
+
+    @Test func aThreadThatEndsCommitsWhatItChanged() {
+        let a = layer()
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            a.backgroundColor = .blue
+            Transaction.begin()
+            a.opacity = 0.5
+            done.signal()
+        }
+        thread.start()
+        done.wait()
+        while !thread.isFinished { usleep(1000) }
+        // The thread-local state is torn down just after the thread finishes: wait for it briefly.
+        var tries = 0
+        while a.presentation()?.opacity != 0.5, tries < 1000 {
+            usleep(1000)
+            tries += 1
+        }
+        #expect(a.presentation()?.backgroundColor == .blue && a.presentation()?.opacity == 0.5)
+    }
+
+    @Test func aChangeOfAnotherThreadIsCommittedByTheNextFrame() throws {
+        let root = layer(.white)
+        Thread.detachNewThread { root.backgroundColor = .blue }
+        var tries = 0
+        while root.backgroundColor != .blue, tries < 1000 {
+            usleep(1000)
+            tries += 1
+        }
+        // The other thread may still be alive, its implicit transaction open: a frame commits it.
+        let plan = try Planner().plan(root)
+        guard case .solid(let colour) = plan.quads.first?.paint else {
+            Issue.record("no background quad")
+            return
+        }
+        #expect(colour == Color.blue.premultiplied)
+    }
+
+    @Test func aLayerLetGoBeforeTheCommitIsNotKeptAlive() {
+        weak var weakLayer: Layer?
+        do {
+            let temporary = Layer()
+            temporary.opacity = 0.5
+            weakLayer = temporary
+        }
+        #expect(weakLayer == nil)
+        Transaction.flush()
+    }
+
+    @Test func snapshotsShareUnchangedSubtrees() {
+        let root = layer(.white)
+        let left = layer(), right = layer()
+        root.sublayers = [left, right]
+        Transaction.flush()
+        let before = root.presentation()!
+        #expect(root.presentation()! === before)
+        right.opacity = 0.5
+        Transaction.flush()
+        let after = root.presentation()!
+        #expect(after !== before)
+        #expect(after.sublayers[0] === before.sublayers[0])
+        #expect(after.sublayers[1] !== before.sublayers[1] && after.sublayers[1].opacity == 0.5)
+        // The old snapshot is a value: it still shows what it showed.
+        #expect(before.sublayers[1].opacity == 1)
+    }
+
+    @Test func aDeepChainSnapshotsAndReleasesWithoutRecursion() {
+        let root = layer()
+        var node = root
+        for _ in 0..<20_000 {
+            let child = Layer()
+            node.addSublayer(child)
+            node = child
+        }
+        Transaction.flush()
+        var snapshot: LayerSnapshot? = root.presentation()
+        var depth = 0
+        var walker = snapshot
+        while let current = walker {
+            depth += 1
+            walker = current.sublayers.first
+        }
+        #expect(depth == 20_001)
+        snapshot = nil
+        #expect(snapshot == nil)
+    }
+}
