@@ -15,7 +15,7 @@ extension CPURenderer {
         var missing: [ShadowSource] = []
         var seen = Set<ShadowSource>()
         for quad in quads {
-            if case .shadow(let source) = quad.paint, shadows[source] == nil, seen.insert(source).inserted {
+            if case .shadow(let source) = quad.paint, !shadows.contains(source), seen.insert(source).inserted {
                 missing.append(source)
             }
         }
@@ -36,17 +36,16 @@ extension CPURenderer {
             }
             for (source, result) in zip(missing, made.results) {
                 let (image, passes) = try result.get()
-                shadows[source] = (image, frame)
+                shadows.insert(image, for: source)
                 statistics.offscreenPasses += passes
                 statistics.shadowsBlurred += 1
             }
         }
         var resolved = quads
         for index in resolved.indices {
-            guard case .shadow(let source) = resolved[index].paint, let cached = shadows[source] else { continue }
+            guard case .shadow(let source) = resolved[index].paint, let image = shadows.use(source) else { continue }
             if !seen.contains(source) { statistics.shadowsReused += 1 }
-            shadows[source] = (cached.image, frame)
-            resolved[index].paint = .texture(source.texture(of: cached.image))
+            resolved[index].paint = .texture(source.texture(of: image))
         }
         return resolved
     }

@@ -40,12 +40,11 @@ public final class CPURenderer: Renderer {
                 "plan is \(plan.width)x\(plan.height), target is \(target.width)x\(target.height)")
         }
         defer { target.markModified() }
-        frame += 1
         var stats = RenderStatistics()
         let shadowMemory = try reserveShadowBuffers(plan.quads)
         defer { shadowMemory.release() }
         let quads = try resolveShadows(plan.quads, statistics: &stats)
-        defer { shadows = shadows.filter { $0.value.lastUsed + 4 > frame } }
+        defer { shadows.endFrame() }
         // Mip chains are built here, before the bands start (once per image generation; cached on the image).
         defer { coverages.endFrame() }
         let prepared = try quads.map {
@@ -77,9 +76,8 @@ public final class CPURenderer: Renderer {
 
     // MARK: Shadows (drawn and blurred in CPURenderer+Shadows.swift)
 
-    /// Blurred shadows by source, with the frame that last used them.
-    var shadows: [ShadowSource: (image: Image, lastUsed: Int)] = [:]
-    private(set) var frame = 0
+    /// Blurred shadows by source, forgotten after 4 frames unused (the GLES renderer's policy too).
+    let shadows = FrameCache<ShadowSource, Image>(keep: 4)
     /// Draws silhouettes (which may hold shadows of their own).
     lazy var silhouetteRenderer = CPURenderer(threads: threads)
 

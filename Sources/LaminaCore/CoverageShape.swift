@@ -338,33 +338,3 @@ public struct CoverageKey: Hashable, Sendable {
         self.opacity = opacity
     }
 }
-
-/// Values kept from one frame to the next while they are used: a static scene's rounded and antialiased quads get
-/// their coverage worked out once, not every frame. Entries no frame used for `keep` frames are dropped at
-/// `endFrame()`. Not thread-safe: fill it from one thread.
-public final class FrameCache<Key: Hashable, Value> {
-    private var entries: [Key: (value: Value, frame: Int)] = [:]
-    private var frame = 0
-    private let keep: Int
-
-    public init(keep: Int = 2) { self.keep = max(1, keep) }
-
-    /// The value for `key`, made by `make` when it is not kept.
-    public func value(for key: Key, make: () throws -> Value) rethrows -> Value {
-        if let entry = entries[key] {
-            entries[key] = (entry.value, frame)
-            return entry.value
-        }
-        let value = try make()
-        entries[key] = (value, frame)
-        return value
-    }
-
-    /// Ends a frame: forgets what the last `keep` frames did not use.
-    public func endFrame() {
-        entries = entries.filter { $0.value.frame + keep > frame }
-        frame += 1
-    }
-
-    public var count: Int { entries.count }
-}

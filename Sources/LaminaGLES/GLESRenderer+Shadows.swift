@@ -5,12 +5,17 @@ import LaminaCore
 /// Shadows: each distinct `ShadowSource` of a frame has its silhouette drawn, reduced when the blur is large, and
 /// blurred into a texture of its own, kept for the next frames that use it.
 extension GLESRenderer {
-    /// A blurred shadow kept on the GPU: its texture (and the framebuffer that drew it), and the frame that last
-    /// used it.
+    /// A blurred shadow kept on the GPU: its texture and the framebuffer that drew it.
     struct ShadowEntry {
         var texture: GLuint
         var framebuffer: GLuint
-        var lastUsed: Int
+
+        /// Deletes both, in the current context (the cache's eviction).
+        func delete() {
+            var (texture, framebuffer) = (texture, framebuffer)
+            glDeleteFramebuffers(1, &framebuffer)
+            glDeleteTextures(1, &texture)
+        }
     }
 
     /// Shadows whose blurred picture is kept on the GPU.
@@ -25,13 +30,12 @@ extension GLESRenderer {
         for quad in plan.quads {
             guard case .shadow(let source) = quad.paint, tiles[source] == nil else { continue }
             let texture: GLuint
-            if let entry = shadows[source] {
-                shadows[source]?.lastUsed = shadowFrame
+            if let entry = shadows.use(source) {
                 texture = entry.texture
                 stats.shadowsReused += 1
             } else {
                 let entry = try makeShadow(source, statistics: &stats)
-                shadows[source] = entry
+                shadows.insert(entry, for: source)
                 texture = entry.texture
                 stats.shadowsBlurred += 1
                 stats.offscreenPasses += 2
@@ -79,7 +83,7 @@ extension GLESRenderer {
                  tint: (Float(q.blue) / 255, Float(q.green) / 255, Float(q.red) / 255, Float(q.alpha) / 255))
         stats.drawCalls += 2
         try checkErrors("blurring a shadow")
-        return ShadowEntry(texture: texture, framebuffer: framebuffer, lastUsed: shadowFrame)
+        return ShadowEntry(texture: texture, framebuffer: framebuffer)
     }
 
     /// One pass of the blur over the whole (reduced) buffer (blur.frag), replacing what `framebuffer` held.
@@ -131,15 +135,5 @@ extension GLESRenderer {
         drawInstances(first: 0, count: 1)
         glBindVertexArray(0)
         glEnable(GLenum(GL_BLEND))
-    }
-
-    /// Forgets shadows no frame has used for four frames, releasing their textures.
-    func releaseUnusedShadows() {
-        for (source, entry) in shadows where entry.lastUsed + 4 <= shadowFrame {
-            var (texture, framebuffer) = (entry.texture, entry.framebuffer)
-            glDeleteFramebuffers(1, &framebuffer)
-            glDeleteTextures(1, &texture)
-            shadows[source] = nil
-        }
     }
 }

@@ -11,7 +11,7 @@ extension GLESRenderer {
         var framebuffer: GLuint
         var width: Int, height: Int
         var inUse: Bool
-        /// The frame (`shadowFrame`) that last took it.
+        /// The frame (`framesDrawn`) that last took it.
         var lastUsed = 0
     }
     /// Offscreen buffers held for groups, masks and shadows between frames (in use or idle).
@@ -21,12 +21,12 @@ extension GLESRenderer {
     func acquireGroupTarget(width: Int, height: Int) throws -> Int {
         if let index = groupTargets.firstIndex(where: { !$0.inUse && $0.width == width && $0.height == height }) {
             groupTargets[index].inUse = true
-            groupTargets[index].lastUsed = shadowFrame
+            groupTargets[index].lastUsed = framesDrawn
             return index
         }
         let (texture, framebuffer) = try makeRenderTarget(width: width, height: height, for: "group buffer")
         groupTargets.append(GroupTarget(texture: texture, framebuffer: framebuffer, width: width, height: height,
-                                        inUse: true, lastUsed: shadowFrame))
+                                        inUse: true, lastUsed: framesDrawn))
         return groupTargets.count - 1
     }
 
@@ -53,7 +53,7 @@ extension GLESRenderer {
     /// Frees idle buffers not taken in the last 4 frames (a one-off large silhouette or a deep nest of groups does not
     /// keep its memory), and keeps at most 16 idle ones.
     func trimGroupTargets() {
-        while let index = groupTargets.firstIndex(where: { !$0.inUse && $0.lastUsed + 4 <= shadowFrame }) {
+        while let index = groupTargets.firstIndex(where: { !$0.inUse && $0.lastUsed + 4 <= framesDrawn }) {
             var target = groupTargets.remove(at: index)
             glDeleteFramebuffers(1, &target.framebuffer)
             glDeleteTextures(1, &target.texture)

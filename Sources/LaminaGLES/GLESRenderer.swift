@@ -112,15 +112,10 @@ public final class GLESRenderer: Renderer {
             glDeleteFramebuffers(1, &target.framebuffer)
             glDeleteTextures(1, &target.texture)
         }
-        for entry in shadows.values {
-            var (texture, framebuffer) = (entry.texture, entry.framebuffer)
-            glDeleteFramebuffers(1, &framebuffer)
-            glDeleteTextures(1, &texture)
-        }
         (vertexArray, framebuffer, colorTexture) = (0, 0, 0)
         framebufferSize = (0, 0)
         groupTargets.removeAll()
-        shadows.removeAll()
+        shadows.removeAll()  // Deletes their textures (ShadowEntry.delete).
         encoder = GLESBatchEncoder()
     }
 
@@ -219,14 +214,14 @@ public final class GLESRenderer: Renderer {
 
     private func encodeAndDraw(_ plan: RenderPlan, framebuffer target: GLuint, swapRedBlue: Bool) throws {
         textures.beginFrame()
-        shadowFrame += 1
+        framesDrawn += 1
         var stats = RenderStatistics()
         let shadowTiles = try prepareShadows(plan, statistics: &stats)
         try drawPlan(plan, framebuffer: target, swapRedBlue: swapRedBlue, shadowTiles: shadowTiles, statistics: &stats)
         stats.quads = plan.quads.count
         stats.quadsDrawn = encoder.quadsDrawn
         trimGroupTargets()
-        releaseUnusedShadows()
+        shadows.endFrame()
         encoder.coverages.endFrame()
         encoder.fringes.endFrame()
         stats.bytesUploaded = textures.bytesUploadedThisFrame
@@ -361,10 +356,11 @@ public final class GLESRenderer: Renderer {
 
     // MARK: Shadows and offscreen targets (GLESRenderer+Shadows.swift, GLESRenderer+TargetPool.swift)
 
-    /// Blurred shadows kept on the GPU, by source.
-    var shadows: [ShadowSource: ShadowEntry] = [:]
-    /// Frames drawn: the clock that ages shadows and idle offscreen targets.
-    var shadowFrame = 0
+    /// Blurred shadows kept on the GPU, by source, forgotten (and their textures deleted) after 4 frames unused: the
+    /// CPU renderer's policy too.
+    let shadows = FrameCache<ShadowSource, ShadowEntry>(keep: 4, onEvict: { $0.delete() })
+    /// Frames drawn: the clock that ages idle offscreen targets.
+    var framesDrawn = 0
     /// Offscreen buffers for groups, masks and shadows, reused between groups and frames.
     var groupTargets: [GroupTarget] = []
 
