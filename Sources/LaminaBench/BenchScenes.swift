@@ -43,6 +43,10 @@ public enum BenchScene: String, CaseIterable, Sendable {
     /// plans, draws, reduces and blurs the shadow again: these scenes time making a shadow, not reusing one.
     case shadowRadius3 = "shadow-radius-3", shadowRadius30 = "shadow-radius-30"
     case shadowRadius300 = "shadow-radius-300", shadowRadius1000 = "shadow-radius-1000"
+    /// sprites-10k's 10,000 sprites inside one container layer the size of the output, which moves by one whole
+    /// point (right on even frames, back on odd ones) before every frame: the planner moves the container's planned
+    /// subtree instead of planning 10,000 layers again (docs/architecture.md, "Model, commit, snapshot, plan").
+    case parentMoving10k = "parent-moving-10k"
 
     /// The shadowRadius of a `shadow-radius-N` scene; nil for the others.
     public var shadowRadius: CGFloat? {
@@ -62,9 +66,11 @@ public enum BenchScene: String, CaseIterable, Sendable {
         root.backgroundColor = Color(hex: "#202830")
         var random = SplitMix64()
         switch self {
-        case .sprites1k, .sprites10k, .sprites100k:
-            let count = self == .sprites1k ? 1_000 : self == .sprites10k ? 10_000 : 100_000
+        case .sprites1k, .sprites10k, .sprites100k, .parentMoving10k:
+            let count = self == .sprites1k ? 1_000 : self == .sprites100k ? 100_000 : 10_000
             let sheet = try Self.spriteSheet()
+            let parent = self == .parentMoving10k ? Layer(frame: root.bounds) : root
+            if parent !== root { root.addSublayer(parent) }
             for _ in 0..<count {
                 let frame = random.below(64)
                 let sprite = Layer()
@@ -74,7 +80,7 @@ public enum BenchScene: String, CaseIterable, Sendable {
                 sprite.contents = sheet
                 sprite.contentsRect = CGRect(x: CGFloat(frame % 8) / 8, y: CGFloat(frame / 8) / 8, width: 0.125,
                                              height: 0.125)
-                root.addSublayer(sprite)
+                parent.addSublayer(sprite)
             }
         case .drawn1k, .drawn1kRedraw10:
             for index in 0..<1_000 {
@@ -132,7 +138,8 @@ public enum BenchScene: String, CaseIterable, Sendable {
 
     /// Work done before each frame: for `upload`, a change to the big image's pixels; for `drawn-1k-redraw10`,
     /// ten layers (the next ten in turn) marked for drawing; for `deeptree`, a new turn of the chain's first level;
-    /// for `cards-500-moving`, ten cards moved and one resized; for `shadow-radius-N`, a new shadow opacity.
+    /// for `cards-500-moving`, ten cards moved and one resized; for `shadow-radius-N`, a new shadow opacity; for
+    /// `parent-moving-10k`, the container moved by a point.
     public func prepareFrame(_ root: Layer, frame: Int) {
         switch self {
         case .upload:
@@ -147,6 +154,8 @@ public enum BenchScene: String, CaseIterable, Sendable {
             Self.moveCards(root, frame: frame)
         case .shadowRadius3, .shadowRadius30, .shadowRadius300, .shadowRadius1000:
             root.sublayers.first?.shadowOpacity = 1 - Float(frame % 64) / 1000
+        case .parentMoving10k:
+            root.sublayers.first?.position.x += frame % 2 == 0 ? 1 : -1
         default:
             break
         }

@@ -40,18 +40,12 @@ final class PlanRun {
                 Self.moved(old.clip, by: d) == visit.clip
             else { return false }
             let onGrid = PlanFragment.onClipGrid(d)
-            plan.quads.reserveCapacity(base + old.quads.count)
-            for quad in last.quads[old.quads] {
-                let moved = quad.translated(x: d.x, y: d.y)
-                guard quad.clip == nil || onGrid, moved.hasFiniteGeometry else {
-                    plan.quads.removeSubrange(base...)
-                    return false
-                }
-                if case .shadow = quad.paint {
-                    plan.quads.removeSubrange(base...)
-                    return false
-                }
-                plan.quads.append(moved)
+            plan.quads.append(contentsOf: last.quads[old.quads])
+            // Moved in place; a quad that cannot follow (a clip off the grid, a shadow, a number that overflows)
+            // sends the subtree back to be planned.
+            guard Self.move(&plan.quads[base...], by: d, clipsOnGrid: onGrid) else {
+                plan.quads.removeSubrange(base...)
+                return false
             }
             move = d
             statistics.subtreesMoved += 1
@@ -70,13 +64,29 @@ final class PlanRun {
         }
         fragments[fragments.count - 1].layerToTarget = visit.layerToTarget
         fragments[fragments.count - 1].clip = visit.clip
-        // Shadows in a reused subtree stay planned (they were reused only in place).
-        for quad in plan.quads[base...] {
+        // Shadows in a reused subtree stay planned (they are reused only in place, so never in a movable one).
+        for quad in plan.quads[base...] where !old.movable {
             guard case .shadow = quad.paint, let id = quad.layerID else { continue }
             if let shadow = cache.shadows[id] { shadows[id] = shadow }
             if let path = cache.shadowPaths[id] { shadowPaths[id] = path }
         }
         return true
+    }
+
+    /// The last plan whole, when `root` is unchanged and placed as before: nothing to plan, copy or keep anew.
+    func unchangedPlan(root: LayerSnapshot, rootToTarget: Matrix3) -> RenderPlan? {
+        guard let cache, let last = cache.plan, let index = cache.fragmentIndex[root.id],
+            index == cache.fragments.count - 1
+        else { return nil }
+        let old = cache.fragments[index]
+        guard old.contentVersion == root.contentVersion, old.layerToTarget == rootToTarget, old.opacity == 1,
+            old.clip == nil, old.quads == 0..<last.quads.count
+        else { return nil }
+        var statistics = PlanStatistics()
+        statistics.subtreesReused = 1
+        statistics.quadsReused = last.quads.count
+        cache.statistics = statistics
+        return last
     }
 
     /// Keeps the subtree that `ended` began as a fragment for the next plan.
@@ -110,6 +120,26 @@ final class PlanRun {
         cache.shadows = shadows
         cache.shadowPaths = shadowPaths
         cache.statistics = statistics
+    }
+
+    /// Moves `quads` by `d` target pixels; false when one cannot be moved so (then some are moved, some not).
+    private static func move(_ quads: inout ArraySlice<Quad>, by d: CGPoint, clipsOnGrid: Bool) -> Bool {
+        for index in quads.indices {
+            if case .shadow = quads[index].paint { return false }
+            let m = quads[index].unitToTarget
+            let plain = quads[index].clip == nil && quads[index].shape == nil
+            if plain, m.m13 == 0, m.m23 == 0, m.m33 == 1 {
+                // An affine quad: the translation adds to its offset, exactly as the product would.
+                quads[index].unitToTarget.m31 = m.m31 + d.x
+                quads[index].unitToTarget.m32 = m.m32 + d.y
+                guard quads[index].unitToTarget.m31.isFinite, quads[index].unitToTarget.m32.isFinite else { return false }
+                continue
+            }
+            guard quads[index].clip == nil || clipsOnGrid else { return false }
+            quads[index] = quads[index].translated(x: d.x, y: d.y)
+            guard quads[index].hasFiniteGeometry else { return false }
+        }
+        return true
     }
 
     private static func moved(_ clip: ConvexPolygon?, by d: CGPoint) -> ConvexPolygon? {

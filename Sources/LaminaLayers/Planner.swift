@@ -81,6 +81,7 @@ public struct Planner {
             cache.fragmentIndex = [:]
         }
         let run = PlanRun(cache: cache)
+        if let unchanged = run.unchangedPlan(root: root, rootToTarget: rootToTarget) { return unchanged }
         let plan = try plan(root, rootToTarget: rootToTarget, width: width, height: height, silhouette: false,
                             run: run)
         run.finish(plan)

@@ -116,6 +116,9 @@ struct SceneResult {
     var memcpy = BaselineFigures.skipped("not measured")
     var cairo = BaselineFigures.skipped("not measured")
     var glesInstanced = BaselineFigures.skipped("not measured: --backend cpu")
+    /// Planning the scene's frames from scratch (no plan cache), median ms: what the renderers' cached planning is
+    /// measured against.
+    var freshPlanMedian = 0.0
 
     /// Lamina's median frame time over the baseline's; nil without the baseline.
     func ratio(_ figures: RendererFigures, _ baseline: BaselineFigures) -> Double? {
@@ -155,6 +158,9 @@ struct SceneResult {
                       + "\(f(r.bytesUploadedPerFrame / 1e3 / r.uploadMedian)) MB/s")
             }
         }
+        let cached = renderers.map { "\($0.renderer) \(f($0.planMedian)) ms (\(f(100 * $0.planMedian / freshPlanMedian))%)" }
+        print("  plan from scratch: \(f(freshPlanMedian)) ms median; with the renderer's plan cache: "
+              + cached.joined(separator: ", "))
         for (_, label, figures) in baselines {
             if let frame = figures.frame {
                 var line = "  baseline \(label): \(f(frame.median)) ms/frame median "
@@ -207,6 +213,7 @@ struct BenchRunner {
         for choice in renderers {
             result.renderers.append(try measureRenderer(choice, source: source))
         }
+        result.freshPlanMedian = try measureFreshPlan(source)
         // The baselines draw the plan of the tree built above (custom drawing done by its first planning).
         result.memcpy = MemcpyFloor.measure(plan, label: "\(source.name) memcpy")
         result.cairo = try measureCairo(source, root: root, plan: plan)
@@ -214,12 +221,29 @@ struct BenchRunner {
         return result
     }
 
-    private func planOrFail(_ root: Layer, scale: CGFloat) throws -> RenderPlan {
+    /// Plans a frame: with `renderer`, as a renderer plans its frames (with the plan cache it keeps for the tree);
+    /// without, from scratch.
+    private func planOrFail(_ root: Layer, scale: CGFloat, renderer: Renderer? = nil) throws -> RenderPlan {
         do {
+            if let renderer { return try renderer.plan(root, scale: scale) }
             return try Planner(scale: scale).plan(root)
         } catch let error as PlanError {
             throw CLIFailure.badInput(error.description)
         }
+    }
+
+    /// The scene's frames planned with no plan cache (each from scratch), on a fresh tree, as the renderers' frames
+    /// are prepared: the median plan time.
+    private func measureFreshPlan(_ source: BenchSceneSource) throws -> Double {
+        let (root, scale) = try source.make(size: size)
+        var times: [Double] = []
+        for frame in 0..<(warmup + frames) {
+            source.prepareFrame(root, frame: frame)
+            let start = DispatchTime.now().uptimeNanoseconds
+            _ = try planOrFail(root, scale: scale)
+            if frame >= warmup { times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6) }
+        }
+        return FrameStats.percentile(times, 0.5)
     }
 
     private func measureRenderer(_ choice: BackendChoice, source: BenchSceneSource) throws -> RendererFigures {
@@ -241,7 +265,7 @@ struct BenchRunner {
             if frame == warmup { drawsBefore = BenchScene.drawCount(root) }
             source.prepareFrame(root, frame: frame)
             let start = DispatchTime.now().uptimeNanoseconds
-            let plan = try planOrFail(root, scale: scale)
+            let plan = try planOrFail(root, scale: scale, renderer: renderer)
             let planned = DispatchTime.now().uptimeNanoseconds
             do {
                 if let gles {

@@ -151,6 +151,7 @@ struct BenchReport {
             ("source", .string(scene.isFile ? "file" : "built-in")),
             ("width", .int(scene.width)), ("height", .int(scene.height)), ("scale", .number(scene.scale)),
             ("layers", .int(scene.layers)), ("quads", .int(scene.quads)), ("textures", .int(scene.textures)),
+            ("freshPlanMsMedian", .number(scene.freshPlanMedian)),
             ("renderers", .array(renderers)),
             ("baselines", .object(baselines)),
         ])

@@ -41,7 +41,6 @@ struct Soak: ParsableCommand {
         default: throw CLIFailure.badInput("--backend \(backend): expected cpu or gles")
         }
         let scene = try SoakScene(seed: seed)
-        let planner = Planner()
         let target = try Image(width: Int(SoakScene.size.width), height: Int(SoakScene.size.height))
         let start = ProcessMemory.residentKilobytes
         emit("soak: \(backend), \(frames) frames, baseline after frame \(warmUp)")
@@ -51,7 +50,7 @@ struct Soak: ParsableCommand {
         for frame in 1...frames {
             try scene.advance()
             do {
-                try renderer.render(planner.plan(scene.root), into: target)
+                try renderer.render(renderer.plan(scene.root), into: target)
             } catch {
                 throw CLIFailure.failed("frame \(frame): \(error)")
             }
