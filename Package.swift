@@ -40,7 +40,7 @@ let package = Package(
         // Benchmark and soak code (scenes, the GL baseline, the generator, process memory): not a product, only the
         // CLI and the tests use it, so the library carries none of it.
         .target(name: "LaminaBench",
-                dependencies: ["LaminaCore", "LaminaDrawing", "LaminaLayers", "LaminaGLES", "CEGL"]),
+                dependencies: ["Lamina", "LaminaCore", "LaminaDrawing", "LaminaLayers", "LaminaGLES", "CEGL"]),
         .target(name: "LaminaTestSupport", dependencies: ["Lamina", "LaminaBench"]),
         .executableTarget(
             name: "lamina",

@@ -143,7 +143,7 @@ public enum Demo {
 }
 
 /// The demo's pictures, drawn with cairo.
-struct DemoImages {
+package struct DemoImages {
     let photo: Image, target: Image, ball: Image, sheet: Image, button: Image
 
     init() throws {
@@ -234,9 +234,9 @@ struct DemoImages {
         button = try Self.button()
     }
 
-    /// A 30 x 30 pixel button: rounded, bordered, shaded; its centre stretches (LaminaBench's nineslice-2k draws the
-    /// same picture).
-    static func button() throws -> Image {
+    /// A 30 x 30 pixel button: rounded, bordered, shaded; its centre stretches (LaminaBench's nineslice-2k draws
+    /// it too).
+    package static func button() throws -> Image {
         let image = try Image(width: 30, height: 30)
         let c = try DrawingContext(image: image)
         let layers: [(CGRect, CGFloat, String)] = [

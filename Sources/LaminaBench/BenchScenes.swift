@@ -1,4 +1,5 @@
 import Foundation
+import Lamina
 import LaminaCore
 import LaminaDrawing
 import LaminaLayers
@@ -120,7 +121,7 @@ public enum BenchScene: String, CaseIterable, Sendable {
             square.shadowRadius = shadowRadius ?? 0
             root.addSublayer(square)
         case .nineslice2k:
-            let button = try Self.buttonImage()
+            let button = try DemoImages.button()
             for _ in 0..<2_000 {
                 let w = 48 + random.below(193), h = 24 + random.below(49)
                 let layer = Layer()
@@ -350,27 +351,6 @@ public enum BenchScene: String, CaseIterable, Sendable {
             }
         }
         image.markModified()
-        return image
-    }
-
-    /// A 30 x 30 pixel button: rounded, bordered, shaded; its centre stretches. The same picture as the demo's
-    /// button (Sources/Lamina/Demo.swift), drawn here so that the benchmark target does not depend on the library's
-    /// demo code; the two need not stay identical.
-    static func buttonImage() throws -> Image {
-        let image = try Image(width: 30, height: 30)
-        let c = try DrawingContext(image: image)
-        let layers: [(CGRect, CGFloat, String)] = [
-            (CGRect(x: 1, y: 1, width: 28, height: 28), 9, "#1E3A8A"),
-            (CGRect(x: 3, y: 3, width: 24, height: 24), 7, "#2563EB"),
-            (CGRect(x: 3, y: 3, width: 24, height: 11), 5, "#3B82F6"),
-        ]
-        for (rect, radius, colour) in layers {
-            c.beginPath()
-            c.addRoundedRect(in: rect, radius: radius)
-            c.setFillColor(Color(hex: colour)!)
-            c.fillPath()
-        }
-        c.flush()
         return image
     }
 

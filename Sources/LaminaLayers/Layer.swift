@@ -55,12 +55,31 @@ open class Layer: @unchecked Sendable {
     /// Why the last drawing made no image (an absurd size), for the frame to report; nil when it worked.
     var lastDisplayError: String?
 
-    /// Draws the layer's contents: weakly held, as CALayer holds its delegate.
-    public weak var delegate: LayerDelegate?
+    weak var storedDelegate: LayerDelegate?
+    var storedOwnedDelegate: LayerDelegate?
+
+    /// Draws the layer's contents: weakly held, as CALayer holds its delegate. Not part of any transaction: the next
+    /// drawing uses the delegate of that moment.
+    public var delegate: LayerDelegate? {
+        get { ModelLock.shared.withLock { storedDelegate } }
+        set { ModelLock.shared.withLock { storedDelegate = newValue } }
+    }
+
     /// Lamina extension: a delegate the layer itself keeps alive, for delegates nothing else owns (a scene file's
     /// drawing steps). Setting it sets `delegate` too. nil by default.
     public var ownedDelegate: LayerDelegate? {
-        didSet { delegate = ownedDelegate }
+        get { ModelLock.shared.withLock { storedOwnedDelegate } }
+        set {
+            // The old one is released after the lock: its deinit may touch layers.
+            let old = ModelLock.shared.withLock { () -> LayerDelegate? in
+                defer {
+                    storedOwnedDelegate = newValue
+                    storedDelegate = newValue
+                }
+                return storedOwnedDelegate
+            }
+            _ = old
+        }
     }
 
     public init() {

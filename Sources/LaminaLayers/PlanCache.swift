@@ -11,9 +11,11 @@ import LaminaCore
 /// target (no offscreen group, shadow or rounded clip, whose pixel bounds are cut to the target). So moving the
 /// parent of many layers copies their quads, moved, instead of planning them again.
 public final class PlanCache: @unchecked Sendable {
-    /// The plan of the last frame.
+    /// The plan of the last frame, its groups in the order they were made (what `fragments` index).
     var plan: RenderPlan?
-    /// The subtrees of layers with sublayers or a mask in `plan` (and the root), in the order they were finished
+    /// The same plan as returned: groups in drawing order.
+    var orderedPlan: RenderPlan?
+    /// The subtrees in `plan` of the layers that painted something (and the root), in the order they were finished
     /// (post-order): a subtree's own fragments come just before it, from `firstDescendant`.
     var fragments: [PlanFragment] = []
     var fragmentIndex: [LayerID: Int] = [:]

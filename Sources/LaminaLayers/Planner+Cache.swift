@@ -27,7 +27,6 @@ final class PlanRun {
         let base = plan.quads.count, fragmentBase = fragments.count
         let quadShift = base - old.quads.lowerBound
         let groupShift = plan.groups.count - old.groups.lowerBound
-        let fragmentShift = fragmentBase - old.firstDescendant
         var move: CGPoint?
         if old.layerToTarget == visit.layerToTarget, old.clip == visit.clip {
             plan.quads.append(contentsOf: last.quads[old.quads])
@@ -51,15 +50,28 @@ final class PlanRun {
             statistics.subtreesMoved += 1
         }
         statistics.quadsReused += old.quads.count
-        // The subtree's own fragments come along, so a later change inside it re-plans only its branch.
-        for var fragment in cache.fragments[old.firstDescendant...index] {
+        // The subtree's own fragments come along, so a later change inside it re-plans only its branch. A moved
+        // subtree brings only those of layers with descendants: moving each leaf's record too would cost about what
+        // planning the leaf does, and a leaf is planned again only when its parent is.
+        var kept: [Int] = []  // the old indices of the fragments brought, in order
+        for position in old.firstDescendant...index {
+            var fragment = cache.fragments[position]
+            let leaf = fragment.firstDescendant == position
+            if move != nil, leaf, position != index { continue }
             fragment.quads = (fragment.quads.lowerBound + quadShift)..<(fragment.quads.upperBound + quadShift)
             fragment.groups = (fragment.groups.lowerBound + groupShift)..<(fragment.groups.upperBound + groupShift)
-            fragment.firstDescendant += fragmentShift
+            // Its descendants brought are the last ones brought from its first descendant on.
+            var (low, high) = (0, kept.count)
+            while low < high {
+                let middle = (low + high) / 2
+                if kept[middle] < fragment.firstDescendant { low = middle + 1 } else { high = middle }
+            }
+            fragment.firstDescendant = fragmentBase + low
             if let move {
                 fragment.layerToTarget = fragment.layerToTarget.concatenating(.translation(move.x, move.y))
                 fragment.clip = Self.moved(fragment.clip, by: move)
             }
+            kept.append(position)
             fragments.append(fragment)
         }
         fragments[fragments.count - 1].layerToTarget = visit.layerToTarget
@@ -75,8 +87,8 @@ final class PlanRun {
 
     /// The last plan whole, when `root` is unchanged and placed as before: nothing to plan, copy or keep anew.
     func unchangedPlan(root: LayerSnapshot, rootToTarget: Matrix3) -> RenderPlan? {
-        guard let cache, let last = cache.plan, let index = cache.fragmentIndex[root.id],
-            index == cache.fragments.count - 1
+        guard let cache, let last = cache.plan, let ordered = cache.orderedPlan,
+            let index = cache.fragmentIndex[root.id], index == cache.fragments.count - 1
         else { return nil }
         let old = cache.fragments[index]
         guard old.contentVersion == root.contentVersion, old.layerToTarget == rootToTarget, old.opacity == 1,
@@ -86,7 +98,7 @@ final class PlanRun {
         statistics.subtreesReused = 1
         statistics.quadsReused = last.quads.count
         cache.statistics = statistics
-        return last
+        return ordered
     }
 
     /// Keeps the subtree that `ended` began as a fragment for the next plan.

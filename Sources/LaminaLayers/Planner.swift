@@ -77,18 +77,23 @@ public struct Planner {
         if let cache, let last = cache.plan, last.width != width || last.height != height {
             // Group bounds and shadow buffers are cut to the target: none of them fits another size.
             cache.plan = nil
+            cache.orderedPlan = nil
             cache.fragments = []
             cache.fragmentIndex = [:]
         }
         let run = PlanRun(cache: cache)
         if let unchanged = run.unchangedPlan(root: root, rootToTarget: rootToTarget) { return unchanged }
-        let plan = try plan(root, rootToTarget: rootToTarget, width: width, height: height, silhouette: false,
+        var plan = try plan(root, rootToTarget: rootToTarget, width: width, height: height, silhouette: false,
                             run: run)
+        // The cache keeps the groups in the order they were made, which its fragments' group ranges index.
         run.finish(plan)
+        plan.groups = RenderPlan.ordered(plan.groups)
+        cache?.orderedPlan = plan
         return plan
     }
 
-    /// Plans `root`'s subtree with `rootToTarget` into a target of `width` x `height`. `silhouette`: the plan is
+    /// Plans `root`'s subtree with `rootToTarget` into a target of `width` x `height`, its groups in the order they
+    /// were made (callers put them in drawing order, `RenderPlan.ordered`). `silhouette`: the plan is
     /// the shape of `root`'s shadow: the root's own shadow and opacity are left out, and `run` reuses and keeps
     /// nothing (what it keeps belongs to the plan on screen).
     func plan(
@@ -113,7 +118,10 @@ public struct Planner {
                 continue
             case .closeRoundedClip(let start, let shape, let layer):
                 run.fixedDecisions += 1
+                // Clipping may give the sublayers' quads the rounded shape in place: what their subtrees kept no
+                // longer stands alone (the layer's own subtree, kept at its end, has the clipped quads).
                 closeRoundedClip(start: start, shape: shape, layer: layer, plan: &plan)
+                run.dropFragments(from: start)
                 continue
             case .visit(let next):
                 visit = next
@@ -144,7 +152,9 @@ public struct Planner {
                     plan.quads.removeSubrange(maskStart...)
                     run.dropFragments(from: maskStart)
                 }
-                if !silhouette, !layer.sublayers.isEmpty || layer.mask != nil || layer === root {
+                // Every subtree that painted something is kept, leaves too: a parent planned again (a sibling
+                // changed) copies its unchanged children instead of planning them.
+                if !silhouette, plan.quads.count > start || layer === root {
                     run.keepFragment(ended, quadCount: plan.quads.count, groupCount: plan.groups.count)
                 }
                 continue
@@ -232,7 +242,6 @@ public struct Planner {
                     opacity: opacity, clip: clip)))
             }
         }
-        plan.groups = RenderPlan.ordered(plan.groups)
         return plan
     }
 

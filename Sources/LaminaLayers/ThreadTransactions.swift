@@ -19,11 +19,11 @@ final class ThreadTransactions: @unchecked Sendable {
         return made
     }
 
-    /// Commits the implicit transaction. Model lock held.
+    /// Commits the implicit transaction. Model lock held. Its settings are the owning thread's to clear
+    /// (`flush()`), since only that thread reads them.
     func commitImplicitLocked() {
         Transaction.commitLocked(implicitChanges)
         implicitChanges = ChangeSet()
-        implicitSettings = [:]
         Self.pending[ObjectIdentifier(self)] = nil
     }
 

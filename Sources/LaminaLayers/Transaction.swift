@@ -50,6 +50,7 @@ public enum Transaction {
     public static func flush() {
         let thread = ThreadTransactions.current
         ModelLock.shared.withLock { thread.commitImplicitLocked() }
+        thread.implicitSettings = [:]
         let completions = thread.implicitCompletions
         thread.implicitCompletions = []
         for block in completions { block() }
@@ -77,7 +78,8 @@ public enum Transaction {
     }
 
     /// Called on the committing thread once the current transaction's changes are committed (and, once animations
-    /// exist, when its animations are done). Setting it again replaces the block of this level.
+    /// exist, when its animations are done). Setting it again replaces the block of this level. The block of an
+    /// implicit transaction runs at the thread's next `flush()`.
     public static func setCompletionBlock(_ block: (@Sendable () -> Void)?) {
         let thread = ThreadTransactions.current
         if thread.levels.isEmpty {

@@ -98,10 +98,14 @@ import Testing
         // The root is planned again (its sublayer moved); the moved group's three leaves are not.
         #expect(cache.statistics.subtreesMoved == 1 && cache.statistics.layersPlanned == 1)
         #expect(moved.quads == (try fresh(root)))
-        // A change inside the moved subtree later re-plans only its branch.
+        // A change inside the moved subtree later re-plans its branch: the root, the group and its three leaves
+        // (a move brings the records of layers with descendants, not of leaves); once planned, they are kept.
         leaves[10].backgroundColor = .blue
-        _ = try incremental(root, cache: cache)
+        #expect(try incremental(root, cache: cache).quads == (try fresh(root)))
         #expect(cache.statistics.layersPlanned == 5)
+        leaves[11].backgroundColor = .blue
+        #expect(try incremental(root, cache: cache).quads == (try fresh(root)))
+        #expect(cache.statistics.layersPlanned == 3)
     }
 
     @Test func aChangeInvalidatesOnlyItsBranch() throws {

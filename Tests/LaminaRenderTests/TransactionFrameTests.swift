@@ -138,8 +138,9 @@ import Testing
         #expect(small.width == 64 && large.width == 128)
         #expect(small.rgba(x: 8, y: 8) == RGBA8(r: 0, g: 0, b: 255, a: 255))
         #expect(large.rgba(x: 16, y: 16) == RGBA8(r: 0, g: 0, b: 255, a: 255))
-        // Each planned the root and its two leaves again (leaves keep no fragment of their own), nothing else.
-        #expect(one.planCache(for: root).statistics.layersPlanned == 3)
-        #expect(two.planCache(for: root).statistics.layersPlanned == 3)
+        // Each planned the root and the changed layer again, and copied the other leaf from its own last plan.
+        #expect(one.planCache(for: root).statistics.layersPlanned == 2)
+        #expect(two.planCache(for: root).statistics.layersPlanned == 2)
+        #expect(one.planCache(for: root).statistics.subtreesReused == 1)
     }
 }
