@@ -55,9 +55,8 @@ final class PlanRun {
         // planning the leaf does, and a leaf is planned again only when its parent is.
         var kept: [Int] = []  // the old indices of the fragments brought, in order
         for position in old.firstDescendant...index {
+            if move != nil, cache.fragments[position].firstDescendant == position, position != index { continue }
             var fragment = cache.fragments[position]
-            let leaf = fragment.firstDescendant == position
-            if move != nil, leaf, position != index { continue }
             fragment.quads = (fragment.quads.lowerBound + quadShift)..<(fragment.quads.upperBound + quadShift)
             fragment.groups = (fragment.groups.lowerBound + groupShift)..<(fragment.groups.upperBound + groupShift)
             // Its descendants brought are the last ones brought from its first descendant on.
@@ -77,10 +76,12 @@ final class PlanRun {
         fragments[fragments.count - 1].layerToTarget = visit.layerToTarget
         fragments[fragments.count - 1].clip = visit.clip
         // Shadows in a reused subtree stay planned (they are reused only in place, so never in a movable one).
-        for quad in plan.quads[base...] where !old.movable {
-            guard case .shadow = quad.paint, let id = quad.layerID else { continue }
-            if let shadow = cache.shadows[id] { shadows[id] = shadow }
-            if let path = cache.shadowPaths[id] { shadowPaths[id] = path }
+        if !old.movable {
+            for index in base..<plan.quads.count {
+                guard case .shadow = plan.quads[index].paint, let id = plan.quads[index].layerID else { continue }
+                if let shadow = cache.shadows[id] { shadows[id] = shadow }
+                if let path = cache.shadowPaths[id] { shadowPaths[id] = path }
+            }
         }
         return true
     }
