@@ -85,8 +85,9 @@ public struct TextureSource: Hashable, Sendable {
 public enum Paint: Hashable, Sendable {
     /// One premultiplied colour.
     case solid(PremultipliedColor)
-    /// A texture, sampled per docs/semantics.md, "Contents".
-    case texture(TextureSource)
+    /// A texture, sampled per docs/semantics.md, "Contents". Boxed (`indirect`): inline it would make every quad
+    /// half as large again, and plans copy quads by the thousand (a reused or moved subtree).
+    indirect case texture(TextureSource)
     /// A layer's shadow: the renderer blurs and tints the source's silhouette, then samples the result like a
     /// texture whose texels (0, 0) ..< (width, height) span the quad's unit square (bilinear, no-bleed clamp to
     /// the whole buffer, whose edges are transparent).
@@ -120,7 +121,13 @@ public struct Quad: Hashable, Sendable {
     public var antialiasedEdges: QuadEdges
     /// nil, or a shape the paint is seen through (rounded corners, a rounded border): its edges are always
     /// antialiased. A solid quad with a shape that `fillsShape` paints the whole shape, whatever its own rectangle.
-    public var shape: CoverageShape?
+    public var shape: CoverageShape? {
+        get { shapeStorage?.shape }
+        set { shapeStorage = newValue.map(ShapeStorage.init) }
+    }
+    /// The shape lives in a box of its own: few quads have one, and kept inline it would double the size of every
+    /// quad, which plans copy by the thousand (a moved subtree, a reused plan).
+    private var shapeStorage: ShapeStorage?
     /// The layer this quad came from, for debugging and error messages; nil when unnamed.
     public var layerName: String?
     /// The identity of the layer this quad came from (stable from frame to frame); nil for quads made by hand.
@@ -136,7 +143,7 @@ public struct Quad: Hashable, Sendable {
         self.opacity = opacity
         self.clip = clip
         self.antialiasedEdges = antialiasedEdges
-        self.shape = shape
+        self.shapeStorage = shape.map(ShapeStorage.init)
         self.layerName = layerName
         self.layerID = layerID
     }
@@ -264,4 +271,17 @@ public enum RenderError: Error, CustomStringConvertible, Equatable {
         case .failed(let why): return "rendering failed: \(why)"
         }
     }
+}
+
+/// A quad's shape, boxed (Quad.shape); compared and hashed by value.
+final class ShapeStorage: Hashable, Sendable {
+    let shape: CoverageShape
+
+    init(_ shape: CoverageShape) {
+        self.shape = shape
+    }
+
+    static func == (a: ShapeStorage, b: ShapeStorage) -> Bool { a === b || a.shape == b.shape }
+
+    func hash(into hasher: inout Hasher) { hasher.combine(shape) }
 }

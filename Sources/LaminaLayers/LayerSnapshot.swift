@@ -13,17 +13,20 @@ public final class LayerSnapshot: @unchecked Sendable {
     /// Every committed property.
     public let state: LayerState
     /// The committed sublayers' snapshots, in array order (not paint order).
-    public private(set) var sublayers: [LayerSnapshot]
+    public var sublayers: [LayerSnapshot] { children.items }
+    /// Shared with the next snapshot of this layer while its sublayers stay the same (a move makes a new node, not
+    /// a new list); a box, so that a node let go can tell whether it held the last reference to the list.
+    private var children: SnapshotChildren
     /// The committed mask's snapshot.
     public let mask: LayerSnapshot?
     /// Changes when anything this subtree paints in its own space changes; not when only its placement in the
     /// superlayer (position, anchorPoint, transform, zPosition) does. Plan caches key on it.
     public let contentVersion: UInt64
 
-    init(id: LayerID, state: LayerState, sublayers: [LayerSnapshot], mask: LayerSnapshot?, contentVersion: UInt64) {
+    init(id: LayerID, state: LayerState, sublayers: SnapshotChildren, mask: LayerSnapshot?, contentVersion: UInt64) {
         self.id = id
         self.state = state
-        self.sublayers = sublayers
+        self.children = sublayers
         self.mask = mask
         self.contentVersion = contentVersion
     }
@@ -41,30 +44,42 @@ public final class LayerSnapshot: @unchecked Sendable {
 
     var debugName: String { state.debugName }
 
+    /// The box of sublayers, to share with the next snapshot of the layer.
+    var sharedChildren: SnapshotChildren { children }
+
     /// Releases `node` without recursion: a 10,000-level chain would overflow the stack.
     static func release(_ node: inout LayerSnapshot?) {
         guard var first = node else { return }
         node = nil
-        var pending: [LayerSnapshot] = []
-        if isKnownUniquelyReferenced(&first) { pending.append(first) }
-        while let next = pending.popLast() {
-            var children = next.sublayers
-            next.sublayers = []
-            while var child = children.popLast() {
-                if isKnownUniquelyReferenced(&child) { pending.append(child) }
-            }
+        guard isKnownUniquelyReferenced(&first) else { return }
+        var pending = first.takeChildrenIfLast()
+        while var next = pending.popLast() {
+            if isKnownUniquelyReferenced(&next) { pending.append(contentsOf: next.takeChildrenIfLast()) }
         }
     }
 
+    /// The sublayers, taken out of the node when it holds the last reference to their list (else none: another
+    /// snapshot still holds them all, and letting this node go frees none of them).
+    private func takeChildrenIfLast() -> [LayerSnapshot] {
+        guard isKnownUniquelyReferenced(&children) else { return [] }
+        defer { children.items = [] }
+        return children.items
+    }
+
     deinit {
-        var pending = sublayers
-        sublayers = []
+        var pending = takeChildrenIfLast()
         while var child = pending.popLast() {
-            if isKnownUniquelyReferenced(&child) {
-                pending.append(contentsOf: child.sublayers)
-                child.sublayers = []
-            }
+            if isKnownUniquelyReferenced(&child) { pending.append(contentsOf: child.takeChildrenIfLast()) }
         }
+    }
+}
+
+/// The sublayers of a snapshot node, in a box several nodes of one layer may share.
+final class SnapshotChildren: @unchecked Sendable {
+    var items: [LayerSnapshot]
+
+    init(_ items: [LayerSnapshot]) {
+        self.items = items
     }
 }
 
@@ -107,12 +122,13 @@ extension Layer {
             }
             layer.snapshotInProgress = false
             let old = layer.snapshotNode
-            let sublayers: [LayerSnapshot]
+            let sublayers: SnapshotChildren
             let mask: LayerSnapshot?
             if !layer.childrenStale, let old {
-                (sublayers, mask) = (old.sublayers, old.mask)
+                (sublayers, mask) = (old.sharedChildren, old.mask)
             } else {
-                sublayers = layer.committedSublayers.compactMap { $0.snapshotInProgress ? nil : $0.snapshotNode }
+                sublayers = SnapshotChildren(
+                    layer.committedSublayers.compactMap { $0.snapshotInProgress ? nil : $0.snapshotNode })
                 mask = layer.committedMask.flatMap { $0.snapshotInProgress ? nil : $0.snapshotNode }
             }
             layer.snapshotNode = LayerSnapshot(id: layer.id, state: layer.committed, sublayers: sublayers, mask: mask,

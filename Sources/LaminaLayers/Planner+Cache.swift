@@ -29,10 +29,25 @@ final class PlanRun {
         let groupShift = plan.groups.count - old.groups.lowerBound
         var move: CGPoint?
         if old.layerToTarget == visit.layerToTarget, old.clip == visit.clip {
-            plan.quads.append(contentsOf: last.quads[old.quads])
-            plan.groups += last.groups[old.groups].map { $0.shifted(by: quadShift) }
+            if old.quads.count == 1 {
+                plan.quads.append(last.quads[old.quads.lowerBound])
+            } else {
+                plan.quads.append(contentsOf: last.quads[old.quads])
+            }
+            if !old.groups.isEmpty { plan.groups += last.groups[old.groups].map { $0.shifted(by: quadShift) } }
             statistics.subtreesReused += 1
             if !old.movable { fixedDecisions += 1 }
+            if old.firstDescendant == index {
+                // A leaf: its record alone comes along (the common case, kept cheap).
+                statistics.quadsReused += old.quads.count
+                var fragment = old
+                fragment.quads = base..<(base + old.quads.count)
+                fragment.groups = plan.groups.count - old.groups.count..<plan.groups.count
+                fragment.firstDescendant = fragmentBase
+                fragments.append(fragment)
+                if !old.movable { keepShadows(of: base..<plan.quads.count, in: plan, from: cache) }
+                return true
+            }
         } else {
             guard old.movable, old.groups.isEmpty,
                 let d = old.translation(to: visit.layerToTarget, hasClips: false),
@@ -76,13 +91,7 @@ final class PlanRun {
         fragments[fragments.count - 1].layerToTarget = visit.layerToTarget
         fragments[fragments.count - 1].clip = visit.clip
         // Shadows in a reused subtree stay planned (they are reused only in place, so never in a movable one).
-        if !old.movable {
-            for index in base..<plan.quads.count {
-                guard case .shadow = plan.quads[index].paint, let id = plan.quads[index].layerID else { continue }
-                if let shadow = cache.shadows[id] { shadows[id] = shadow }
-                if let path = cache.shadowPaths[id] { shadowPaths[id] = path }
-            }
-        }
+        if !old.movable { keepShadows(of: base..<plan.quads.count, in: plan, from: cache) }
         return true
     }
 
@@ -100,6 +109,15 @@ final class PlanRun {
         statistics.quadsReused = last.quads.count
         cache.statistics = statistics
         return ordered
+    }
+
+    /// Keeps the planned shadows of the shadow quads among `range`, copied from the last plan.
+    private func keepShadows(of range: Range<Int>, in plan: RenderPlan, from cache: PlanCache) {
+        for index in range {
+            guard case .shadow = plan.quads[index].paint, let id = plan.quads[index].layerID else { continue }
+            if let shadow = cache.shadows[id] { shadows[id] = shadow }
+            if let path = cache.shadowPaths[id] { shadowPaths[id] = path }
+        }
     }
 
     /// Keeps the subtree that `ended` began as a fragment for the next plan.

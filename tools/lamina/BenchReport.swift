@@ -152,6 +152,7 @@ struct BenchReport {
             ("width", .int(scene.width)), ("height", .int(scene.height)), ("scale", .number(scene.scale)),
             ("layers", .int(scene.layers)), ("quads", .int(scene.quads)), ("textures", .int(scene.textures)),
             ("freshPlanMsMedian", .number(scene.freshPlanMedian)),
+            ("cachedPlanMsMedian", .number(scene.cachedPlanMedian)),
             ("renderers", .array(renderers)),
             ("baselines", .object(baselines)),
         ])
