@@ -6,11 +6,11 @@
 ///
 /// Each frame stamps the entries it uses; `endFrame()` closes the frame. Not thread-safe: fill it from one thread.
 public final class FrameCache<Key: Hashable, Value> {
-    private var entries: [Key: (value: Value, frame: Int)] = [:]
-    private var frame = 0
+    @usableFromInline var entries: [Key: (value: Value, frame: Int)] = [:]
+    @usableFromInline var frame = 0
     /// Frames an entry survives unused.
     public let keep: Int
-    private let onEvict: ((Value) -> Void)?
+    @usableFromInline let onEvict: ((Value) -> Void)?
 
     /// A cache that drops what `keep` frames in a row (at least 1) did not use, calling `onEvict` with each value it
     /// drops or that `removeAll()` removes.
@@ -20,6 +20,7 @@ public final class FrameCache<Key: Hashable, Value> {
     }
 
     /// The value for `key`, made by `make` when it is not kept; either way used in this frame.
+    @inlinable
     public func value(for key: Key, make: () throws -> Value) rethrows -> Value {
         if let value = use(key) { return value }
         let value = try make()
@@ -28,6 +29,7 @@ public final class FrameCache<Key: Hashable, Value> {
     }
 
     /// The kept value for `key`, now used in this frame; nil when none is kept.
+    @inlinable
     public func use(_ key: Key) -> Value? {
         guard let entry = entries[key] else { return nil }
         entries[key] = (entry.value, frame)
@@ -35,14 +37,17 @@ public final class FrameCache<Key: Hashable, Value> {
     }
 
     /// Whether a value is kept for `key` (without using it).
+    @inlinable
     public func contains(_ key: Key) -> Bool { entries[key] != nil }
 
     /// Keeps `value` for `key`, used in this frame; a value it replaces is evicted.
+    @inlinable
     public func insert(_ value: Value, for key: Key) {
         if let old = entries.updateValue((value, frame), forKey: key) { onEvict?(old.value) }
     }
 
     /// Ends a frame: drops, and evicts, what the last `keep` frames did not use.
+    @inlinable
     public func endFrame() {
         let isKept = { (entry: (value: Value, frame: Int)) in entry.frame + self.keep > self.frame }
         let dropped = onEvict == nil ? [] : entries.values.filter { !isKept($0) }.map(\.value)
@@ -52,6 +57,7 @@ public final class FrameCache<Key: Hashable, Value> {
     }
 
     /// Evicts every value (at the end of the renderer, or when its GL context is replaced).
+    @inlinable
     public func removeAll() {
         let values = entries.values.map(\.value)
         entries.removeAll()
@@ -59,5 +65,6 @@ public final class FrameCache<Key: Hashable, Value> {
     }
 
     /// Entries kept.
+    @inlinable
     public var count: Int { entries.count }
 }
