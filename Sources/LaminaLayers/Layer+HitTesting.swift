@@ -56,7 +56,7 @@ extension Layer {
                 guard !children.isEmpty else { continue }
                 let sublayerSpace = layer.sublayerTransformAboutAnchor
                 // Pushed in paint order, so the front-most child is popped first.
-                for child in Self.paintOrder(children) where !child.isHidden {
+                for child in paintOrder(children, zPosition: \.zPosition) where !child.isHidden {
                     let map = child.mapToSuperlayer(sublayerSpace: sublayerSpace)
                     guard let q = Self.preimage(of: p, under: map) else { continue }
                     pending.append(.subtree(child, q, map.concatenating(toTop)))
@@ -83,16 +83,6 @@ extension Layer {
             node = parent
         }
         return map
-    }
-
-    /// Siblings in paint order (the planner's): ascending zPosition, ties in array order.
-    private static func paintOrder(_ children: [Layer]) -> [Layer] {
-        let firstZ = children[0].zPosition
-        if children.allSatisfy({ $0.zPosition == firstZ }) { return children }
-        return children.enumerated().sorted {
-            $0.element.zPosition != $1.element.zPosition
-                ? $0.element.zPosition < $1.element.zPosition : $0.offset < $1.offset
-        }.map(\.element)
     }
 
     /// The point of the lower plane that `map` sends to `point`, or nil when there is none in front of the

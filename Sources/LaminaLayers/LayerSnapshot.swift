@@ -32,15 +32,7 @@ public final class LayerSnapshot: @unchecked Sendable {
     }
 
     /// The sublayers in paint order: ascending zPosition, ties in array order.
-    public var sublayersInPaintOrder: [LayerSnapshot] {
-        guard let first = sublayers.first else { return [] }
-        let z = first.state.zPosition
-        if sublayers.allSatisfy({ $0.state.zPosition == z }) { return sublayers }
-        return sublayers.enumerated().sorted {
-            $0.element.state.zPosition != $1.element.state.zPosition
-                ? $0.element.state.zPosition < $1.element.state.zPosition : $0.offset < $1.offset
-        }.map(\.element)
-    }
+    public var sublayersInPaintOrder: [LayerSnapshot] { paintOrder(sublayers, zPosition: \.state.zPosition) }
 
     var debugName: String { state.debugName }
 
@@ -144,4 +136,16 @@ extension Layer {
     }
 
     private var needsSnapshotLocked: Bool { snapshotStale || snapshotNode == nil }
+}
+
+/// Siblings in paint order, as the planner draws them and hit testing finds them: ascending zPosition, ties in
+/// array order. The common case, all at one zPosition, is the array as it is.
+func paintOrder<Item>(_ items: [Item], zPosition: (Item) -> CGFloat) -> [Item] {
+    guard let first = items.first else { return [] }
+    let z = zPosition(first)
+    if items.allSatisfy({ zPosition($0) == z }) { return items }
+    return items.enumerated().sorted {
+        let (a, b) = (zPosition($0.element), zPosition($1.element))
+        return a != b ? a < b : $0.offset < $1.offset
+    }.map(\.element)
 }

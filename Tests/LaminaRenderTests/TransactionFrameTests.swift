@@ -10,8 +10,11 @@ import Testing
     final class Flags: @unchecked Sendable {
         private let lock = NSLock()
         private var stopped = false
-        private(set) var transactions = 0
-        private(set) var structural = 0
+        private var committed = 0
+        private var structuralCommitted = 0
+
+        var transactions: Int { lock.withLock { committed } }
+        var structural: Int { lock.withLock { structuralCommitted } }
 
         var stop: Bool {
             get { lock.withLock { stopped } }
@@ -20,8 +23,8 @@ import Testing
 
         func count(structural isStructural: Bool) {
             lock.withLock {
-                transactions += 1
-                if isStructural { structural += 1 }
+                committed += 1
+                if isStructural { structuralCommitted += 1 }
             }
         }
     }
