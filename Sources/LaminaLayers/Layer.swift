@@ -33,7 +33,7 @@ open class Layer: @unchecked Sendable {
     @exclusivity(unchecked) var committedMask: Layer?
     /// The committed superlayer, or the committed owner of a mask: where a commit's news travels up.
     weak var committedParent: Layer?
-    /// false until the layer is first committed, which copies its whole model.
+    /// false until a commit first touches the layer (`presentation()` is nil until then).
     var everCommitted = false
     /// The commit that last changed what this layer's subtree paints in its own space (everything but its own
     /// placement in the superlayer): plan caches of the subtree key on it.

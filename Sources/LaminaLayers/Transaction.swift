@@ -17,8 +17,8 @@ import LaminaCore
 ///   them as changes are made.
 ///
 /// Locking (docs/architecture.md, "Locking"): one lock guards every layer's model and committed state. A setter
-/// holds it for the write and the record; a commit holds it while it copies each changed layer's recorded fields
-/// from the model to the committed state; a frame holds it while it takes a snapshot of the committed tree. It is
+/// holds it for the write and the record of the value; a commit holds it while it applies each changed layer's
+/// recorded values to the committed state; a frame holds it while it takes a snapshot of the committed tree. It is
 /// never held while user code runs.
 public enum Transaction {
     /// Opens a transaction (nested in any open one) on the calling thread.
@@ -152,7 +152,7 @@ public enum Transaction {
     static func commitLocked(_ changes: ChangeSet) {
         guard !changes.isEmpty else { return }
         commits &+= 1
-        for change in changes.changes.values { change.layer?.commitLocked(change.fields, stamp: commits) }
+        for change in changes.changes.values { change.layer?.commitLocked(change, stamp: commits) }
     }
 
     /// Commits made so far; each commit's number stamps the layers it changed (`Layer.contentVersion`).
@@ -165,26 +165,30 @@ struct TransactionLevel {
     var completions: [@Sendable () -> Void] = []
 }
 
-/// The layers a transaction changed, each with the set of fields (`LayerState.Field` bits). Layers are held weakly:
-/// one let go before the commit has nothing to commit (a layer in a committed tree is held by its parent), and an
-/// implicit transaction that no frame commits does not keep the layers it touched alive.
+/// The layers a transaction changed: for each, the set of fields (`LayerState.Field` bits) and the values this
+/// transaction gave them, taken as they were set. A commit applies these values, not the model's, so a transaction
+/// never commits a property another thread has set meanwhile in a transaction still open (a frame committing one
+/// thread's implicit transaction cannot show half of another thread's explicit one). The lists of sublayers and
+/// masks are the model's at the commit: taking a copy of a list at every change would make building a wide tree
+/// quadratic. Layers are held weakly: one let go before the commit has nothing to commit, and an implicit
+/// transaction that no frame commits keeps nothing alive.
 struct ChangeSet {
     struct Change {
         weak var layer: Layer?
-        var fields: UInt64
+        var fields: UInt64 = 0
+        var values = LayerState()
     }
 
     var changes: [ObjectIdentifier: Change] = [:]
 
     var isEmpty: Bool { changes.isEmpty }
 
+    /// Records `layer`'s `fields` with their values now in its model. Model lock held.
     mutating func add(_ layer: Layer, fields: UInt64) {
         let key = ObjectIdentifier(layer)
         // A layer freed since its change was recorded may have left its address to this one: start afresh then.
-        if let existing = changes[key], existing.layer === layer {
-            changes[key]!.fields |= fields
-        } else {
-            changes[key] = Change(layer: layer, fields: fields)
-        }
+        if changes[key]?.layer !== layer { changes[key] = Change(layer: layer) }
+        changes[key]!.fields |= fields
+        changes[key]!.values.copy(fields, from: layer.model)
     }
 }

@@ -148,6 +148,36 @@ import Testing
         #expect(colour == Color.blue.premultiplied)
     }
 
+    /// A frame that commits this thread's implicit transaction (the tree as set up) while another thread's explicit
+    /// transaction is open on the same layers commits the values this thread set, not that thread's: no half of the
+    /// other transaction shows.
+    @Test func committingOneThreadNeverCommitsAnotherThreadsOpenTransaction() throws {
+        let root = Layer(frame: CGRect(x: 0, y: 0, width: 20, height: 10))
+        let a = Layer(frame: CGRect(x: 0, y: 0, width: 10, height: 10))
+        let b = Layer(frame: CGRect(x: 10, y: 0, width: 10, height: 10))
+        a.backgroundColor = .red
+        b.backgroundColor = .red
+        root.sublayers = [a, b]
+        let opened = DispatchSemaphore(value: 0), resume = DispatchSemaphore(value: 0), done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            Transaction.begin()
+            a.backgroundColor = .blue
+            opened.signal()
+            resume.wait()
+            b.backgroundColor = .blue
+            Transaction.commit()
+            done.signal()
+        }
+        opened.wait()
+        _ = try Planner().plan(root)  // commits this thread's implicit transaction: the whole tree
+        let during = try #require(root.presentation())
+        #expect(during.sublayers.map(\.backgroundColor) == [.red, .red])
+        resume.signal()
+        done.wait()
+        let after = try #require(root.presentation())
+        #expect(after.sublayers.map(\.backgroundColor) == [.blue, .blue])
+    }
+
     @Test func aLayerLetGoBeforeTheCommitIsNotKeptAlive() {
         weak var weakLayer: Layer?
         do {
