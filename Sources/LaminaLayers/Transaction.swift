@@ -77,6 +77,16 @@ public enum Transaction {
         setValue(duration.isFinite ? max(duration, 0) : 0.25, forKey: Key.animationDuration)
     }
 
+    /// The timing function of the animations the current transaction's changes start; nil (the default) means
+    /// `MediaTimingFunction(name: .default)` for implicit animations.
+    public static func animationTimingFunction() -> MediaTimingFunction? {
+        value(forKey: Key.animationTimingFunction) as? MediaTimingFunction
+    }
+
+    public static func setAnimationTimingFunction(_ function: MediaTimingFunction?) {
+        setValue(function, forKey: Key.animationTimingFunction)
+    }
+
     /// Called on the committing thread once the current transaction's changes are committed (and, once animations
     /// exist, when its animations are done). Setting it again replaces the block of this level. The block of an
     /// implicit transaction runs at the thread's next `flush()`.
@@ -113,6 +123,7 @@ public enum Transaction {
     public enum Key {
         public static let disableActions = "disableActions"
         public static let animationDuration = "animationDuration"
+        public static let animationTimingFunction = "animationTimingFunction"
     }
 
     // MARK: Internal

@@ -87,6 +87,12 @@ import Testing
 
     @Test func settingsNestAndCompletionRunsAfterTheCommit() {
         #expect(Transaction.disableActions() == false && Transaction.animationDuration() == 0.25)
+        #expect(Transaction.animationTimingFunction() == nil)
+        Transaction.begin()
+        Transaction.setAnimationTimingFunction(MediaTimingFunction(name: .easeIn))
+        #expect(Transaction.animationTimingFunction() == MediaTimingFunction(name: .easeIn))
+        Transaction.commit()
+        #expect(Transaction.animationTimingFunction() == nil)
         final class Box: @unchecked Sendable { var calls: [String] = [] }
         let box = Box()
         let a = layer()
