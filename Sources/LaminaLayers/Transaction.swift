@@ -196,10 +196,14 @@ struct ChangeSet {
 
     /// Records `layer`'s `fields` with their values now in its model. Model lock held.
     mutating func add(_ layer: Layer, fields: UInt64) {
-        let key = ObjectIdentifier(layer)
-        // A layer freed since its change was recorded may have left its address to this one: start afresh then.
-        if changes[key]?.layer !== layer { changes[key] = Change(layer: layer) }
-        changes[key]!.fields |= fields
-        changes[key]!.values.copy(fields, from: layer.model)
+        // One lookup per change (setters are a hot path). A layer freed since its change was recorded may have left
+        // its address to this one: its record starts afresh then.
+        Self.update(&changes[ObjectIdentifier(layer), default: Change(layer: layer)], layer: layer, fields: fields)
+    }
+
+    private static func update(_ change: inout Change, layer: Layer, fields: UInt64) {
+        if change.layer !== layer { change = Change(layer: layer) }
+        change.fields |= fields
+        change.values.copy(fields, from: layer.model)
     }
 }
