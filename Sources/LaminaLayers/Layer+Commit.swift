@@ -5,12 +5,14 @@ import LaminaCore
 // snapshots the committed state under the same lock) sees all of a transaction or none of it.
 
 extension Layer {
-    /// Applies one layer's recorded change: its fields' values as the transaction set them, and its list of sublayers
-    /// and mask as the model has them now.
+    /// Applies one layer's recorded change: its fields' values as the transaction set them (where no transaction
+    /// committed before set them later: `FieldWrites`), and its list of sublayers and mask as the model has them now.
     func commitLocked(_ change: ChangeSet.Change, stamp: UInt64) {
+        let fields = change.writes.newer(change.fields, than: committedWrites)
+        guard fields != 0 || !everCommitted else { return }
         everCommitted = true
-        let fields = change.fields
         committed.copy(fields, from: change.values)
+        committedWrites.take(fields, from: change.writes)
         if fields & LayerState.Field.sublayers.bit != 0 {
             adoptLocked(old: committedSublayers, new: modelSublayers)
             committedSublayers = modelSublayers

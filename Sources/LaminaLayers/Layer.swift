@@ -33,6 +33,8 @@ open class Layer: @unchecked Sendable {
     @exclusivity(unchecked) var committedMask: Layer?
     /// The committed superlayer, or the committed owner of a mask: where a commit's news travels up.
     weak var committedParent: Layer?
+    /// The writes that gave the committed fields their values.
+    var committedWrites = FieldWrites()
     /// false until a commit first touches the layer (`presentation()` is nil until then).
     var everCommitted = false
     /// The commit that last changed what this layer's subtree paints in its own space (everything but its own

@@ -166,6 +166,9 @@ public enum Transaction {
         for change in changes.changes.values { change.layer?.commitLocked(change, stamp: commits) }
     }
 
+    /// Writes to layers' models so far (`FieldWrites`). Model lock held.
+    nonisolated(unsafe) static var writes: UInt64 = 0
+
     /// Commits made so far; each commit's number stamps the layers it changed (`Layer.contentVersion`).
     nonisolated(unsafe) static var commits: UInt64 = 0
 }
@@ -188,6 +191,8 @@ struct ChangeSet {
         weak var layer: Layer?
         var fields: UInt64 = 0
         var values = LayerState()
+        /// The write that gave each recorded field its value here.
+        var writes = FieldWrites()
     }
 
     var changes: [ObjectIdentifier: Change] = [:]
@@ -205,5 +210,51 @@ struct ChangeSet {
         if change.layer !== layer { change = Change(layer: layer) }
         change.fields |= fields
         change.values.copy(fields, from: layer.model)
+        Transaction.writes &+= 1
+        change.writes.set(fields, to: Transaction.writes)
+    }
+}
+
+/// For each field of one layer, the number of the write that gave it its value: numbers come from one counter for all
+/// layers (`Transaction.writes`), in the order the model lock let the writes through. A commit applies a recorded value
+/// only where it is newer than the committed one: when two transactions set one property and the one that set it
+/// first commits last (an implicit transaction committed by a frame after another thread's explicit one), the later
+/// value stays, as it does in the model. Empty (every field 0) until a field is set.
+struct FieldWrites {
+    private var numbers: [UInt64] = []
+
+    subscript(_ field: Int) -> UInt64 { field < numbers.count ? numbers[field] : 0 }
+
+    /// Gives every field of `fields` (a set of `LayerState.Field` bits) the write `number`.
+    mutating func set(_ fields: UInt64, to number: UInt64) {
+        if numbers.isEmpty { numbers = Array(repeating: 0, count: LayerState.Field.allCases.count) }
+        var rest = fields
+        while rest != 0 {
+            numbers[rest.trailingZeroBitCount] = number
+            rest &= rest - 1
+        }
+    }
+
+    /// The fields of `fields` whose write here is later than in `other`.
+    func newer(_ fields: UInt64, than other: FieldWrites) -> UInt64 {
+        var newer: UInt64 = 0
+        var rest = fields
+        while rest != 0 {
+            let field = rest.trailingZeroBitCount
+            if self[field] > other[field] { newer |= 1 << UInt64(field) }
+            rest &= rest - 1
+        }
+        return newer
+    }
+
+    /// Takes the writes of `fields` from `other`.
+    mutating func take(_ fields: UInt64, from other: FieldWrites) {
+        var rest = fields
+        if numbers.isEmpty, rest != 0 { numbers = Array(repeating: 0, count: LayerState.Field.allCases.count) }
+        while rest != 0 {
+            let field = rest.trailingZeroBitCount
+            numbers[field] = other[field]
+            rest &= rest - 1
+        }
     }
 }

@@ -184,6 +184,29 @@ import Testing
         #expect(after.sublayers.map(\.backgroundColor) == [.blue, .blue])
     }
 
+    /// A value set first but committed last does not overwrite a later one already committed: here this thread's
+    /// implicit change, committed by a frame after another thread committed a newer value of the same property.
+    @Test func aStaleImplicitChangeCommittedLastKeepsTheNewerValue() throws {
+        let root = Layer(frame: CGRect(x: 0, y: 0, width: 20, height: 10))
+        let a = Layer(frame: CGRect(x: 0, y: 0, width: 10, height: 10))
+        root.sublayers = [a]
+        a.backgroundColor = .red
+        a.opacity = 0.5
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            Transaction.begin()
+            a.backgroundColor = .blue
+            Transaction.commit()
+            done.signal()
+        }
+        done.wait()
+        #expect(a.backgroundColor == .blue)
+        _ = try Planner().plan(root)  // commits this thread's implicit transaction, made before the other's
+        let shown = try #require(a.presentation())
+        #expect(shown.backgroundColor == .blue)
+        #expect(shown.opacity == 0.5)  // the implicit transaction's other change is committed
+    }
+
     @Test func aLayerLetGoBeforeTheCommitIsNotKeptAlive() {
         weak var weakLayer: Layer?
         do {
