@@ -141,7 +141,11 @@ public enum BenchScene: String, CaseIterable, Sendable {
     /// ten layers (the next ten in turn) marked for drawing; for `deeptree`, a new turn of the chain's first level;
     /// for `cards-500-moving`, ten cards moved and one resized; for `shadow-radius-N`, a new shadow opacity; for
     /// `parent-moving-10k`, the container moved by a point.
+    /// The changes are made with actions disabled: each frame measures the changed tree, not an implicit animation.
     public func prepareFrame(_ root: Layer, frame: Int) {
+        Transaction.begin()
+        Transaction.setDisableActions(true)
+        defer { Transaction.commit() }
         switch self {
         case .upload:
             guard let image = root.sublayers.first?.contents else { return }

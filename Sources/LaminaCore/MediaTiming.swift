@@ -72,20 +72,41 @@ public struct MediaTiming: Hashable, Sendable {
     /// function), or nil when it has no effect (before its start without a backwards fill, after its end without a
     /// forwards fill).
     public func progress(parent: Double) -> Double? {
+        phase(parent: parent)?.progress
+    }
+
+    /// Where an animation is within its cycles at a moment of its active period (or of a fill).
+    public struct Phase: Hashable, Sendable {
+        /// Through the current cycle, 0...1 (turned back in an autoreversed half), before the timing function.
+        public var progress: Double
+        /// The cycles completed before this one (cumulative animations add one step per cycle).
+        public var iteration: Double
+        /// Seconds into the current cycle, turned back in an autoreversed half (springs run on it).
+        public var time: Double
+    }
+
+    /// The phase at its parent's time `parent`, or nil when the animation has no effect then (see
+    /// `progress(parent:)`).
+    public func phase(parent: Double) -> Phase? {
         guard !parent.isNaN else { return nil }  // no time, no effect
         let active = activeDuration
         let a = (parent - begin) * Double(rate)
         if a < 0 {
             guard fillMode == .backwards || fillMode == .both else { return nil }
-            return progress(activeTime: wrap(offset, active), atEnd: false)
+            return phase(activeTime: wrap(offset, active), atEnd: false)
         }
         if a >= active {
             guard fillMode == .forwards || fillMode == .both else { return nil }
             // The value being approached at the end of the active period (the limit from below).
             let t = active.isFinite ? wrap(active + offset, active) : offset
-            return progress(activeTime: t == 0 ? active : t, atEnd: true)
+            return phase(activeTime: t == 0 ? active : t, atEnd: true)
         }
-        return progress(activeTime: wrap(a + offset, active), atEnd: false)
+        return phase(activeTime: wrap(a + offset, active), atEnd: false)
+    }
+
+    /// Whether the animation's active period has begun at its parent's time `parent`.
+    public func hasStarted(parent: Double) -> Bool {
+        (parent - begin) * Double(rate) >= 0
     }
 
     /// Whether an animation is over at its parent's time `parent` (past its active period): one removed on
@@ -94,19 +115,19 @@ public struct MediaTiming: Hashable, Sendable {
         (parent - begin) * Double(rate) >= activeDuration
     }
 
-    /// The progress at active time t (0 ..< AD, or AD itself when `atEnd`): the cycle's position, turned back in
-    /// an autoreversed half; at the very end of a cycle, the value approached (1 forwards, 0 reversed).
-    private func progress(activeTime t: Double, atEnd: Bool) -> Double {
+    /// The phase at active time t (0 ..< AD, or AD itself when `atEnd`): the cycle's position, turned back in an
+    /// autoreversed half; at the very end of a cycle, the value approached (1 forwards, 0 reversed).
+    private func phase(activeTime t: Double, atEnd: Bool) -> Phase {
         let cycle = cycleDuration
         let d = autoreverses ? cycle / 2 : cycle
         var iteration = (t / cycle).rounded(.down)
         if atEnd, t > 0, iteration * cycle == t { iteration -= 1 }  // the end of the previous cycle, not the next start
         var u = t - iteration * cycle
         if autoreverses, u > d { u = 2 * d - u }
-        return min(max(u / d, 0), 1)
+        u = min(max(u, 0), d)
+        return Phase(progress: min(max(u / d, 0), 1), iteration: max(iteration, 0), time: u)
     }
 
-    /// t wrapped into 0 ..< period (when finite and above 0).
     private func wrap(_ t: Double, _ period: Double) -> Double {
         guard period.isFinite, period > 0, t.isFinite else { return t.isFinite ? t : 0 }
         let r = t.truncatingRemainder(dividingBy: period)

@@ -28,6 +28,15 @@ extension Layer {
         invalidateAncestorsLocked(stamp: stamp)
     }
 
+    /// Marks a change made to the committed state outside a commit (a finished animation taken off): the snapshot
+    /// and the plans of this layer and its ancestors are stale. Model lock held.
+    func markCommittedChangeLocked() {
+        Transaction.commits &+= 1
+        contentVersion = Transaction.commits
+        snapshotStale = true
+        invalidateAncestorsLocked(stamp: Transaction.commits)
+    }
+
     /// Makes this layer the committed parent of `new`, and no longer of those of `old` that left.
     private func adoptLocked(old: [Layer], new: [Layer]) {
         if !old.isEmpty {

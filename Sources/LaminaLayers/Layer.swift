@@ -57,6 +57,12 @@ open class Layer: @unchecked Sendable {
     /// Why the last drawing made no image (an absurd size), for the frame to report; nil when it worked.
     var lastDisplayError: String?
 
+    /// The layer's `actions` and `style` (not part of any transaction, as the delegate).
+    var storedActions: [String: Action]?
+    var storedStyle: [String: Any]?
+    /// Animations added for a nil key are given keys from this counter.
+    var anonymousAnimations = 0
+
     weak var storedDelegate: LayerDelegate?
     var storedOwnedDelegate: LayerDelegate?
 
@@ -103,13 +109,24 @@ open class Layer: @unchecked Sendable {
     /// Changes the model under the lock and records `fields` in the calling thread's transaction.
     @discardableResult @inline(__always)
     func write<T>(_ fields: LayerState.Field..., body: (inout LayerState) -> T) -> T {
-        ModelLock.shared.withLock {
+        var bits: UInt64 = 0
+        for field in fields { bits |= field.bit }
+        let (result, drawn) = ModelLock.shared.withLock {
             let result = body(&model)
-            var bits: UInt64 = 0
-            for field in fields { bits |= field.bit }
             Transaction.recordLocked(self, fields: bits)
-            return result
+            return (result, snapshotNode != nil)
         }
+        // A layer that has been drawn (a frame or `presentation()` has taken its snapshot) animates the change
+        // (Layer+Actions.swift), outside the lock: actions run user code. A layer another thread's frame merely
+        // committed, as it commits every thread's implicit transaction, has not been drawn.
+        if drawn, bits & LayerState.Field.animatable != 0 { runActions(for: bits & LayerState.Field.animatable) }
+        return result
+    }
+
+    /// The action a change of `key` runs when nothing else gives one (Layer+Actions.swift): the implicit
+    /// animation of an animatable key (`implicitAnimation(forKey:)`), nil for others. Subclasses may override it.
+    open class func defaultAction(forKey key: String) -> Action? {
+        implicitAnimation(forKey: key)
     }
 
     // MARK: Custom drawing (Layer+Display.swift)

@@ -12,6 +12,9 @@ public protocol LayerDelegate: AnyObject {
     func display(_ layer: Layer)
     /// Draws the layer's contents into `context`, whose user space is the layer's bounds in points (y down).
     func draw(_ layer: Layer, in context: DrawingContext)
+    /// The action for a change of `key` (CALayerDelegate's `action(for:forKey:)`): nil goes on searching (the
+    /// layer's `actions`, `style`, `defaultAction(forKey:)`), `NullAction` stops the search with no action.
+    func action(for layer: Layer, forKey key: String) -> Action?
 }
 
 extension LayerDelegate {
@@ -20,4 +23,6 @@ extension LayerDelegate {
     }
 
     public func draw(_ layer: Layer, in context: DrawingContext) {}
+
+    public func action(for layer: Layer, forKey key: String) -> Action? { nil }
 }

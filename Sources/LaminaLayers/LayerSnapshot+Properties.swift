@@ -38,4 +38,7 @@ extension LayerSnapshot {
     @inlinable public var magnificationFilter: Filter { state.magnificationFilter }
     @inlinable public var minificationFilterBias: Float { state.minificationFilterBias }
     @inlinable public var sourceDescription: String? { state.sourceDescription }
+    @inlinable public var beginTime: Double { state.timing.beginTime }
+    @inlinable public var speed: Float { state.timing.speed }
+    @inlinable public var timeOffset: Double { state.timing.timeOffset }
 }

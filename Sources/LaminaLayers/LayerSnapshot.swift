@@ -22,13 +22,23 @@ public final class LayerSnapshot: @unchecked Sendable {
     /// Changes when anything this subtree paints in its own space changes; not when only its placement in the
     /// superlayer (position, anchorPoint, transform, zPosition) does. Plan caches key on it.
     public let contentVersion: UInt64
+    /// Something in this subtree has an animation attached: its presentation at a time differs from the
+    /// committed state (LayerSnapshot+Presentation.swift).
+    let animatedSubtree: Bool
+    /// What an animation draws that a layer's properties cannot say (a cross-dissolve of contents, a transition);
+    /// nil on committed snapshots.
+    let effects: PresentationEffects?
 
-    init(id: LayerID, state: LayerState, sublayers: SnapshotChildren, mask: LayerSnapshot?, contentVersion: UInt64) {
+    init(id: LayerID, state: LayerState, sublayers: SnapshotChildren, mask: LayerSnapshot?, contentVersion: UInt64,
+         effects: PresentationEffects? = nil) {
         self.id = id
         self.state = state
         self.children = sublayers
         self.mask = mask
         self.contentVersion = contentVersion
+        self.effects = effects
+        self.animatedSubtree = !state.animations.isEmpty || (mask?.animatedSubtree ?? false)
+            || sublayers.items.contains { $0.animatedSubtree }
     }
 
     /// The sublayers in paint order: ascending zPosition, ties in array order.
@@ -85,11 +95,11 @@ extension LayerSnapshot {
 }
 
 extension Layer {
-    /// The committed state of this layer and its subtree, as the next frame will see it (Core Animation's
-    /// presentation layer; animated values join it with the animation model). nil while the layer has never been
-    /// committed: set a property and commit, or draw a frame.
+    /// The layer and its subtree as a frame now shows them (Core Animation's presentation layer): the committed
+    /// state with every animation applied at `currentMediaTime()`; `presentation(at:)` for any time. nil while the
+    /// layer has never been committed: set a property and commit, or draw a frame.
     public func presentation() -> LayerSnapshot? {
-        ModelLock.shared.withLock { everCommitted ? snapshotLocked() : nil }
+        presentation(at: currentMediaTime())
     }
 
     /// The snapshot of the committed subtree: the kept one where nothing changed, else a new one that shares every

@@ -81,6 +81,11 @@ public struct LayerState: @unchecked Sendable {
     /// Where the layer was described, for error messages: a scene file sets the layer's JSON path, file, line and
     /// column ("layers[0].sublayers[2] at scene.json:4:9"). nil: made in code. Not drawn.
     public var sourceDescription: String? = nil
+    /// The layer's own timing (CAMediaTiming): beginTime, speed and timeOffset map its superlayer's time to its own,
+    /// which its sublayers and animations run on; the defaults change nothing.
+    public var timing = MediaTiming()
+    /// The animations attached to the layer, in the order they were added (each a copy the layer owns).
+    public var animations: [AttachedAnimation] = []
 
     public init() {}
 
@@ -120,6 +125,8 @@ public struct LayerState: @unchecked Sendable {
         case minificationFilterBias
         case needsDisplayOnBoundsChange
         case sourceDescription
+        case timing
+        case animations
         case sublayers
         case mask
 
@@ -172,6 +179,8 @@ public struct LayerState: @unchecked Sendable {
             case .minificationFilterBias: minificationFilterBias = source.minificationFilterBias
             case .needsDisplayOnBoundsChange: needsDisplayOnBoundsChange = source.needsDisplayOnBoundsChange
             case .sourceDescription: sourceDescription = source.sourceDescription
+            case .timing: timing = source.timing
+            case .animations: animations = source.animations
             case .sublayers, .mask: break
             }
         }

@@ -62,8 +62,8 @@ public struct Planner {
     /// snapshot. The root's bounds become the output; its own position and transform are ignored, as when a layer
     /// is rendered into a context of its own. Nothing is kept for a next plan: a renderer's `render(_:scale:)`
     /// keeps its own `PlanCache`.
-    public func plan(_ root: Layer) throws -> RenderPlan {
-        try plan(root.snapshotForFrame(), cache: nil)
+    public func plan(_ root: Layer, at time: Double? = nil) throws -> RenderPlan {
+        try plan(root.presentationForFrame(at: time), cache: nil)
     }
 
     /// Plans the snapshot `root` (`Layer.presentation()`, or a frame's). With `cache`, reuses what the cache's last
@@ -456,16 +456,22 @@ let unitCorners = [CGPoint(x: 0, y: 0), CGPoint(x: 1, y: 0), CGPoint(x: 1, y: 1)
 
 extension Renderer {
     /// Draws a frame of `root` at `scale` (output pixels per point) into a new image of
-    /// round(root.bounds.size x scale) pixels: commits every thread's implicit transaction, draws the marked
-    /// layers, snapshots the committed tree and plans it with this renderer's own `PlanCache` (so an unchanged
-    /// subtree is not planned again), then renders the plan.
-    public func render(_ root: Layer, scale: CGFloat = 1, limits: PixelLimits = .default) throws -> Image {
-        try render(plan(root, scale: scale, limits: limits))
+    /// round(root.bounds.size x scale) pixels, at media time `time` (nil: `currentMediaTime()`, a live frame):
+    /// commits every thread's implicit transaction, draws the marked layers, snapshots the committed tree, applies
+    /// every animation at that time and plans the result with this renderer's own `PlanCache` (so an unchanged
+    /// subtree is not planned again), then renders the plan. The picture depends only on the model and the time,
+    /// so frames may be drawn in any order.
+    public func render(_ root: Layer, scale: CGFloat = 1, at time: Double? = nil, limits: PixelLimits = .default)
+        throws -> Image
+    {
+        try render(plan(root, scale: scale, at: time, limits: limits))
     }
 
-    /// The plan of a frame of `root`, made as `render(_:scale:limits:)` makes it (with this renderer's cache).
-    public func plan(_ root: Layer, scale: CGFloat = 1, limits: PixelLimits = .default) throws -> RenderPlan {
-        let snapshot = try root.snapshotForFrame()
+    /// The plan of a frame of `root`, made as `render(_:scale:at:limits:)` makes it (with this renderer's cache).
+    public func plan(_ root: Layer, scale: CGFloat = 1, at time: Double? = nil, limits: PixelLimits = .default)
+        throws -> RenderPlan
+    {
+        let snapshot = try root.presentationForFrame(at: time)
         return try Planner(scale: scale, limits: limits).plan(snapshot, cache: planCache(for: root))
     }
 

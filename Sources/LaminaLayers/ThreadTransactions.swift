@@ -10,6 +10,24 @@ final class ThreadTransactions: @unchecked Sendable {
     var implicitChanges = ChangeSet()
     var implicitSettings: [String: any Sendable] = [:]
     var implicitCompletions: [@Sendable () -> Void] = []
+    /// The animations added in the open explicit transaction, and in the implicit one: their transaction's
+    /// completion blocks wait for them (only the owning thread touches these).
+    var explicitAnimations: CompletionGroup?
+    var implicitAnimations: CompletionGroup?
+
+    /// The completion group of the current transaction, made on first use.
+    func currentAnimationGroup() -> CompletionGroup {
+        if levels.isEmpty {
+            if let group = implicitAnimations { return group }
+            let group = CompletionGroup()
+            implicitAnimations = group
+            return group
+        }
+        if let group = explicitAnimations { return group }
+        let group = CompletionGroup()
+        explicitAnimations = group
+        return group
+    }
 
     /// The calling thread's transactions, made on first use.
     static var current: ThreadTransactions {

@@ -41,8 +41,13 @@ public enum Transaction {
             commitLocked(thread.explicitChanges)
             thread.explicitChanges = ChangeSet()
         }
-        let completions = thread.completions
+        var completions = thread.completions
         thread.completions = []
+        if let group = thread.explicitAnimations {
+            // The blocks wait for the animations this transaction added.
+            thread.explicitAnimations = nil
+            completions = group.commit(completions)
+        }
         for block in completions { block() }
     }
 
@@ -51,8 +56,12 @@ public enum Transaction {
         let thread = ThreadTransactions.current
         ModelLock.shared.withLock { thread.commitImplicitLocked() }
         thread.implicitSettings = [:]
-        let completions = thread.implicitCompletions
+        var completions = thread.implicitCompletions
         thread.implicitCompletions = []
+        if let group = thread.implicitAnimations {
+            thread.implicitAnimations = nil
+            completions = group.commit(completions)
+        }
         for block in completions { block() }
     }
 
@@ -124,6 +133,16 @@ public enum Transaction {
         public static let disableActions = "disableActions"
         public static let animationDuration = "animationDuration"
         public static let animationTimingFunction = "animationTimingFunction"
+        /// Lamina extension: the media time at which the transaction's changes happen (a Double), for the
+        /// implicit animations they start and the animations added with beginTime 0; without it, the time is
+        /// `currentMediaTime()`. Scene timelines set it, so that a change at 2 s animates from 2 s whenever a
+        /// frame is drawn.
+        public static let mediaTime = "laminaMediaTime"
+    }
+
+    /// The media time of the current transaction's changes: its `Key.mediaTime` setting, else `currentMediaTime()`.
+    public static func mediaTime() -> Double {
+        value(forKey: Key.mediaTime) as? Double ?? currentMediaTime()
     }
 
     // MARK: Internal
@@ -163,6 +182,10 @@ public enum Transaction {
     static func commitLocked(_ changes: ChangeSet) {
         guard !changes.isEmpty else { return }
         commits &+= 1
+        // A transition added in this transaction starts from the picture before it: taken before any change lands.
+        for change in changes.changes.values where change.fields & LayerState.Field.animations.bit != 0 {
+            change.layer?.captureTransitionsLocked(change.values.animations)
+        }
         for change in changes.changes.values { change.layer?.commitLocked(change, stamp: commits) }
     }
 

@@ -47,6 +47,9 @@ import Testing
     }
 
     @Test func everyKindOfChangeShowsInTheNextPlan() throws {
+        // Changes after a frame would animate implicitly; this test checks the frame right after them.
+        Transaction.setDisableActions(true)
+        defer { Transaction.flush() }
         let (root, leaves) = tree()
         let cache = PlanCache()
         let changes: [(String, () -> Void)] = [
@@ -90,6 +93,9 @@ import Testing
     }
 
     @Test func movingAParentMovesItsPlannedSubtree() throws {
+        // Changes after a frame would animate implicitly; this test checks the frame right after them.
+        Transaction.setDisableActions(true)
+        defer { Transaction.flush() }
         let (root, leaves) = tree()
         let cache = PlanCache()
         _ = try incremental(root, cache: cache)
@@ -109,6 +115,9 @@ import Testing
     }
 
     @Test func aChangeInvalidatesOnlyItsBranch() throws {
+        // Changes after a frame would animate implicitly; this test checks the frame right after them.
+        Transaction.setDisableActions(true)
+        defer { Transaction.flush() }
         let (root, leaves) = tree()
         _ = try Planner().plan(root)
         func version(_ layer: Layer) -> UInt64 { layer.presentation()!.contentVersion }

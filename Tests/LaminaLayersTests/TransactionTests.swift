@@ -158,6 +158,9 @@ import Testing
     /// transaction is open on the same layers commits the values this thread set, not that thread's: no half of the
     /// other transaction shows.
     @Test func committingOneThreadNeverCommitsAnotherThreadsOpenTransaction() throws {
+        // Changes after a frame would animate implicitly; this test checks the frame right after them.
+        Transaction.setDisableActions(true)
+        defer { Transaction.flush() }
         let root = Layer(frame: CGRect(x: 0, y: 0, width: 20, height: 10))
         let a = Layer(frame: CGRect(x: 0, y: 0, width: 10, height: 10))
         let b = Layer(frame: CGRect(x: 10, y: 0, width: 10, height: 10))
@@ -167,6 +170,7 @@ import Testing
         let opened = DispatchSemaphore(value: 0), resume = DispatchSemaphore(value: 0), done = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
             Transaction.begin()
+            Transaction.setDisableActions(true)
             a.backgroundColor = .blue
             opened.signal()
             resume.wait()
@@ -219,14 +223,19 @@ import Testing
     }
 
     @Test func snapshotsShareUnchangedSubtrees() {
+        // Changes after a frame would animate implicitly; this test checks the frame right after them.
+        Transaction.setDisableActions(true)
+        defer { Transaction.flush() }
         let root = layer(.white)
         let left = layer(), right = layer()
         root.sublayers = [left, right]
         Transaction.flush()
         let before = root.presentation()!
         #expect(root.presentation()! === before)
+        Transaction.begin()
+        Transaction.setDisableActions(true)
         right.opacity = 0.5
-        Transaction.flush()
+        Transaction.commit()
         let after = root.presentation()!
         #expect(after !== before)
         #expect(after.sublayers[0] === before.sublayers[0])

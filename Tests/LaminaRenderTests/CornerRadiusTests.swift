@@ -75,6 +75,9 @@ import Testing
     }
 
     @Test func masksToBoundsClipsSublayersToTheRoundedBounds() throws {
+        // Changes after a frame would animate implicitly; this test checks the frame right after them.
+        Transaction.setDisableActions(true)
+        defer { Transaction.flush() }
         let root = Self.root()
         let layer = Layer(frame: root.bounds)
         layer.cornerRadius = 20

@@ -91,6 +91,9 @@ import Testing
     }
 
     @Test func boundsChangesRedrawOnlyWhenAsked() throws {
+        // Changes after a frame would animate implicitly; this test checks the frame right after them.
+        Transaction.setDisableActions(true)
+        defer { Transaction.flush() }
         let (root, layer, delegate) = bookScene()
         _ = try CPURenderer().render(root)
         layer.bounds.size = CGSize(width: 80, height: 80)

@@ -327,6 +327,9 @@ struct GLESAtlasTests {
     }
 
     @Test func slotsOfGoneImagesAreReusedSoPagesDoNotPileUp() throws {
+        // Changes after a frame would animate implicitly; this test checks the frame right after them.
+        Transaction.setDisableActions(true)
+        defer { Transaction.flush() }
         // 256-texel pages hold 49 images of 32 x 32 (33 with the gap); every frame brings 40 new ones.
         let renderer = try #require(GLESAvailability.renderer(options: .init(atlasPageSize: 256)))
         let r = root(320, 320, nil)

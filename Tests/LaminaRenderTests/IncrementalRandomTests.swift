@@ -61,6 +61,9 @@ import Testing
     }
 
     @Test func plansWithTheCacheDrawWhatPlansFromScratchDraw() throws {
+        // Changes after a frame would animate implicitly; this test checks the frame right after them.
+        Transaction.setDisableActions(true)
+        defer { Transaction.flush() }
         let count = max(RandomScenes.count(fallback: 500) / 10, 1)
         let renderer = CPURenderer()
         var failures: [String] = []

@@ -48,6 +48,9 @@ import Testing
     }
 
     @Test func changesToTheMaskReachTheNextPlanAndRenderersAgree() throws {
+        // Changes after a frame would animate implicitly; this test checks the frame right after them.
+        Transaction.setDisableActions(true)
+        defer { Transaction.flush() }
         let (root, _, mask) = scene()
         _ = try Planner().plan(root)
         mask.position.x += 20  // the opaque half now covers x 30 ... 70 in the root

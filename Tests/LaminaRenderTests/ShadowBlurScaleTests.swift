@@ -179,6 +179,9 @@ import Testing
     /// A cut shadow depends on its offset (which part can be seen): moving only the offset draws what a fresh
     /// renderer draws for the new offset, on every renderer, reusing nothing stale.
     @Test func movingTheOffsetOfACutShadowDrawsTheNewOne() throws {
+        // Changes after a frame would animate implicitly; this test checks the frame right after them.
+        Transaction.setDisableActions(true)
+        defer { Transaction.flush() }
         let root = Self.scene(radius: 300) { $0.frame = CGRect(x: -300, y: 40, width: 700, height: 40) }
         let layer = root.sublayers[0]
         for renderer in ReferenceScenes.renderers() {

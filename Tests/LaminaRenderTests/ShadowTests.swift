@@ -149,6 +149,9 @@ import Testing
     }
 
     @Test func anUnchangedShadowIsBlurredOnceAndAWholePixelMoveReusesIt() throws {
+        // Changes after a frame would animate implicitly; this test checks the frame right after them.
+        Transaction.setDisableActions(true)
+        defer { Transaction.flush() }
         for renderer in ReferenceScenes.renderers() {
             let (root, layer) = Self.scene { $0.shadowRadius = 3 }
             let first = try renderer.render(root)
@@ -170,6 +173,9 @@ import Testing
     }
 
     @Test func shadowsNoFrameUsesAreReleased() throws {
+        // Changes after a frame would animate implicitly; this test checks the frame right after them.
+        Transaction.setDisableActions(true)
+        defer { Transaction.flush() }
         let (root, layer) = Self.scene { $0.shadowRadius = 2 }
         let cpu = CPURenderer()
         _ = try cpu.render(root)

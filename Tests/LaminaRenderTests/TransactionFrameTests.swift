@@ -55,6 +55,7 @@ import Testing
                 let colour = Self.palette[index % Self.palette.count]
                 let structural = index % 50 == 0
                 Transaction.begin()
+                Transaction.setDisableActions(true)  // the frames check each transaction's values, not animations
                 a.backgroundColor = colour
                 // A structural change between the two halves: it too must land with them.
                 if structural {
@@ -127,6 +128,9 @@ import Testing
 
     /// Two renderers drawing one tree at different scales keep their own plans: neither evicts the other's.
     @Test func twoRenderersAtTwoScalesKeepTheirOwnPlans() throws {
+        // Changes after a frame would animate implicitly; this test checks the frame right after them.
+        Transaction.setDisableActions(true)
+        defer { Transaction.flush() }
         let (root, a, _) = scene()
         let one = CPURenderer(), two = CPURenderer()
         for _ in 0..<3 {

@@ -1,0 +1,199 @@
+import Foundation
+import LaminaCore
+
+/// Core Animation's CAAnimation: the timing every animation has (CAMediaTiming), a timing function, what happens at
+/// its end, and a delegate.
+///
+/// An animation is a description. `Layer.add(_:forKey:)` attaches a copy, so changing an animation after adding it
+/// changes nothing on screen, as in Core Animation; the copy is what `Layer.animation(forKey:)` returns.
+open class Animation: @unchecked Sendable {
+    /// The CAMediaTiming properties, as one value (each is also a property of its own below).
+    public var timing = MediaTiming()
+    /// Eases the progress of each cycle; nil: linear (for animations made in code, as in Core Animation).
+    public var timingFunction: MediaTimingFunction?
+    /// true (the default): the animation is taken off the layer at the first live frame past its end.
+    public var isRemovedOnCompletion = true
+    /// Told when the animation starts and stops; held strongly, as CAAnimation holds its delegate.
+    public var delegate: AnimationDelegate?
+
+    public init() {}
+
+    /// A copy of every property (what `Layer.add(_:forKey:)` attaches).
+    open func copy() -> Animation {
+        let copy = Animation()
+        copy.copyAnimationProperties(from: self)
+        return copy
+    }
+
+    /// Copies what every animation has; subclasses' `copy()` call it.
+    public func copyAnimationProperties(from other: Animation) {
+        timing = other.timing
+        timingFunction = other.timingFunction
+        isRemovedOnCompletion = other.isRemovedOnCompletion
+        delegate = other.delegate
+    }
+
+    /// The key paths this animation changes, for the layer's book-keeping; none for the base class.
+    open var animatedKeyPaths: [String] { [] }
+
+    // MARK: CAMediaTiming
+
+    /// When the animation begins, in its layer's local time; 0 in code means "when it is added" (the layer's
+    /// local time at that moment is written here, as Core Animation does).
+    public var beginTime: Double {
+        get { timing.beginTime }
+        set { timing.beginTime = newValue }
+    }
+    /// Seconds of one cycle; 0 means 0.25.
+    public var duration: Double {
+        get { timing.duration }
+        set { timing.duration = newValue }
+    }
+    /// How fast local time runs against the layer's; 0 freezes it.
+    public var speed: Float {
+        get { timing.speed }
+        set { timing.speed = newValue }
+    }
+    /// Added to local time after speed.
+    public var timeOffset: Double {
+        get { timing.timeOffset }
+        set { timing.timeOffset = newValue }
+    }
+    /// Cycles to play (fractions allowed, `.infinity` forever); 0: one.
+    public var repeatCount: Float {
+        get { timing.repeatCount }
+        set { timing.repeatCount = newValue }
+    }
+    /// Seconds to play for, repeating as needed; 0: use repeatCount.
+    public var repeatDuration: Double {
+        get { timing.repeatDuration }
+        set { timing.repeatDuration = newValue }
+    }
+    /// Plays each cycle forwards, then backwards.
+    public var autoreverses: Bool {
+        get { timing.autoreverses }
+        set { timing.autoreverses = newValue }
+    }
+    /// What the animation shows outside its active period.
+    public var fillMode: FillMode {
+        get { timing.fillMode }
+        set { timing.fillMode = newValue }
+    }
+
+    // MARK: Evaluation (overridden by the animation classes)
+
+    /// Applies the animation's value at `time` (its layer's local time) to `state`, given the layer's committed
+    /// (model) state `model`. Returns false when the animation has no effect at that time.
+    func apply(to state: inout PresentedState, model: LayerState, time: Double) -> Bool { false }
+}
+
+/// CAAnimationDelegate: told when an animation starts and stops. The calls come on the thread that draws frames,
+/// in the frame whose time first reaches the event.
+public protocol AnimationDelegate: AnyObject {
+    /// The animation's active period began.
+    func animationDidStart(_ animation: Animation)
+    /// The animation ended (`finished` true) or was removed before its end (`finished` false).
+    func animationDidStop(_ animation: Animation, finished: Bool)
+}
+
+extension AnimationDelegate {
+    public func animationDidStart(_ animation: Animation) {}
+    public func animationDidStop(_ animation: Animation, finished: Bool) {}
+}
+
+/// CAAction: what a layer runs when one of its properties changes (an implicit animation, for the default action).
+public protocol Action: AnyObject {
+    /// Runs the action for `key` on `layer`: the default one adds an animation.
+    func run(forKey key: String, object layer: Layer, arguments: [String: Any]?)
+}
+
+/// Core Animation's NSNull in the action search: stops the search with no action (the change does not animate).
+public final class NullAction: Action, @unchecked Sendable {
+    public init() {}
+    public func run(forKey key: String, object layer: Layer, arguments: [String: Any]?) {}
+    /// One shared instance, for `actions` dictionaries.
+    public static let shared = NullAction()
+}
+
+/// An animation is an action: running it adds a copy to the layer for the key (as CAAnimation's
+/// `run(forKey:object:arguments:)` does).
+extension Animation: Action {
+    public func run(forKey key: String, object layer: Layer, arguments: [String: Any]?) {
+        layer.add(self, forKey: key)
+    }
+}
+
+/// An animation attached to a layer: the layer's own copy, its key, and what frames have told its delegate.
+public struct AttachedAnimation: @unchecked Sendable {
+    /// The key it was added for (a generated one when added for nil).
+    public let key: String
+    /// The layer's copy: never changed after it is attached.
+    public let animation: Animation
+    /// Book-keeping shared by every state that holds this attachment (events told, completion group).
+    let events: AnimationEvents
+}
+
+/// What frames have told an attached animation's delegate, and the transaction completion waiting for it. Guarded
+/// by its own lock: frames on several threads may reach its events.
+final class AnimationEvents: @unchecked Sendable {
+    private let lock = NSLock()
+    private var started = false
+    private var stopped = false
+    /// The layer the animation is attached to (a finished one is taken off it).
+    weak var layer: Layer?
+    /// A transition's picture of the subtree before its change has been taken (model lock held to touch it).
+    var captured = false
+    /// The completion block of the transaction that added the animation, shared with that transaction's other
+    /// animations.
+    let completion: CompletionGroup?
+
+    init(completion: CompletionGroup?) {
+        self.completion = completion
+        completion?.enter()
+    }
+
+    /// true the first time it is asked (the start is to be told now).
+    func markStarted() -> Bool {
+        lock.withLock {
+            defer { started = true }
+            return !started
+        }
+    }
+
+    /// true the first time it is asked (the stop is to be told now).
+    func markStopped() -> Bool {
+        lock.withLock {
+            defer { stopped = true }
+            return !stopped
+        }
+    }
+}
+
+/// A transaction's completion block that waits for the animations the transaction added: it runs when the
+/// transaction has committed and the last of them has stopped (finished or removed).
+final class CompletionGroup: @unchecked Sendable {
+    private let lock = NSLock()
+    /// The transaction itself counts as one until it commits.
+    private var pending = 1
+    private var blocks: [@Sendable () -> Void] = []
+
+    func enter() {
+        lock.withLock { pending += 1 }
+    }
+
+    /// One animation stopped; returns the blocks to run now (when it was the last, after the commit).
+    func leave() -> [@Sendable () -> Void] {
+        lock.withLock {
+            pending -= 1
+            guard pending <= 0 else { return [] }
+            defer { blocks = [] }
+            return blocks
+        }
+    }
+
+    /// The transaction committed with `blocks`: returns them to run now when no animation is pending.
+    func commit(_ blocks: [@Sendable () -> Void]) -> [@Sendable () -> Void] {
+        lock.withLock { self.blocks = blocks }
+        return leave()
+    }
+}

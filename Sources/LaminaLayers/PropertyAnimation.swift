@@ -1,0 +1,136 @@
+import Foundation
+import LaminaCore
+
+/// Core Animation's CAPropertyAnimation: an animation of one key path of a layer (`"position"`,
+/// `"transform.rotation.z"`, ...; the list is in docs/animation.md, "Key paths").
+open class PropertyAnimation: Animation, @unchecked Sendable {
+    /// The animated key path; nil or one that is not animatable: the animation does nothing.
+    public var keyPath: String?
+    /// true: the animated value is added to the value below it (the model's, or what earlier animations made).
+    public var isAdditive = false
+    /// true: each repetition starts where the previous one ended.
+    public var isCumulative = false
+
+    /// Resolved once when the layer's copy is made, so frames do not look the key path up.
+    var property: AnimatableProperty?
+
+    public init(keyPath: String?) {
+        self.keyPath = keyPath
+        super.init()
+    }
+
+    public override init() {
+        super.init()
+    }
+
+    open override func copy() -> Animation {
+        let copy = PropertyAnimation(keyPath: keyPath)
+        copy.copyPropertyAnimation(from: self)
+        return copy
+    }
+
+    /// Copies what every property animation has; subclasses' `copy()` call it.
+    public func copyPropertyAnimation(from other: PropertyAnimation) {
+        copyAnimationProperties(from: other)
+        keyPath = other.keyPath
+        isAdditive = other.isAdditive
+        isCumulative = other.isCumulative
+        property = other.keyPath.flatMap(AnimatableProperty.named)
+    }
+
+    open override var animatedKeyPaths: [String] { keyPath.map { [$0] } ?? [] }
+
+    /// The animation's value at `phase` (and the value a whole cycle moves by, for cumulative animations), with
+    /// `base` the value of the key path without this animation. nil: no effect. Subclasses override it.
+    func value(at phase: MediaTiming.Phase, eased: Double, property: AnimatableProperty, base: AnimatedValue,
+               model: LayerState) -> (value: AnimatedValue, cycleStep: AnimatedValue?)? {
+        nil
+    }
+
+    /// Whether the timing function applies (springs run on time, not eased progress).
+    var usesTimingFunction: Bool { true }
+
+    override func apply(to state: inout PresentedState, model: LayerState, time: Double) -> Bool {
+        guard let property, let phase = timing.phase(parent: time) else { return false }
+        let eased = usesTimingFunction ? (timingFunction?.evaluate(phase.progress) ?? phase.progress) : phase.progress
+        let base = property.get(state.state)
+        guard var (value, step) = value(at: phase, eased: eased, property: property, base: base, model: model)
+        else { return false }
+        if isCumulative, phase.iteration > 0, let step {
+            value = AnimatedValue.add(value, step, times: phase.iteration)
+        }
+        if isAdditive { value = AnimatedValue.add(base, value) }
+        state.write(value, to: property)
+        return true
+    }
+}
+
+/// Core Animation's CABasicAnimation: from one value to another (docs/animation.md, "Values").
+///
+/// With `fromValue`, `toValue` and `byValue` (each `Any?`, of the key path's type: a number, `CGPoint`, `CGSize`,
+/// `CGRect`, `Color`, `Transform3D`, `Image` or `Bool`): from+to; from+by (to = from + by); by+to (from = to - by);
+/// from only (to = the model value); to only (from = the model value); by only (the model value to it + by); none
+/// (the value below to the model value: what implicit animations use).
+open class BasicAnimation: PropertyAnimation, @unchecked Sendable {
+    public var fromValue: Any?
+    public var toValue: Any?
+    public var byValue: Any?
+
+    open override func copy() -> Animation {
+        let copy = BasicAnimation(keyPath: keyPath)
+        copy.copyBasicAnimation(from: self)
+        return copy
+    }
+
+    public func copyBasicAnimation(from other: BasicAnimation) {
+        copyPropertyAnimation(from: other)
+        fromValue = other.fromValue
+        toValue = other.toValue
+        byValue = other.byValue
+        converted = nil
+    }
+
+    /// The values converted to the key path's kind (once, for the layer's copy).
+    private var converted: (from: AnimatedValue?, to: AnimatedValue?, by: AnimatedValue?)?
+
+    /// Converts the values once; called when the layer's copy is attached (frames then only read them).
+    func prepare() {
+        converted = convertedValues()
+    }
+
+    private func convertedValues() -> (from: AnimatedValue?, to: AnimatedValue?, by: AnimatedValue?) {
+        guard let kind = property?.kind else { return (nil, nil, nil) }
+        return (fromValue.flatMap { kind.convert($0) }, toValue.flatMap { kind.convert($0) },
+                byValue.flatMap { kind.convert($0) })
+    }
+
+    /// With no value given, the animation runs from the value the layer shows when it is attached (its presentation,
+    /// `presented`) to the model value: what implicit animations do.
+    func fillPreviousValue(from presented: LayerState) {
+        guard fromValue == nil, toValue == nil, byValue == nil, let property else { return }
+        converted = (property.get(presented), nil, nil)
+    }
+
+    /// The two ends at this frame: `base` (the value below) and the model's value fill what is not given.
+    func endpoints(property: AnimatableProperty, base: AnimatedValue, model: LayerState)
+        -> (from: AnimatedValue, to: AnimatedValue)
+    {
+        let values = converted ?? convertedValues()
+        let modelValue = property.get(model)
+        switch (values.from, values.to, values.by) {
+        case (let from?, let to?, _): return (from, to)
+        case (let from?, nil, let by?): return (from, AnimatedValue.add(from, by))
+        case (nil, let to?, let by?): return (AnimatedValue.subtract(to, by), to)
+        case (let from?, nil, nil): return (from, modelValue)
+        case (nil, let to?, nil): return (modelValue, to)
+        case (nil, nil, let by?): return (modelValue, AnimatedValue.add(modelValue, by))
+        case (nil, nil, nil): return (base, modelValue)
+        }
+    }
+
+    override func value(at phase: MediaTiming.Phase, eased: Double, property: AnimatableProperty,
+                        base: AnimatedValue, model: LayerState) -> (value: AnimatedValue, cycleStep: AnimatedValue?)? {
+        let (from, to) = endpoints(property: property, base: base, model: model)
+        return (AnimatedValue.interpolate(from, to, eased), AnimatedValue.subtract(to, from))
+    }
+}
