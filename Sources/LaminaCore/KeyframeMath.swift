@@ -2,7 +2,7 @@ import Foundation
 
 /// The arithmetic of KeyframeAnimation's calculation modes on values turned into component vectors (a number
 /// is [v], a point [x, y], a colour [r, g, b, a] ...): cubic (Catmull-Rom) interpolation, the distances that
-/// pace an animation, and finding the keyframe segment of a progress (ANIMATION.md, "KeyframeAnimation").
+/// pace an animation, and finding the keyframe segment of a progress.
 ///
 /// Vectors of different lengths are read up to the shortest. The `into:` forms reuse the caller's array, so a
 /// frame's evaluation allocates nothing once it has the right length.

@@ -1,9 +1,8 @@
 import Foundation
 
 /// The motion of CASpringAnimation's damped spring in closed form: x(t) solving m x'' + c x' + k x = 0 with
-/// x(0) = 1 and x'(0) = -initialVelocity (docs: ANIMATION.md, "SpringAnimation"). A spring animation shows
-/// from + (to - from) x (1 - x(t)), so x is the fraction of the way still to go and a positive initial velocity
-/// moves towards `to`.
+/// x(0) = 1 and x'(0) = -initialVelocity. A spring animation shows from + (to - from) x (1 - x(t)), so x is
+/// the fraction of the way still to go and a positive initial velocity moves towards `to`.
 ///
 /// Written as x(t) = e^(-a t) (cos(wd t) + b sin(wd t) / wd) with a = c / 2m, b = a + x'(0), where wd is the
 /// damped frequency: real for an underdamped spring, imaginary (cos and sin becoming cosh and sinh) for an

@@ -19,7 +19,7 @@ import Foundation
 public struct DecomposedTransform3D: Hashable, Sendable {
     /// The translation (m41, m42, m43 of the normalised matrix).
     public var translation: SIMD3<Double>
-    /// The scale along x, y and z; a reflection makes all three negative.
+    /// The scale along x, y and z; a reflection makes one of them negative (see `init?(_:)`).
     public var scale: SIMD3<Double>
     /// The shear of y towards x (as a fraction of the y scale).
     public var skewXY: Double
@@ -83,10 +83,25 @@ public struct DecomposedTransform3D: Hashable, Sendable {
         rows.2 /= s.z
         xz /= s.z
         yz /= s.z
-        // A reflection: R must be a rotation, so the sign goes into the scales (A = (-D) L (-R)).
+        // A reflection: R must be a rotation, so one axis's sign goes into its scale (with the skews that
+        // multiply that row). CSS's 3D unmatrix negates all three scales, which turns a mirrored layer into a
+        // 180-degree turn about x and animates it through a point; flipping the axis with the smallest
+        // diagonal entry (the rotation left is then the one nearest the identity) is CSS Transforms 1's rule
+        // for 2D matrices, so a flip of x animates as a squash in x, as browsers show it.
         if det < 0 {
-            s = -s
-            rows = (-rows.0, -rows.1, -rows.2)
+            if rows.0.x < rows.1.y && rows.0.x <= rows.2.z {
+                s.x = -s.x
+                rows.0 = -rows.0
+                (xy, xz) = (-xy, -xz)
+            } else if rows.1.y <= rows.2.z {
+                s.y = -s.y
+                rows.1 = -rows.1
+                (xy, yz) = (-xy, -yz)
+            } else {
+                s.z = -s.z
+                rows.2 = -rows.2
+                (xz, yz) = (-xz, -yz)
+            }
         }
 
         // The perspective: v solves A v = column, by A = D L R: L y = D^-1 column, then v = R^T y.

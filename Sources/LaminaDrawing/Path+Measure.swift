@@ -2,7 +2,7 @@ import Foundation
 import LaminaCore
 
 /// A Path measured along its length: KeyframeAnimation's `path`, where the layer moves at constant speed along
-/// the path and (rotationMode auto) turns to its tangent (ANIMATION.md, "KeyframeAnimation").
+/// the path and (rotationMode auto) turns to its tangent.
 ///
 /// The path is flattened once into straight pieces, each within `tolerance` of the curve (and at most 1/16
 /// radian of turning on arcs, so lengths are within about 2e-4 of the true arc length). The elements are

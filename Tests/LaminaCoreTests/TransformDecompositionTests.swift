@@ -138,6 +138,18 @@ import Testing
         }
     }
 
+    @Test func aMirroredLayerAnimatesAsASquash() throws {
+        let mirrored = Transform3D(scaleX: -1, y: 1)
+        let d = try #require(DecomposedTransform3D(mirrored))
+        #expect(d.scale == SIMD3(-1, 1, 1) && d.rotation == .identity)
+        #expect(close(DecomposedTransform3D.interpolate(mirrored, .identity, 0.25), Transform3D(scaleX: -0.5, y: 1)))
+        // Mirrored in y and turned: the y scale carries the sign and the turn stays about z.
+        let turned = Transform3D(scaleX: 2, y: -3).concatenating(Transform3D(rotationAngle: 0.5))
+        let e = try #require(DecomposedTransform3D(turned))
+        #expect(abs(e.scale.x - 2) < 1e-12 && abs(e.scale.y + 3) < 1e-12 && e.scale.z == 1)
+        #expect(abs(e.rotation.z - sin(0.25)) < 1e-12 && e.rotation.x == 0 && e.rotation.y == 0)
+    }
+
     @Test func singularMatricesAreNotDecomposed() {
         #expect(DecomposedTransform3D(Transform3D(scaleX: 0, y: 1)) == nil)
         var flat = Transform3D.identity
