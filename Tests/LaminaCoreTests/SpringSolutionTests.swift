@@ -80,6 +80,36 @@ import Testing
         #expect(spring.settlingDuration > 1.2 && spring.settlingDuration < 1.4)
     }
 
+    @Test func settlingDurationHoldsForRandomSprings() {
+        // Log-uniform parameters over six decades and velocities either way, every regime: after the settling
+        // time |x| stays below 0.001 (sampled to three times it) and just before it, it is not.
+        var state: UInt64 = 15
+        func next() -> Double {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Double(state >> 11) / Double(1 << 53)
+        }
+        var regimes: Set<SpringSolution.Regime> = []
+        for _ in 0..<400 {
+            let spring = SpringSolution(mass: pow(10, 6 * next() - 3), stiffness: pow(10, 6 * next() - 3),
+                                        damping: pow(10, 6 * next() - 3), initialVelocity: 200 * next() - 100)
+            regimes.insert(spring.regime)
+            let settling = spring.settlingDuration
+            guard settling.isFinite, settling > 0 else {
+                Issue.record("\(spring): \(settling)")
+                continue
+            }
+            // Just before: 1e-7 of the time, but for a light spring no more than a thousandth of a radian of its
+            // oscillation, as its last swing above 0.001 can be a narrow peak.
+            var before = settling * 1e-7
+            if spring.regime == .underdamped { before = min(before, 1e-3 / (spring.stiffness / spring.mass).squareRoot()) }
+            #expect(abs(spring.displacement(at: settling - before)) >= SpringSolution.settledDisplacement,
+                    "\(spring)")
+            let after = (0...2000).map { spring.displacement(at: settling * (1 + Double($0) / 1000)) }
+            #expect(after.allSatisfy { abs($0) < SpringSolution.settledDisplacement }, "\(spring)")
+        }
+        #expect(regimes == [.underdamped, .overdamped])
+    }
+
     @Test func criticalIsChosenNearAZeroDiscriminant() {
         // c^2 - 4 m k is 0 only up to rounding for these.
         let spring = SpringSolution(mass: 0.1, stiffness: 0.3, damping: (4 * 0.1 * 0.3).squareRoot())
