@@ -139,8 +139,15 @@ public struct DecomposedTransform3D: Hashable, Sendable {
     /// The pieces at progress `p` from `self` (0) to `other` (1): translation, scale, skew and perspective
     /// linearly, the rotation by `Quaternion.slerp` along the shorter arc. Any finite p extrapolates smoothly
     /// (a spring's overshoot); decompose the two ends once and call this per frame.
+    ///
+    /// As CSS Transforms 1 does for 2D matrices, when one end is mirrored in x and the other in y, the first
+    /// is rewritten as the same matrix mirrored in y and turned half a turn about z, so the change is a turn
+    /// rather than a collapse through a line.
     public func interpolated(to other: DecomposedTransform3D, _ p: Double) -> DecomposedTransform3D {
         func lerp(_ a: Double, _ b: Double) -> Double { a + (b - a) * p }
+        if (scale.x < 0 && other.scale.y < 0) || (scale.y < 0 && other.scale.x < 0) {
+            return halfTurnedAboutZ.interpolated(to: other, p)
+        }
         return DecomposedTransform3D(
             translation: translation + (other.translation - translation) * p,
             scale: scale + (other.scale - scale) * p,
@@ -148,6 +155,18 @@ public struct DecomposedTransform3D: Hashable, Sendable {
             skewYZ: lerp(skewYZ, other.skewYZ),
             perspective: perspective + (other.perspective - perspective) * p,
             rotation: rotation.slerp(to: other.rotation, p))
+    }
+
+    /// The same matrix with the x and y scales negated and a half turn about z put into the rotation (applied
+    /// first, so the rotation rows for x and y change sign), the skews adjusted to match.
+    var halfTurnedAboutZ: DecomposedTransform3D {
+        let r = rotation.rotationRows
+        var turned = self
+        turned.scale.x = -scale.x
+        turned.scale.y = -scale.y
+        (turned.skewXZ, turned.skewYZ) = (-skewXZ, -skewYZ)
+        turned.rotation = Quaternion(rotationRows: -r.r0, -r.r1, r.r2)
+        return turned
     }
 
     /// The transform at progress `p` from `a` to `b`, as CSS interpolates two matrices: both are decomposed,

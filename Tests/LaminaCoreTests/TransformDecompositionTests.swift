@@ -67,6 +67,20 @@ import Testing
         }
     }
 
+    @Test func halfTurnsAndTinyTurnsRoundTrip() throws {
+        // A half turn has trace -1 (w = 0) and a tiny turn trace 3: where a quaternion read naively from the
+        // diagonal loses digits.
+        for angle in [Double.pi, .pi - 1e-9, -.pi + 1e-7, 1e-9, -1e-12] {
+            for (x, y, z) in [(1.0, 0.0, 0.0), (0, 1, 0), (0, 0, 1), (1, 1, 0), (1, -2, 3)] {
+                let m = Transform3D(rotationAngle: CGFloat(angle), x: CGFloat(x), y: CGFloat(y), z: CGFloat(z))
+                let d = try #require(DecomposedTransform3D(m))
+                #expect(close(d.matrix, m, 1e-12), "\(angle) about (\(x), \(y), \(z))")
+                let q = Quaternion(angle: angle, x: x, y: y, z: z)
+                #expect(abs(abs(d.rotation.dot(q)) - 1) < 1e-12, "\(angle) about (\(x), \(y), \(z))")
+            }
+        }
+    }
+
     @Test func negativeM44KeepsItsSign() throws {
         let m = Transform3D(rotationAngle: 0.7, x: 1, y: 2, z: 3).concatenating(Transform3D(perspectiveDistance: 300))
         let negated = Transform3D(m.entries.map { -$0 })!
@@ -148,6 +162,24 @@ import Testing
         let e = try #require(DecomposedTransform3D(turned))
         #expect(abs(e.scale.x - 2) < 1e-12 && abs(e.scale.y + 3) < 1e-12 && e.scale.z == 1)
         #expect(abs(e.rotation.z - sin(0.25)) < 1e-12 && e.rotation.x == 0 && e.rotation.y == 0)
+    }
+
+    @Test func mirroredInXToMirroredInYTurns() throws {
+        let a = Transform3D(scaleX: -1, y: 1), b = Transform3D(scaleX: 1, y: -1)
+        let turned = try #require(DecomposedTransform3D(a)).halfTurnedAboutZ
+        #expect(close(turned.matrix, a))
+        for p in [0.25, 0.5, 0.75] {
+            let m = DecomposedTransform3D.interpolate(a, b, p)
+            // A mirror turning: never squashed (|det| stays 1), at p the turn is (1 - p) half turns.
+            #expect(abs(abs(Double(m.m11 * m.m22 - m.m12 * m.m21)) - 1) < 1e-12, "\(p): \(m)")
+            #expect(close(m, Transform3D(scaleX: 1, y: -1).concatenating(Transform3D(rotationAngle: CGFloat((1 - p) * .pi)))) ||
+                    close(m, Transform3D(scaleX: 1, y: -1).concatenating(Transform3D(rotationAngle: CGFloat((p - 1) * .pi)))),
+                    "\(p): \(m)")
+        }
+        // With skews and a turn already in it, the rewritten matrix is the same matrix.
+        let skewed = Transform3D(affine: -2, 0.3, 0.5, 1.5, 7, 8).concatenating(Transform3D(rotationAngle: 0.4, x: 1, y: 1, z: 1))
+        let d = try #require(DecomposedTransform3D(skewed))
+        #expect(close(d.halfTurnedAboutZ.matrix, d.matrix))
     }
 
     @Test func singularMatricesAreNotDecomposed() {
