@@ -16,6 +16,10 @@ import Foundation
 /// A matrix is scaled by 1 / |m44| before it is taken apart (so `matrix` returns M / |m44|). A positive factor
 /// does not change what a homogeneous transform does to any point, nor the sign of w that tells a point behind
 /// the eye, which CSS's division by m44 itself would flip for a negative m44.
+///
+/// Two more departures from CSS's 3D algorithm, both taken from CSS Transforms 1's algorithm for 2D matrices
+/// (what browsers use when both ends are 2D): a reflection goes into one scale, not all three (`init?(_:)`),
+/// and a mirror in x interpolated to a mirror in y turns (`interpolated(to:_:)`).
 public struct DecomposedTransform3D: Hashable, Sendable {
     /// The translation (m41, m42, m43 of the normalised matrix).
     public var translation: SIMD3<Double>
@@ -145,16 +149,15 @@ public struct DecomposedTransform3D: Hashable, Sendable {
     /// rather than a collapse through a line.
     public func interpolated(to other: DecomposedTransform3D, _ p: Double) -> DecomposedTransform3D {
         func lerp(_ a: Double, _ b: Double) -> Double { a + (b - a) * p }
-        if (scale.x < 0 && other.scale.y < 0) || (scale.y < 0 && other.scale.x < 0) {
-            return halfTurnedAboutZ.interpolated(to: other, p)
-        }
+        // Once only (pieces built by hand may have both scales negative).
+        let a = (scale.x < 0 && other.scale.y < 0) || (scale.y < 0 && other.scale.x < 0) ? halfTurnedAboutZ : self
         return DecomposedTransform3D(
-            translation: translation + (other.translation - translation) * p,
-            scale: scale + (other.scale - scale) * p,
-            skewXY: lerp(skewXY, other.skewXY), skewXZ: lerp(skewXZ, other.skewXZ),
-            skewYZ: lerp(skewYZ, other.skewYZ),
-            perspective: perspective + (other.perspective - perspective) * p,
-            rotation: rotation.slerp(to: other.rotation, p))
+            translation: a.translation + (other.translation - a.translation) * p,
+            scale: a.scale + (other.scale - a.scale) * p,
+            skewXY: lerp(a.skewXY, other.skewXY), skewXZ: lerp(a.skewXZ, other.skewXZ),
+            skewYZ: lerp(a.skewYZ, other.skewYZ),
+            perspective: a.perspective + (other.perspective - a.perspective) * p,
+            rotation: a.rotation.slerp(to: other.rotation, p))
     }
 
     /// The same matrix with the x and y scales negated and a half turn about z put into the rotation (applied

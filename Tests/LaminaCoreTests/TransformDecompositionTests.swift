@@ -180,6 +180,10 @@ import Testing
         let skewed = Transform3D(affine: -2, 0.3, 0.5, 1.5, 7, 8).concatenating(Transform3D(rotationAngle: 0.4, x: 1, y: 1, z: 1))
         let d = try #require(DecomposedTransform3D(skewed))
         #expect(close(d.halfTurnedAboutZ.matrix, d.matrix))
+        // Pieces made by hand with both scales negative are rewritten once, not back and forth.
+        let both = DecomposedTransform3D(scale: SIMD3(-1, -1, 1)), one = DecomposedTransform3D(scale: SIMD3(-1, 1, 1))
+        #expect(close(one.interpolated(to: both, 1).matrix, both.matrix))
+        #expect(close(one.interpolated(to: both, 0).matrix, one.matrix))
     }
 
     @Test func singularMatricesAreNotDecomposed() {
