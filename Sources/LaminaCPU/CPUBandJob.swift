@@ -4,7 +4,8 @@ import LaminaCore
 
 /// The bands of one frame: each draws every prepared quad clipped to its rows, into its own pixman view of the
 /// target (pixman images are not shared between threads; their memory is). A group is drawn into an offscreen
-/// buffer covering the group's pixels in the band's rows, then composited with its opacity.
+/// buffer covering the group's pixels in the band's rows, then composited with its opacity (source-over or plus,
+/// `PlanGroup.composite`).
 final class CPUBandJob: @unchecked Sendable {
     let prepared: [CPUPreparedQuad]
     /// The plan (for its groups, through `forEachStep`).
@@ -63,8 +64,11 @@ final class CPUBandJob: @unchecked Sendable {
             var alpha = pixman_color_t(red: 0, green: 0, blue: 0, alpha: UInt16(PremultipliedColor.byte(group.opacity)) * 257)
             let mask = pixman_image_create_solid_fill(&alpha)
             defer { if let mask { pixman_image_unref(mask) } }
+            // The opacity (a solid mask) scales the picture before either operator: ADD is min(p + d, 1), as GL's
+            // ONE, ONE blend into an 8-bit buffer.
             pixman_image_composite32(
-                PIXMAN_OP_OVER, image, mask, into, 0, 0, 0, 0, Int32(group.bounds.x0 - parent.origin.x),
+                group.composite == .plus ? PIXMAN_OP_ADD : PIXMAN_OP_OVER, image, mask, into, 0, 0, 0, 0,
+                Int32(group.bounds.x0 - parent.origin.x),
                 Int32(done.rows.lowerBound - parent.origin.y), Int32(group.bounds.x1 - group.bounds.x0),
                 Int32(done.rows.count))
         }

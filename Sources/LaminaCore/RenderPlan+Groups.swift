@@ -9,8 +9,8 @@ public enum PlanStep: Equatable, Sendable {
     case begin(PlanGroup)
     /// The group's mask starts: what follows, up to the group's end, is drawn into a second cleared buffer.
     case beginMask(PlanGroup)
-    /// Close the group: with a mask, the mask buffer's alpha first multiplies the group's picture; then the picture
-    /// is composited into the buffer below with the group's opacity.
+    /// Close the group: with a mask, the mask buffer's alpha first multiplies the group's picture; then the picture,
+    /// multiplied by the group's opacity, is combined with the buffer below as its `composite` says.
     case end(PlanGroup)
 }
 
@@ -31,6 +31,7 @@ extension RenderPlan {
         let (ma, mb) = (a.maskStart ?? -1, b.maskStart ?? -1)
         if ma != mb { return ma < mb }
         if a.opacity != b.opacity { return a.opacity < b.opacity }
+        if a.composite != b.composite { return a.composite.rawValue < b.composite.rawValue }
         let (ka, kb) = ([a.bounds.x0, a.bounds.y0, a.bounds.x1, a.bounds.y1],
                         [b.bounds.x0, b.bounds.y0, b.bounds.x1, b.bounds.y1])
         return ka.lexicographicallyPrecedes(kb)

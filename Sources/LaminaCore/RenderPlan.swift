@@ -186,18 +186,23 @@ public struct PlanGroup: Hashable, Sendable {
     /// nil: no mask. Otherwise the quads from here to the end of `range` draw the mask (a layer's `mask`) into a
     /// buffer of its own, whose alpha then multiplies the group's picture before it is composited.
     public var maskStart: Int?
+    /// How the picture, once masked and multiplied by `opacity`, is combined with the buffer below (the enclosing
+    /// group's, or the target).
+    public var composite: GroupComposite
 
-    public init(range: Range<Int>, opacity: Float, bounds: PixelBox, maskStart: Int? = nil) {
+    public init(range: Range<Int>, opacity: Float, bounds: PixelBox, maskStart: Int? = nil,
+                composite: GroupComposite = .sourceOver) {
         self.range = range
         self.opacity = opacity
         self.bounds = bounds
         self.maskStart = maskStart
+        self.composite = composite
     }
 
     /// The group moved by `offset` quads.
     public func shifted(by offset: Int) -> PlanGroup {
         PlanGroup(range: (range.lowerBound + offset)..<(range.upperBound + offset), opacity: opacity, bounds: bounds,
-                  maskStart: maskStart.map { $0 + offset })
+                  maskStart: maskStart.map { $0 + offset }, composite: composite)
     }
 }
 

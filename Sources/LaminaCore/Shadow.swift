@@ -223,7 +223,9 @@ extension RenderPlan {
                 for index in group.range { moved[index].opacity = 0 }
                 return nil
             }
-            return PlanGroup(range: group.range, opacity: group.opacity, bounds: box, maskStart: group.maskStart)
+            var cut = group
+            cut.bounds = box
+            return cut
         }
         return RenderPlan(width: width, height: height, quads: moved, groups: kept)
     }

@@ -336,7 +336,13 @@ public final class GLESRenderer: Renderer {
                 glActiveTexture(GLenum(GL_TEXTURE0))
                 glBindTexture(GLenum(GL_TEXTURE_2D), texture)
             }
+            // A group composited with plus adds its (masked, opacity-scaled, premultiplied) picture: ONE, ONE, clamped
+            // to 1 by the 8-bit buffer, as pixman's ADD on the CPU.
+            var additive = false
+            if case .end(let group)? = batch.group { additive = group.composite == .plus }
+            if additive { glBlendFunc(GLenum(GL_ONE), GLenum(GL_ONE)) }
             drawInstances(first: first, count: count)
+            if additive { glBlendFunc(GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA)) }
             stats.drawCalls += 1
         }
         glBindVertexArray(0)

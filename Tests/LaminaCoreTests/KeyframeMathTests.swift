@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+
+@testable import LaminaCore
+
+/// KeyframeMath with hand-computed numbers.
+@Suite struct KeyframeMathTests {
+    func close(_ a: [Double], _ b: [Double], _ tolerance: Double = 1e-12) -> Bool {
+        a.count == b.count && zip(a, b).allSatisfy { abs($0 - $1) <= tolerance }
+    }
+
+    @Test func catmullRomPassesThroughItsPointsWithHalfChordTangents() {
+        let (p0, p1, p2, p3) = ([0.0, 0], [1.0, 2], [3.0, 2], [4.0, 0])
+        #expect(close(KeyframeMath.catmullRom(p0, p1, p2, p3, 0), p1))
+        #expect(close(KeyframeMath.catmullRom(p0, p1, p2, p3, 1), p2))
+        // The midpoint of a Catmull-Rom segment: (-p0 + 9 p1 + 9 p2 - p3) / 16.
+        #expect(close(KeyframeMath.catmullRom(p0, p1, p2, p3, 0.5), [2, 2.25]))
+        // The tangent at t = 0 is (p2 - p0) / 2 = (1.5, 1): a small step moves that way.
+        let h = 1e-6
+        let step = KeyframeMath.catmullRom(p0, p1, p2, p3, h)
+        #expect(abs((step[0] - 1) / h - 1.5) < 1e-5 && abs((step[1] - 2) / h - 1) < 1e-5)
+        // Evenly spaced points on a line stay on the line at even speed.
+        #expect(close(KeyframeMath.catmullRom([0], [1], [2], [3], 0.25), [1.25]))
+    }
+
+    @Test func catmullRomThroughValuesDoublesTheEnds() {
+        let values: [[Double]] = [[0], [10], [0], [10]]
+        var result: [Double] = []
+        KeyframeMath.catmullRom(through: values, segment: 0, 0.5, into: &result)
+        // p0 = p1 = 0, p2 = 10, p3 = 0: (-0 + 0 + 90 - 0) / 16.
+        #expect(close(result, [90.0 / 16]))
+        KeyframeMath.catmullRom(through: values, segment: 2, 0.5, into: &result)
+        // p0 = 10, p1 = 0, p2 = p3 = 10: (-10 + 0 + 90 - 10) / 16.
+        #expect(close(result, [70.0 / 16]))
+        KeyframeMath.catmullRom(through: values, segment: 9, 1, into: &result)
+        #expect(close(result, [10]))
+        KeyframeMath.catmullRom(through: [[7, 8]], segment: 0, 0.3, into: &result)
+        #expect(result == [7, 8])
+    }
+
+    @Test func distancesAndLerp() {
+        #expect(KeyframeMath.distance([0, 0], [3, 4]) == 5)
+        #expect(KeyframeMath.distance([1, 2, 3, 4], [1, 2, 3, 6]) == 2)
+        #expect(KeyframeMath.distance([1], [1, 100]) == 0)
+        var result = [0.0]
+        KeyframeMath.lerp([0, 10], [10, 30], 0.25, into: &result)
+        #expect(result == [2.5, 15])
+    }
+
+    @Test func pacedKeyTimesFollowTheDistances() {
+        // Legs of 5, 0 and 15.
+        let times = KeyframeMath.pacedKeyTimes([[0, 0], [3, 4], [3, 4], [3, 19]])
+        #expect(close(times, [0, 0.25, 0.25, 1]))
+        #expect(KeyframeMath.pacedKeyTimes([[2], [2], [2]]) == [0, 0.5, 1])
+        #expect(KeyframeMath.pacedKeyTimes([[1], [.infinity], [2]]) == [0, 0.5, 1])
+        #expect(KeyframeMath.pacedKeyTimes([[5]]) == [0])
+        #expect(KeyframeMath.pacedKeyTimes([]) == [])
+    }
+
+    @Test func segmentsOfProgress() {
+        let keyTimes = [0, 0.25, 0.5, 1]
+        #expect(KeyframeMath.segment(for: 0, keyTimes: keyTimes) == (0, 0))
+        #expect(KeyframeMath.segment(for: 0.125, keyTimes: keyTimes) == (0, 0.5))
+        #expect(KeyframeMath.segment(for: 0.25, keyTimes: keyTimes) == (1, 0))
+        #expect(KeyframeMath.segment(for: 0.75, keyTimes: keyTimes) == (2, 0.5))
+        #expect(KeyframeMath.segment(for: 1, keyTimes: keyTimes) == (2, 1))
+        // Outside 0...1 the end segments carry on.
+        #expect(KeyframeMath.segment(for: 1.25, keyTimes: keyTimes) == (2, 1.5))
+        #expect(KeyframeMath.segment(for: -0.125, keyTimes: keyTimes) == (0, -0.5))
+        #expect(KeyframeMath.segment(for: .infinity, keyTimes: keyTimes) == (2, 1))
+        #expect(KeyframeMath.segment(for: -.infinity, keyTimes: keyTimes) == (0, 0))
+        #expect(KeyframeMath.segment(for: .nan, keyTimes: keyTimes) == (0, 0))
+    }
+
+    @Test func tiedKeyTimesJumpToTheLaterValue() {
+        let keyTimes = [0, 0.5, 0.5, 1]
+        #expect(KeyframeMath.segment(for: 0.4, keyTimes: keyTimes) == (0, 0.8))
+        #expect(KeyframeMath.segment(for: 0.5, keyTimes: keyTimes) == (2, 0))
+        #expect(KeyframeMath.segment(for: 0.75, keyTimes: keyTimes) == (2, 0.5))
+        // A zero-length segment at either end.
+        let ends = [0, 0, 0.5, 1, 1]
+        #expect(KeyframeMath.segment(for: 0, keyTimes: ends) == (1, 0))
+        #expect(KeyframeMath.segment(for: -0.1, keyTimes: ends) == (0, 0))
+        #expect(KeyframeMath.segment(for: 1, keyTimes: ends) == (3, 1))
+        let late = KeyframeMath.segment(for: 0.99, keyTimes: ends)
+        #expect(late.index == 2 && abs(late.local - 0.98) < 1e-12)
+        #expect(KeyframeMath.segment(for: 0.5, keyTimes: [1, 1]) == (0, 0))
+        #expect(KeyframeMath.segment(for: 0.5, keyTimes: [0]) == (0, 0))
+    }
+
+    @Test func discreteModeReadsTheValueIndex() {
+        // Three values, four key times: value k from keyTimes[k].
+        let keyTimes = [0, 0.2, 0.7, 1]
+        let shown = [0, 0.1, 0.2, 0.69, 0.7, 0.99, 1].map { KeyframeMath.segment(for: $0, keyTimes: keyTimes).index }
+        #expect(shown == [0, 0, 1, 1, 2, 2, 2])
+    }
+
+    @Test func aSegmentSearchMatchesALinearScan() {
+        var keyTimes = [0.0]
+        for i in 1..<50 { keyTimes.append(keyTimes[i - 1] + (i % 7 == 0 ? 0 : Double(i % 5 + 1))) }
+        let total = keyTimes.last!
+        keyTimes = keyTimes.map { $0 / total }
+        for step in 0...1000 {
+            let p = Double(step) / 1000
+            let found = KeyframeMath.segment(for: p, keyTimes: keyTimes)
+            let expected = min((0..<keyTimes.count - 1).last { keyTimes[$0] <= p }!, keyTimes.count - 2)
+            #expect(found.index == expected, "p \(p)")
+            let (start, end) = (keyTimes[found.index], keyTimes[found.index + 1])
+            #expect(abs(start + found.local * (end - start) - p) < 1e-12)
+        }
+    }
+}
