@@ -221,6 +221,7 @@ extension Animation {
     /// Readies the layer's copy for frames: key paths resolved, values converted (frames only read it).
     func prepareForAttaching() {
         if let basic = self as? BasicAnimation { basic.prepare() }
+        if let keyframe = self as? KeyframeAnimation { keyframe.prepare() }
         if let group = self as? AnimationGroup { group.animations?.forEach { $0.prepareForAttaching() } }
     }
 }

@@ -1,0 +1,189 @@
+import Foundation
+import LaminaCore
+import LaminaDrawing
+
+/// Core Animation's CAKeyframeAnimation: a key path through a list of values, or `position` along a path
+/// (docs/animation.md, "Keyframes").
+open class KeyframeAnimation: PropertyAnimation, @unchecked Sendable {
+    /// How the values are reached between key times (CAAnimationCalculationMode).
+    public enum CalculationMode: String, CaseIterable, Hashable, Sendable {
+        /// Straight from each value to the next.
+        case linear
+        /// Each value held until the next key time, no interpolation.
+        case discrete
+        /// Constant speed over the summed distances between values; keyTimes and timingFunctions are ignored.
+        case paced
+        /// A Catmull-Rom spline through the values (tension, continuity and bias 0).
+        case cubic
+    }
+
+    /// Whether a layer moved along `path` also turns to follow it (CAAnimationRotationMode).
+    public enum RotationMode: String, CaseIterable, Hashable, Sendable {
+        /// Turned to the path's tangent.
+        case rotateAuto
+        /// Turned to the tangent, plus half a turn.
+        case rotateAutoReverse
+    }
+
+    /// The values, of the key path's type (as `BasicAnimation`'s).
+    public var values: [Any]?
+    /// Where each value is reached, as fractions of the duration: non-decreasing, 0...1, one per value (discrete:
+    /// one more, or one per value). nil or a list that breaks these rules: evenly spaced.
+    public var keyTimes: [Double]?
+    /// One per segment (values - 1), easing progress within it; nil: linear.
+    public var timingFunctions: [MediaTimingFunction]?
+    public var calculationMode: CalculationMode = .linear
+    /// For a point key path (`position`): the layer's point moves along this path, at constant speed; it
+    /// overrides `values`.
+    public var path: Path?
+    /// With `path`, turns the layer to the path's tangent; nil: no turning.
+    public var rotationMode: RotationMode?
+
+    open override func copy() -> Animation {
+        let copy = KeyframeAnimation(keyPath: keyPath)
+        copy.copyPropertyAnimation(from: self)
+        copy.values = values
+        copy.keyTimes = keyTimes
+        copy.timingFunctions = timingFunctions
+        copy.calculationMode = calculationMode
+        copy.path = path
+        copy.rotationMode = rotationMode
+        return copy
+    }
+
+    /// Values converted to the key path's kind, key times made valid, the path measured: once, for the layer's copy.
+    private var prepared: Prepared?
+
+    private struct Prepared {
+        var values: [AnimatedValue]
+        var keyTimes: [Double]
+        var measure: PathMeasure?
+    }
+
+    func prepare() {
+        prepared = makePrepared()
+    }
+
+    private func makePrepared() -> Prepared? {
+        guard let property else { return nil }
+        if let path, property.kind == .point {
+            let measure = PathMeasure(path)
+            return measure.length > 0 || measure.pieceCount > 0 ? Prepared(values: [], keyTimes: [], measure: measure) : nil
+        }
+        let converted = (values ?? []).compactMap { property.kind.convert($0) }
+        guard !converted.isEmpty, converted.count == (values ?? []).count else { return nil }
+        return Prepared(values: converted, keyTimes: Self.keyTimes(keyTimes, count: converted.count,
+                                                                   mode: calculationMode, values: converted),
+                        measure: nil)
+    }
+
+    /// The key times to use: the given ones when they follow the rules, else evenly spaced (discrete: n + 1 steps
+    /// from 0 to 1, value k from k/n; paced: by distance).
+    private static func keyTimes(_ given: [Double]?, count n: Int, mode: CalculationMode, values: [AnimatedValue])
+        -> [Double]
+    {
+        if mode == .paced {
+            var distances = [0.0]
+            for k in 1..<max(n, 1) { distances.append(distances[k - 1] + AnimatedValue.distance(values[k - 1], values[k])) }
+            let total = distances.last ?? 0
+            guard total > 0 else { return (0..<n).map { n > 1 ? Double($0) / Double(n - 1) : 0 } }
+            return distances.map { $0 / total }
+        }
+        if let given, given.count == n || (mode == .discrete && given.count == n + 1),
+            given.allSatisfy({ $0.isFinite && $0 >= 0 && $0 <= 1 }), zip(given, given.dropFirst()).allSatisfy({ $0 <= $1 })
+        {
+            return given
+        }
+        if mode == .discrete { return (0...n).map { Double($0) / Double(n) } }
+        return (0..<n).map { n > 1 ? Double($0) / Double(n - 1) : 0 }
+    }
+
+    override func value(at phase: MediaTiming.Phase, eased p: Double, property: AnimatableProperty,
+                        base: AnimatedValue, model: LayerState) -> (value: AnimatedValue, cycleStep: AnimatedValue?)? {
+        guard let prepared = prepared ?? makePrepared() else { return nil }
+        if let measure = prepared.measure {
+            let (point, _) = measure.point(atDistance: min(max(p, 0), 1) * measure.length)
+            let start = measure.point(atDistance: 0).point, end = measure.point(atDistance: measure.length).point
+            return (.point(point), .point(CGPoint(x: end.x - start.x, y: end.y - start.y)))
+        }
+        let values = prepared.values, times = prepared.keyTimes
+        let step = AnimatedValue.subtract(values[values.count - 1], values[0])
+        guard values.count > 1 else { return (values[0], step) }
+        switch calculationMode {
+        case .discrete:
+            // Value k from keyTimes[k]; the last from its key time to the end (and at p = 1).
+            var k = 0
+            while k + 1 < values.count, k + 1 < times.count, times[k + 1] <= p { k += 1 }
+            return (values[k], step)
+        case .linear, .paced, .cubic:
+            let (index, raw) = KeyframeMath.segment(for: min(max(p, 0), 1), keyTimes: times)
+            let k = min(max(index, 0), values.count - 2)
+            var local = min(max(raw, 0), 1)
+            if calculationMode != .paced, let functions = timingFunctions, k < functions.count {
+                local = functions[k].evaluate(local)
+            }
+            if calculationMode == .cubic, case .vector(let v1, let count) = values[k],
+                case .vector(let v2, _) = values[k + 1]
+            {
+                let v0 = values[max(k - 1, 0)].components, v3 = values[min(k + 2, values.count - 1)].components
+                return (.vector(Self.catmullRom(v0, v1, v2, v3, local), count: count), step)
+            }
+            return (AnimatedValue.interpolate(values[k], values[k + 1], local), step)
+        }
+    }
+
+    /// Uniform Catmull-Rom between p1 and p2 (KeyframeMath.catmullRom's formula, on four components at once).
+    private static func catmullRom(_ p0: SIMD4<Double>, _ p1: SIMD4<Double>, _ p2: SIMD4<Double>,
+                                   _ p3: SIMD4<Double>, _ t: Double) -> SIMD4<Double> {
+        let t2 = t * t, t3 = t2 * t
+        let a = 2 * p1, b = p2 - p0, c = 2 * p0 - 5 * p1 + 4 * p2 - p3, d = 3 * p1 - p0 - 3 * p2 + p3
+        return 0.5 * (a + b * t + c * t2 + d * t3)
+    }
+
+    override func apply(to state: inout PresentedState, model: LayerState, time: Double) -> Bool {
+        guard super.apply(to: &state, model: model, time: time) else { return false }
+        // Along a path, the layer also turns to the tangent.
+        if let rotationMode, let measure = prepared?.measure, let phase = timing.phase(parent: time) {
+            let eased = timingFunction?.evaluate(phase.progress) ?? phase.progress
+            var angle = measure.point(atDistance: min(max(eased, 0), 1) * measure.length).angle
+            if rotationMode == .rotateAutoReverse { angle += .pi }
+            state.state.transform = Transform3D(rotationAngle: CGFloat(angle)).concatenating(state.state.transform)
+            state.contentChanged = true
+        }
+        return true
+    }
+}
+
+/// Core Animation's CASpringAnimation: from one value to another as a damped spring moves (docs/animation.md,
+/// "Springs"). The value is from + (to - from) · (1 - x(t)), with x the spring's displacement (x(0) = 1) at t
+/// seconds into the current iteration; no timing function. `duration` still decides when it ends:
+/// `settlingDuration` is a good one.
+open class SpringAnimation: BasicAnimation, @unchecked Sendable {
+    public var mass: Double = 1
+    public var stiffness: Double = 100
+    public var damping: Double = 10
+    public var initialVelocity: Double = 0
+
+    /// The time after which the spring stays within 0.001 of its rest (infinity when damping is 0).
+    public var settlingDuration: Double { solution.settlingDuration }
+
+    private var solution: SpringSolution {
+        SpringSolution(mass: mass, stiffness: stiffness, damping: damping, initialVelocity: initialVelocity)
+    }
+
+    open override func copy() -> Animation {
+        let copy = SpringAnimation(keyPath: keyPath)
+        copy.copyBasicAnimation(from: self)
+        (copy.mass, copy.stiffness, copy.damping, copy.initialVelocity) = (mass, stiffness, damping, initialVelocity)
+        return copy
+    }
+
+    override var usesTimingFunction: Bool { false }
+
+    override func value(at phase: MediaTiming.Phase, eased: Double, property: AnimatableProperty,
+                        base: AnimatedValue, model: LayerState) -> (value: AnimatedValue, cycleStep: AnimatedValue?)? {
+        let (from, to) = endpoints(property: property, base: base, model: model)
+        let x = solution.displacement(at: phase.time)
+        return (AnimatedValue.interpolate(from, to, 1 - x), AnimatedValue.subtract(to, from))
+    }
+}
