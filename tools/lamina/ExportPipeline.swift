@@ -1,0 +1,118 @@
+import Foundation
+
+/// Frames made on several threads and handed over strictly in order (`lamina export --jobs`).
+///
+/// Each of `jobs` threads builds its own worker (`makeWorker`, run on that thread: a job's scene and renderer
+/// belong to it) and takes the lowest frame nobody has taken yet; the calling thread receives the finished
+/// frames in frame order (`consume`). A thread may run ahead of the frame being written by fewer than
+/// `window` frames (2 x jobs), so at most that many finished frames wait in memory however slow the output.
+///
+/// Failures: the first frame (in frame order) that fails, or a failed `consume`, stops the threads from taking
+/// new frames; the frames before a failed one are still handed over, so an output stops at a clean prefix.
+/// `run` returns or throws only after every thread has finished.
+final class ExportPipeline: @unchecked Sendable {
+    typealias Worker = (Int) throws -> Data
+
+    let frames: Range<Int>
+    let jobs: Int
+    let window: Int
+
+    private let condition = NSCondition()
+    private var nextToTake: Int
+    private var nextToWrite: Int
+    private var finished: [Int: Result<Data, Error>] = [:]
+    private var stopped = false
+    private var running = 0
+    /// Why a thread could not build its worker, if one could not.
+    private var setupError: Error?
+
+    init(frames: Range<Int>, jobs: Int) {
+        self.frames = frames
+        self.jobs = max(1, min(jobs, frames.count))
+        self.window = 2 * self.jobs
+        nextToTake = frames.lowerBound
+        nextToWrite = frames.lowerBound
+    }
+
+    /// Runs the export: `consume(n, bytes)` is called on this thread for every frame n in order.
+    func run(makeWorker: @escaping @Sendable (Int) throws -> Worker, consume: (Int, Data) throws -> Void) throws {
+        guard !frames.isEmpty else { return }
+        running = jobs
+        for job in 0..<jobs {
+            let thread = Thread { [self] in work(job: job, makeWorker: makeWorker) }
+            thread.name = "lamina-export-\(job)"
+            thread.stackSize = 8 << 20
+            thread.start()
+        }
+        defer { stopAndJoin() }
+        for number in frames {
+            condition.lock()
+            while finished[number] == nil && running > 0 { condition.wait() }
+            let result = finished.removeValue(forKey: number)
+            nextToWrite = number + 1
+            condition.broadcast()
+            let setup = setupError
+            condition.unlock()
+            guard let result else { throw setup ?? CLIFailure.failed("frame \(number) was never rendered") }
+            try consume(number, try result.get())
+        }
+    }
+
+    /// One thread: build the worker, render frames until there are none left or the export stopped, then
+    /// count itself out. The worker (a job's scene and renderer, a GL context) is released inside
+    /// `renderFrames`, before `running` drops, so `run` never returns while a thread still tears one down: the
+    /// process may exit right after, and a GL driver torn down by exit on one thread and by a context's
+    /// release on another corrupts its heap.
+    private func work(job: Int, makeWorker: (Int) throws -> Worker) {
+        renderFrames(job: job, makeWorker: makeWorker)
+        condition.lock()
+        running -= 1
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    private func renderFrames(job: Int, makeWorker: (Int) throws -> Worker) {
+        let worker: Worker
+        do {
+            worker = try makeWorker(job)
+        } catch {
+            condition.lock()
+            if setupError == nil { setupError = error }
+            stopped = true
+            condition.broadcast()
+            condition.unlock()
+            return
+        }
+        while true {
+            condition.lock()
+            while !stopped && nextToTake < frames.upperBound && nextToTake >= nextToWrite + window {
+                condition.wait()
+            }
+            guard !stopped, nextToTake < frames.upperBound else {
+                condition.unlock()
+                return
+            }
+            let number = nextToTake
+            nextToTake += 1
+            condition.unlock()
+
+            let result = Result { try worker(number) }
+
+            condition.lock()
+            finished[number] = result
+            if case .failure = result { stopped = true }
+            condition.broadcast()
+            condition.unlock()
+        }
+    }
+
+    /// Stops the threads taking frames and waits until every one has returned.
+    private func stopAndJoin() {
+        condition.lock()
+        stopped = true
+        condition.broadcast()
+        while running > 0 { condition.wait() }
+        finished.removeAll()
+        condition.unlock()
+    }
+}
