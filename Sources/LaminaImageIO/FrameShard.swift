@@ -81,6 +81,11 @@ public struct FrameShardError: Error, Equatable, Sendable, CustomStringConvertib
     public var text: String
     public var problem: Problem
 
+    public init(text: String, problem: Problem) {
+        self.text = text
+        self.problem = problem
+    }
+
     public var description: String {
         switch problem {
         case .syntax: return "bad shard \"\(text)\": expected INDEX/COUNT, two whole numbers such as 0/4"
