@@ -24,14 +24,14 @@ struct ExportSceneSource: @unchecked Sendable {
                 let data = try FileInput.readStandardInput(limit: options.maxSceneFileBytes, what: "a scene file")
                 return ExportSceneSource(data: data, baseDirectory: workingFolder, fileName: "<stdin>", options: options)
             } catch {
-                throw CLIFailure.badInput("<stdin>: cannot read the scene: \(error.problem)")
+                throw CLIFailure.badInput("<stdin>: the scene \(error.problem)")
             }
         }
         let data: Data
         do {
             data = try FileInput.read(argument, limit: options.maxSceneFileBytes, what: "a scene file", allowStreams: true)
         } catch {
-            throw CLIFailure.badInput("\(argument): cannot read the scene: \(error.problem)")
+            throw CLIFailure.badInput("\(argument): the scene \(error.problem)")
         }
         // As Scene.load(contentsOf:) decides: a regular file's images are beside it; a pipe's (/dev/stdin,
         // <(cat scene.json)) are in the working folder.

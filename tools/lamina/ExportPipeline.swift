@@ -5,7 +5,8 @@ import Foundation
 /// Each of `jobs` threads builds its own worker (`makeWorker`, run on that thread: a job's scene and renderer
 /// belong to it) and takes the lowest frame nobody has taken yet; the calling thread receives the finished
 /// frames in frame order (`consume`). A thread may run ahead of the frame being written by fewer than
-/// `window` frames (2 x jobs), so at most that many finished frames wait in memory however slow the output.
+/// `window` frames (2 x jobs), that one included, so at most that many frames (rendering, waiting, or being
+/// written) are in memory however slow the output.
 ///
 /// Failures: the first frame (in frame order) that fails, or a failed `consume`, stops the threads from taking
 /// new frames; the frames before a failed one are still handed over, so an output stops at a clean prefix.
@@ -49,12 +50,15 @@ final class ExportPipeline: @unchecked Sendable {
             condition.lock()
             while finished[number] == nil && running > 0 { condition.wait() }
             let result = finished.removeValue(forKey: number)
-            nextToWrite = number + 1
-            condition.broadcast()
             let setup = setupError
             condition.unlock()
             guard let result else { throw setup ?? CLIFailure.failed("frame \(number) was never rendered") }
             try consume(number, try result.get())
+            // Only now is the frame out of memory: the window counts it until it is written.
+            condition.lock()
+            nextToWrite = number + 1
+            condition.broadcast()
+            condition.unlock()
         }
     }
 
