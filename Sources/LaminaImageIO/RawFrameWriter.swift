@@ -2,14 +2,14 @@ import Foundation
 import LaminaCore
 
 /// The pixel layouts of raw frames (`lamina export --format raw --pixel-format ...`), each named as ffmpeg's
-/// `-pix_fmt` names it.
+/// `-pix_fmt` names it (docs/export.md, "Raw frames").
 public enum RawPixelFormat: String, CaseIterable, Sendable {
     /// 4 bytes a pixel, R G B A, straight (not premultiplied) alpha: the pixels of the PNG frames.
     case rgba
     /// 4 bytes a pixel, B G R A, straight alpha.
     case bgra
-    /// Planar 4:2:0, BT.601 full range, composited over black (`YUV420Conversion`); ffmpeg's `yuvj420p`
-    /// (or `yuv420p` with `-color_range pc`).
+    /// Planar 4:2:0, BT.601 full range, composited over black (`YUV420Conversion`): ffmpeg's `yuv420p`
+    /// read with `-color_range pc` (its older name `yuvj420p` says the same).
     case yuv420p
 
     /// The bytes of one `width` x `height` frame.
@@ -21,9 +21,6 @@ public enum RawPixelFormat: String, CaseIterable, Sendable {
             return luma + 2 * chroma
         }
     }
-
-    /// The `-pix_fmt` to give ffmpeg for these bytes.
-    public var ffmpegName: String { self == .yuv420p ? "yuvj420p" : rawValue }
 }
 
 /// Raw frames: every frame's pixels back to back, no header, no padding, rows top to bottom. A reader needs

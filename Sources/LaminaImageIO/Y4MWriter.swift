@@ -11,10 +11,11 @@ import LaminaCore
 ///     FRAME\n ...
 ///
 /// W and H are the frame size in pixels, F the frame rate as a ratio (`FrameRate`), Ip progressive,
-/// A1:1 square pixels, C420jpeg 4:2:0 with chroma centred between the four luma samples it covers, and
-/// `XCOLORRANGE=FULL` says the samples are full range (0-255), as ffmpeg already takes `C420jpeg` to be;
-/// other readers skip X parameters. The colour matrix is BT.601 (y4m has no field for it; ffmpeg assumes
-/// BT.601 for this stream). Any number of these streams, each with its header, can be joined by keeping the
+/// A1:1 square pixels, C420jpeg 4:2:0 with chroma centred between the four luma samples it covers (the tag
+/// names the chroma siting only), and `XCOLORRANGE=FULL` says the samples are full range (0-255): without
+/// it ffmpeg (5.1, checked) reads them as limited range (16-235) and the picture loses contrast. Readers
+/// that do not know an X parameter skip it. The colour matrix is BT.601 (y4m has no field for it; ffmpeg
+/// assumes BT.601). docs/export.md, "y4m". Any number of these streams, each with its header, can be joined by keeping the
 /// first header and dropping the others (tools/join-y4m.sh), as every header of one export is the same.
 public struct Y4MWriter: Sendable {
     public let width: Int

@@ -7,7 +7,8 @@ import LaminaCore
 ///   so transparent areas come out black and the alpha channel is dropped (YUV has none).
 /// - BT.601 coefficients, full range (0-255 for Y, Cb and Cr, the JPEG/JFIF convention):
 ///   Y = 0.299 R + 0.587 G + 0.114 B; Cb = 128 + 0.5 (B - Y) / (1 - 0.114); Cr = 128 + 0.5 (R - Y) / (1 - 0.299).
-///   This is what ffmpeg takes a y4m stream tagged `C420jpeg` to be (its `yuvj420p`).
+///   A y4m stream says so with `XCOLORRANGE=FULL` (`Y4MWriter`): ffmpeg 5.1 takes `C420jpeg` alone for
+///   limited range. ffmpeg assumes BT.601 for a stream that names no matrix.
 /// - Chroma is the mean of each 2x2 block of pixels (centred siting, as `C420jpeg` says); for an odd width
 ///   or height the last column or row of blocks averages the pixels that exist, so the chroma planes are
 ///   ceil(w/2) x ceil(h/2).

@@ -86,7 +86,7 @@ import Testing
         #expect(Array(rgba[32..<36]) == [255, 0, 0, 128])
         #expect(Array(bgra[32..<36]) == [0, 0, 255, 128])
         #expect(RawFrameWriter.frame(image, format: .yuv420p) == YUV420Conversion.planes(of: image))
-        #expect(RawPixelFormat.yuv420p.ffmpegName == "yuvj420p" && RawPixelFormat.bgra.ffmpegName == "bgra")
+        #expect(RawPixelFormat.rgba.frameSize(width: 3, height: 3) == 36)
         // The same pixels as the PNG encoder writes.
         let decoded = try Image(data: try image.pngData())
         for y in 0..<3 { for x in 0..<3 {
