@@ -41,6 +41,21 @@ import Testing
         }
     }
 
+    /// Export frames are written without a flush each and flushed together at the end.
+    @Test func unflushedWritesAreWholeFilesFlushedTogether() throws {
+        let folder = try ScratchFolder()
+        defer { folder.remove() }
+        let path = try folder.write(Data("old".utf8), "f-1.png")
+        try FileOutput.write(Data("new".utf8), to: path, flush: false)
+        try FileOutput.write(Data("two".utf8), to: folder.path("f-2.png"), flush: false)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data("new".utf8))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted() == ["f-1.png", "f-2.png"])
+        try FileOutput.flushFileSystem(of: folder.url.path)
+        #expect(throws: FileOutputError(path: folder.path("gone"), reason: "no such folder")) {
+            try FileOutput.flushFileSystem(of: folder.path("gone"))
+        }
+    }
+
     @Test func aClosedPipeIsBrokenPipe() throws {
         signal(SIGPIPE, SIG_IGN)  // As lamina export does; the test process must survive the write either way.
         var fds: [Int32] = [0, 0]

@@ -42,7 +42,8 @@ final class ExportOutput {
     func write(_ data: Data, frame number: Int) throws {
         do {
             if let pattern {
-                try FileOutput.write(data, to: pattern.path(for: number))
+                // Not flushed one by one (two fsyncs a frame would hold the writer back): `finish()` flushes all.
+                try FileOutput.write(data, to: pattern.path(for: number), flush: false)
             } else {
                 try stream?.write(data)
             }
@@ -51,9 +52,15 @@ final class ExportOutput {
         }
     }
 
-    /// Completes a stream (a file is renamed into place).
+    /// Completes the output: PNG frames are flushed to the disk together, a stream's file is flushed and renamed
+    /// into place. Before the sidecar, so that a sidecar means frames that are on the disk.
     func finish() throws {
-        do { try stream?.finish() } catch { throw CLIFailure.failed("\(error)") }
+        do {
+            if let pattern { try FileOutput.flushFileSystem(of: pattern.folder) }
+            try stream?.finish()
+        } catch {
+            throw CLIFailure.failed("\(error)")
+        }
     }
 
     /// Gives up after a failure: a stream's temporary file is removed; PNG frames already written stay.
