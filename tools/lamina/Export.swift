@@ -81,6 +81,9 @@ struct Export: ParsableCommand {
         // A reader that quits (ffmpeg stopping early) must be an EPIPE error with a message, not a silent death.
         signal(SIGPIPE, SIG_IGN)
         let plan = try ExportPlan(self)
+        if plan.output == "-", isatty(STDOUT_FILENO) == 1 {
+            throw CLIFailure.badInput("-o - writes \(plan.format) video to stdout, which is a terminal: pipe it into a program (| ffmpeg -i - out.mp4) or redirect it to a file")
+        }
         let budget = MemoryBudget(limit: try Render.memoryLimit(memoryLimit))
         let source = try ExportSceneSource.read(
             scene, options: SceneOptions(allowFilesOutsideSceneFolder: allowOutsideFiles, memoryBudget: budget))

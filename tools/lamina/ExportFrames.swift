@@ -117,10 +117,12 @@ final class ExportJob {
 
     /// The frame at `time` seconds. Throws `CLIFailure` (2 for a problem of the scene, 1 for a failure).
     ///
+    /// Within one job the times only increase (a job always takes the lowest frame no job has taken), but they
+    /// skip the frames other jobs draw, and a job starts at any frame (a shard's first, `--start`).
+    ///
     /// SEAM (issue 15, animation): today nothing in a scene moves, so every time gives the same picture. With
-    /// the animation engine, this becomes `scene.advance(to: time)` (timeline entries up to `time`, applied in
-    /// order; a job may be asked for times in any order, so advancing must work from the scene's state at
-    /// any earlier or later time, or the job reloads its scene for a time before the last) followed by
+    /// the animation engine, this becomes `scene.advance(to: time)` (the timeline entries up to `time`, applied
+    /// in order, so that the model is what it is at `time` whatever frames came before) followed by
     /// `renderer.render(scene.root, scale: scale, at: time)`.
     func render(time: Double) throws -> Image {
         let renderer = try self.renderer ?? makeRenderer()
