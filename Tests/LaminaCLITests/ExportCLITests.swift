@@ -100,7 +100,9 @@ import Testing
 
     @Test func identicalBytesAcrossJobsAndShards() throws {
         let folder = try folder()
-        let timing = ["--duration", "0.2", "--fps", "60", "--start", "0.25"]
+        // Scale 4 (84x44 pixels): tall enough that the CPU renderer splits frames into bands, on 2 threads with
+        // --jobs 1 on two cores and on 1 with more jobs, which must not change a byte either.
+        let timing = ["--duration", "0.2", "--fps", "60", "--start", "0.25", "--scale", "4"]
         _ = try export(["-o", "whole/%04d.png", "--jobs", "1"] + timing, in: folder)
         _ = try export(["-o", "jobs/%04d.png", "--jobs", "3"] + timing, in: folder)
         // Three shards into one folder, as pods sharing a volume would write them.

@@ -94,16 +94,18 @@ struct Export: ParsableCommand {
         }
         let frames = plan.shard.range(ofFrames: total)
         let announced = Announcement()
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let pipeline = ExportPipeline(frames: frames, jobs: jobs ?? cores)
+        let cpuThreads = max(1, cores / pipeline.jobs)
         let makeJob: @Sendable (Scene) -> ExportJob = { [scale, backend, verbose] scene in
             ExportJob(scene: scene, scale: scale.map { CGFloat($0) }, backend: backend, budget: budget,
-                      verbose: verbose, announce: { announced.once("lamina: using the \($0)") })
+                      verbose: verbose, cpuThreads: cpuThreads, announce: { announced.once("lamina: using the \($0)") })
         }
         let first = UncheckedBox(makeJob(firstScene))
         let (width, height) = first.value.pixelSize
         let encode = plan.encoder(width: width, height: height, rate: timeline.rate)
         let output = try ExportOutput(plan, width: width, height: height, rate: timeline.rate)
         let progress = ExportProgress(total: frames.count)
-        let pipeline = ExportPipeline(frames: frames, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount)
         var written = 0
         let start = self.start
         do {

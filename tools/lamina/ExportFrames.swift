@@ -94,15 +94,19 @@ final class ExportJob {
     private let backend: BackendChoice
     private let budget: MemoryBudget
     private let verbose: Bool
+    private let cpuThreads: Int
     private var renderer: Renderer?
     /// Called with why the renderer was chosen when it is made (the command prints the first job's).
     private let announce: (String) -> Void
 
     /// A job for `scene` (a copy no other job uses). `scale` overrides the scene's. The renderer is made on
-    /// the first `render(time:)`, on the thread that renders.
+    /// the first `render(time:)`, on the thread that renders; a CPU renderer composites on `cpuThreads`
+    /// threads (the cores divided among the jobs: the jobs are the parallelism, and more threads than cores
+    /// only make them wait for each other).
     init(scene: Scene, scale: CGFloat?, backend: BackendChoice, budget: MemoryBudget, verbose: Bool,
-         announce: @escaping (String) -> Void) {
+         cpuThreads: Int, announce: @escaping (String) -> Void) {
         self.scene = scene
+        self.cpuThreads = cpuThreads
         self.scale = scale ?? scene.scale
         self.backend = backend
         self.budget = budget
@@ -140,7 +144,7 @@ final class ExportJob {
     }
 
     private func makeRenderer() throws -> Renderer {
-        let (renderer, why) = try backend.makeRenderer(verbose: verbose)
+        let (renderer, why) = try backend.makeRenderer(verbose: verbose, cpuThreads: cpuThreads)
         renderer.memoryBudget = budget
         self.renderer = renderer
         announce(why)
