@@ -43,40 +43,49 @@ public enum YUV420Conversion {
     ) {
         let width = image.width, height = image.height
         let chromaWidth = (width + 1) / 2
-        let pixels = UnsafeRawPointer(image.baseAddress)
-        // Bytes of a premultiplied pixel in memory: B, G, R, A (the word 0xAARRGGBB, little-endian).
-        for row in 0..<height {
-            let line = pixels + row * image.bytesPerRow
-            let out = y + row * width
-            for x in 0..<width {
-                let b = Int(line.load(fromByteOffset: 4 * x, as: UInt8.self))
-                let g = Int(line.load(fromByteOffset: 4 * x + 1, as: UInt8.self))
-                let r = Int(line.load(fromByteOffset: 4 * x + 2, as: UInt8.self))
-                out[x] = UInt8((yR * r + yG * g + yB * b + 32768) >> 16)
-            }
-        }
+        let wordsPerRow = image.bytesPerRow / 4
+        let pixels = UnsafePointer(image.baseAddress.assumingMemoryBound(to: UInt32.self))
+        // One 2x2 block at a time: its four luma samples and its chroma pair from the same loads. A block cut by
+        // the right or bottom edge (odd sizes) averages the pixels that exist.
         for blockRow in 0..<((height + 1) / 2) {
             let top = 2 * blockRow
             let rows = top + 1 < height ? 2 : 1
+            let line0 = pixels + top * wordsPerRow
+            let line1 = pixels + (top + rows - 1) * wordsPerRow
+            let luma0 = y + top * width
+            let luma1 = y + (top + rows - 1) * width
+            let chromaRow = blockRow * chromaWidth
             for blockColumn in 0..<chromaWidth {
                 let left = 2 * blockColumn
                 let columns = left + 1 < width ? 2 : 1
                 var r = 0, g = 0, b = 0
-                for dy in 0..<rows {
-                    let line = pixels + (top + dy) * image.bytesPerRow
-                    for dx in 0..<columns {
-                        let offset = 4 * (left + dx)
-                        b += Int(line.load(fromByteOffset: offset, as: UInt8.self))
-                        g += Int(line.load(fromByteOffset: offset + 1, as: UInt8.self))
-                        r += Int(line.load(fromByteOffset: offset + 2, as: UInt8.self))
+                for dx in 0..<columns {
+                    let x = left + dx
+                    let (r0, g0, b0) = channels(line0[x])
+                    luma0[x] = luma(r0, g0, b0)
+                    r += r0; g += g0; b += b0
+                    if rows == 2 {
+                        let (r1, g1, b1) = channels(line1[x])
+                        luma1[x] = luma(r1, g1, b1)
+                        r += r1; g += g1; b += b1
                     }
                 }
                 let count = rows * columns
-                let index = blockRow * chromaWidth + blockColumn
-                cb[index] = chromaByte(cbR * r + cbG * g + cbB * b, count: count)
-                cr[index] = chromaByte(crR * r + crG * g + crB * b, count: count)
+                cb[chromaRow + blockColumn] = chromaByte(cbR * r + cbG * g + cbB * b, count: count)
+                cr[chromaRow + blockColumn] = chromaByte(crR * r + crG * g + crB * b, count: count)
             }
         }
+    }
+
+    /// The colour channels of a premultiplied word 0xAARRGGBB: the pixel over black.
+    @inline(__always)
+    static func channels(_ word: UInt32) -> (Int, Int, Int) {
+        (Int((word >> 16) & 0xFF), Int((word >> 8) & 0xFF), Int(word & 0xFF))
+    }
+
+    @inline(__always)
+    static func luma(_ r: Int, _ g: Int, _ b: Int) -> UInt8 {
+        UInt8(truncatingIfNeeded: (yR * r + yG * g + yB * b + 32768) >> 16)
     }
 
     /// 128 + sum / (65536 x count), rounded to nearest (half up), in 0...255. The offset keeps the dividend
