@@ -140,6 +140,23 @@ import Testing
         #expect(try Data(contentsOf: folder.appendingPathComponent("joined.y4m")) == stream)
     }
 
+    /// GLES jobs each make their own context on their own thread, and give the same bytes as one job (the
+    /// renderers agree with the CPU's within parity, not byte for byte, so GLES is compared with GLES).
+    @Test(.enabled(if: GLESAvailability.skipReason == nil, "no EGL display"))
+    func glesJobsGiveTheSameBytes() throws {
+        let folder = try folder()
+        func stream(_ jobs: Int) throws -> Data {
+            let result = try CLI.run(["export", "s.json", "--backend", "gles", "-o", "-", "--duration", "0.1",
+                                      "--scale", "3", "--jobs", "\(jobs)"], in: folder)
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stderr.contains("using the gles renderer"))
+            return result.stdout
+        }
+        let one = try stream(1)
+        #expect(one.count == 58 + 6 * (6 + 63 * 33 + 2 * 32 * 17))  // A 58-byte header, 6 frames.
+        #expect(try stream(3) == one)
+    }
+
     @Test func aShardWithNoFramesIsAnEmptyStream() throws {
         let folder = try folder()
         let result = try export(["-o", "-", "--duration", "0.02", "--fps", "100", "--shard", "0/3"], in: folder)
