@@ -203,6 +203,10 @@ import Testing
         #expect(missing.status == 1)
         #expect(missing.stderr.contains("lamina: cannot write \"/nonexistent-folder/out.y4m\": no such folder /nonexistent-folder"),
                 "\(missing.stderr)")
+        let underAFile = try CLI.run(["export", "s.json", "--backend", "cpu", "-o", "s.json/f%d.png", "--duration", "0.1"],
+                                     in: folder)
+        #expect(underAFile.status == 1)
+        #expect(underAFile.stderr.hasPrefix("lamina: cannot create the folder \"s.json\" for the frames: "), "\(underAFile.stderr)")
         if FileManager.default.isWritableFile(atPath: "/dev/full") {
             let full = try CLI.run(["export", "s.json", "--backend", "cpu", "-o", "/dev/full", "--format", "raw",
                                     "--duration", "0.1"], in: folder)

@@ -19,6 +19,8 @@ final class ExportOutput {
             name = plan.output
             do {
                 try FileManager.default.createDirectory(atPath: pattern.folder, withIntermediateDirectories: true)
+            } catch where ExportOutput.isFolder(pattern.folder) {
+                // Made at the same moment by another shard writing to the same folder: as good.
             } catch {
                 throw CLIFailure.failed("cannot create the folder \"\(pattern.folder)\" for the frames: \(error.localizedDescription)")
             }
@@ -66,5 +68,11 @@ final class ExportOutput {
     /// Gives up after a failure: a stream's temporary file is removed; PNG frames already written stay.
     func abandon() {
         stream?.abandon()
+    }
+
+    /// Whether `path` is a folder (after following links).
+    private static func isFolder(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
     }
 }

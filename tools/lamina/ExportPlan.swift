@@ -92,10 +92,24 @@ struct ExportPlan {
             }
         case .y4m:
             let writer = Y4MWriter(width: width, height: height, rate: rate)
-            return { image in writer.frame(image) }
+            return { image in
+                try ExportPlan.checkSize(image, width: width, height: height)
+                return writer.frame(image)
+            }
         case .raw:
             let pixels = pixelFormat
-            return { image in RawFrameWriter.frame(image, format: pixels) }
+            return { image in
+                try ExportPlan.checkSize(image, width: width, height: height)
+                return RawFrameWriter.frame(image, format: pixels)
+            }
+        }
+    }
+
+    /// A video stream's frames all have the header's size; a scene whose root changes size cannot be one.
+    static func checkSize(_ image: Image, width: Int, height: Int) throws {
+        guard image.width == width, image.height == height else {
+            throw CLIFailure.failed(
+                "a \(image.width)x\(image.height) frame in a \(width)x\(height) stream: every frame of a video must have one size")
         }
     }
 }
