@@ -43,6 +43,27 @@ public struct SHA256: Sendable {
 
     /// Takes in more bytes.
     public mutating func update<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
+        // Whole blocks straight from contiguous memory (Data, arrays): a scene file of megabytes is not copied
+        // byte by byte.
+        let done: Bool? = bytes.withContiguousStorageIfAvailable { buffer in
+            var start = 0
+            while !pending.isEmpty, start < buffer.count {
+                pending.append(buffer[start])
+                start += 1
+                if pending.count == 64 {
+                    compress(pending)
+                    pending.removeAll(keepingCapacity: true)
+                }
+            }
+            while buffer.count - start >= 64 {
+                compress(UnsafeBufferPointer(rebasing: buffer[start..<start + 64]))
+                start += 64
+            }
+            pending.append(contentsOf: buffer[start...])
+            length &+= UInt64(buffer.count)
+            return true
+        }
+        if done == true { return }
         for byte in bytes {
             pending.append(byte)
             length &+= 1

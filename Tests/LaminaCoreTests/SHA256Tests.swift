@@ -16,6 +16,11 @@ import Testing
             == "cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1")
         #expect(SHA256.hash([UInt8](repeating: UInt8(ascii: "a"), count: 1_000_000)).hex
             == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+        // From Data (a scene file as read), and from a sequence that is not contiguous.
+        #expect(SHA256.hash(Data(repeating: UInt8(ascii: "a"), count: 1_000_000)).hex
+            == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+        #expect(SHA256.hash("abc".utf8.lazy.map { $0 }).hex
+            == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
     }
 
     /// Lengths where the padding fits in the last block (55), just does not (56, 63), fills whole blocks (64,
