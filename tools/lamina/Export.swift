@@ -82,7 +82,8 @@ struct Export: ParsableCommand {
         signal(SIGPIPE, SIG_IGN)
         let plan = try ExportPlan(self)
         if plan.output == "-", isatty(STDOUT_FILENO) == 1 {
-            throw CLIFailure.badInput("-o - writes \(plan.format) video to stdout, which is a terminal: pipe it into a program (| ffmpeg -i - out.mp4) or redirect it to a file")
+            throw CLIFailure.badInput("-o - writes \(plan.format) video to stdout, which is a terminal: "
+                + "pipe it into a program (| ffmpeg -i - out.mp4) or redirect it to a file")
         }
         let budget = MemoryBudget(limit: try Render.memoryLimit(memoryLimit))
         let source = try ExportSceneSource.read(

@@ -37,7 +37,8 @@ struct ExportSceneSource: @unchecked Sendable {
         // <(cat scene.json)) are in the working folder.
         let url = URL(fileURLWithPath: argument)
         let parent = url.deletingLastPathComponent().standardizedFileURL.path
-        let throughDescriptor = parent == "/dev" || parent == "/dev/fd" || (parent.hasPrefix("/proc/") && parent.hasSuffix("/fd"))
+        let throughDescriptor = parent == "/dev" || parent == "/dev/fd"
+            || (parent.hasPrefix("/proc/") && parent.hasSuffix("/fd"))
         let folder = Render.isRegularFile(argument) && !throughDescriptor ? url.deletingLastPathComponent() : workingFolder
         return ExportSceneSource(data: data, baseDirectory: folder, fileName: argument, options: options)
     }

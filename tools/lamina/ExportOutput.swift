@@ -22,7 +22,8 @@ final class ExportOutput {
             } catch where ExportOutput.isFolder(pattern.folder) {
                 // Made at the same moment by another shard writing to the same folder: as good.
             } catch {
-                throw CLIFailure.failed("cannot create the folder \"\(pattern.folder)\" for the frames: \(error.localizedDescription)")
+                throw CLIFailure.failed(
+                    "cannot create the folder \"\(pattern.folder)\" for the frames: \(error.localizedDescription)")
             }
             return
         }

@@ -27,12 +27,14 @@ struct ExportPlan {
             }
             do { pattern = try FramePattern(output) } catch { throw CLIFailure.badInput("\(error)") }
             if let asked = command.pixelFormat, asked != .rgba {
-                throw CLIFailure.badInput("--pixel-format \(asked.rawValue): PNG frames are rgba; use --format raw for \(asked.rawValue)")
+                throw CLIFailure.badInput(
+                    "--pixel-format \(asked.rawValue): PNG frames are rgba; use --format raw for \(asked.rawValue)")
             }
             pixelFormat = .rgba
         case .y4m:
             if let asked = command.pixelFormat, asked != .yuv420p {
-                throw CLIFailure.badInput("--pixel-format \(asked.rawValue): y4m holds yuv420p; use --format raw for \(asked.rawValue)")
+                throw CLIFailure.badInput(
+                    "--pixel-format \(asked.rawValue): y4m holds yuv420p; use --format raw for \(asked.rawValue)")
             }
             pixelFormat = .yuv420p
         case .raw:
@@ -109,7 +111,8 @@ struct ExportPlan {
     static func checkSize(_ image: Image, width: Int, height: Int) throws {
         guard image.width == width, image.height == height else {
             throw CLIFailure.failed(
-                "a \(image.width)x\(image.height) frame in a \(width)x\(height) stream: every frame of a video must have one size")
+                "a \(image.width)x\(image.height) frame in a \(width)x\(height) stream: "
+                    + "every frame of a video must have one size")
         }
     }
 }

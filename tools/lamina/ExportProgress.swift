@@ -46,8 +46,8 @@ final class ExportProgress {
         } else {
             left = "--:-- left"
         }
-        return "[\(bar)] \(String(repeating: " ", count: max(0, String(total).count - String(done).count)))\(done)/\(total) frames  "
-            + String(format: "%.1f", rate) + " frames/s  " + left
+        let pad = String(repeating: " ", count: max(0, String(total).count - String(done).count))
+        return "[\(bar)] \(pad)\(done)/\(total) frames  " + String(format: "%.1f", rate) + " frames/s  " + left
     }
 
     /// `m:ss`, or `h:mm:ss` from an hour.
