@@ -39,13 +39,11 @@ final class ExportPipeline: @unchecked Sendable {
     func run(makeWorker: @escaping @Sendable (Int) throws -> Worker, consume: (Int, Data) throws -> Void) throws {
         guard !frames.isEmpty else { return }
         running = jobs
+        var threads: [pthread_t] = []
+        defer { stopAndJoin(threads) }
         for job in 0..<jobs {
-            let thread = Thread { [self] in work(job: job, makeWorker: makeWorker) }
-            thread.name = "lamina-export-\(job)"
-            thread.stackSize = 8 << 20
-            thread.start()
+            threads.append(try JoinableThread.start { [self] in work(job: job, makeWorker: makeWorker) })
         }
-        defer { stopAndJoin() }
         for number in frames {
             condition.lock()
             while finished[number] == nil && running > 0 { condition.wait() }
@@ -64,9 +62,9 @@ final class ExportPipeline: @unchecked Sendable {
 
     /// One thread: build the worker, render frames until there are none left or the export stopped, then
     /// count itself out. The worker (a job's scene and renderer, a GL context) is released inside
-    /// `renderFrames`, before `running` drops, so `run` never returns while a thread still tears one down: the
-    /// process may exit right after, and a GL driver torn down by exit on one thread and by a context's
-    /// release on another corrupts its heap.
+    /// `renderFrames`, and `run` joins the threads, so that nothing of a job is still being torn down when `run`
+    /// returns: the process may exit right after, and a GL driver torn down by exit on one thread and by a
+    /// context's release on another corrupts its heap.
     private func work(job: Int, makeWorker: (Int) throws -> Worker) {
         renderFrames(job: job, makeWorker: makeWorker)
         condition.lock()
@@ -110,13 +108,44 @@ final class ExportPipeline: @unchecked Sendable {
         }
     }
 
-    /// Stops the threads taking frames and waits until every one has returned.
-    private func stopAndJoin() {
+    /// Stops the threads taking frames and waits until every one has ended.
+    private func stopAndJoin(_ threads: [pthread_t]) {
         condition.lock()
         stopped = true
         condition.broadcast()
-        while running > 0 { condition.wait() }
+        condition.unlock()
+        for thread in threads { pthread_join(thread, nil) }
+        condition.lock()
         finished.removeAll()
         condition.unlock()
+    }
+}
+
+/// A POSIX thread that is joined, unlike Foundation's `Thread`, which is detached: a detached thread may still be
+/// ending (releasing what its closure held) when the process exits.
+enum JoinableThread {
+    private final class Body {
+        let run: () -> Void
+        init(_ run: @escaping () -> Void) { self.run = run }
+    }
+
+    /// Starts `body` on a new thread with an 8 MiB stack (a job renders on it). Throws when no thread can be made.
+    static func start(_ body: @escaping () -> Void) throws -> pthread_t {
+        var attributes = pthread_attr_t()
+        pthread_attr_init(&attributes)
+        defer { pthread_attr_destroy(&attributes) }
+        pthread_attr_setstacksize(&attributes, 8 << 20)
+        let context = Unmanaged.passRetained(Body(body)).toOpaque()
+        var thread = pthread_t()
+        let result = pthread_create(&thread, &attributes, { context in
+            let body = Unmanaged<Body>.fromOpaque(context!).takeRetainedValue()
+            body.run()
+            return nil
+        }, context)
+        guard result == 0 else {
+            Unmanaged<Body>.fromOpaque(context).release()
+            throw CLIFailure.failed("cannot start an export thread: \(String(cString: strerror(result)))")
+        }
+        return thread
     }
 }
