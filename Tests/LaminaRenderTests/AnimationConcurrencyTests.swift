@@ -62,6 +62,7 @@ import Testing
             stop.stopped = true
             while !writer.isFinished { usleep(1000) }
         }
+        while stop.transactions == 0 { usleep(100) }  // frames race the writer from its first transaction on
         for frame in 0..<(name == "cpu" ? 150 : 60) {
             let image = try renderer.render(root, at: Double(frame) / 60)
             let (left, right) = (image.rgba(x: 8, y: 8), image.rgba(x: 56, y: 8))
