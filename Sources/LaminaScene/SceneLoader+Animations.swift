@@ -91,9 +91,10 @@ extension SceneLoader {
         case "group": animation = group(keys, path, at: value, layer: layer)
         default: animation = transition(keys, path)
         }
-        guard let animation else { return nil }
-        readTiming(animation, keys, path)
-        return problems.count == problemCount ? SceneAnimation(animation: animation, name: name) : nil
+        // The timing keys are checked even when the rest was wrong, so that one run shows every problem.
+        readTiming(animation ?? Animation(), keys, path)
+        guard let animation, problems.count == problemCount else { return nil }
+        return SceneAnimation(animation: animation, name: name)
     }
 
     // MARK: Timing
@@ -117,6 +118,8 @@ extension SceneLoader {
                     _ = count
                     animation.repeatCount = float
                 }
+            } else if case .string(let text) = value.kind {
+                report(path, at: value.position, "expected a number of repeats or \"infinity\", got \(ScenePath.quoted(text))")
             } else {
                 typeMismatch(value, path, expected: "a number of repeats or \"infinity\"")
             }

@@ -74,9 +74,10 @@ extension SceneLoader {
             let listPath = ScenePath.key(path, "timingFunctions")
             if case .array(let items) = member.value.kind {
                 if let count, items.count != max(count - 1, 0) {
+                    let expected = max(count - 1, 0)
                     report(listPath, at: member.value.position,
-                           "expected \(max(count - 1, 0)) timing functions (one per segment between values), "
-                           + "got \(items.count)")
+                           "expected \(expected) timing function\(expected == 1 ? "" : "s") (one per segment "
+                           + "between values), got \(items.count)")
                 }
                 let functions = items.enumerated().compactMap { index, item in
                     timingFunction(item, ScenePath.index(listPath, index))

@@ -41,9 +41,11 @@ extension SceneLoader {
         if let (value, path) = key("animationDuration") { entry.animationDuration = nonNegativeNumber(value, path) }
         if let (value, path) = key("timingFunction") { entry.timingFunction = timingFunction(value, path) }
         if let (value, path) = key("disableActions") { entry.disableActions = bool(value, path) }
-        if let layer, let (value, setPath) = key("set") { entry.apply = setter(value, setPath, target: layer) }
-        if let layer, let (value, transitionPath) = key("transition"),
-            let transition = animation(value, transitionPath, layer: layer, defaultType: "transition")
+        // Without a layer the values are still checked, against a layer of their own (the entry is dropped).
+        let target = layer ?? Layer()
+        if let (value, setPath) = key("set") { entry.apply = setter(value, setPath, target: target) }
+        if let (value, transitionPath) = key("transition"),
+            let transition = animation(value, transitionPath, layer: target, defaultType: "transition")
         {
             if transition.animation is Transition {
                 entry.transition = transition
