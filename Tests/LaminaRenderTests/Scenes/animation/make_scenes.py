@@ -209,7 +209,42 @@ def timeline():
           probes)
 
 
+def path():
+    # A 16 x 6 bar along moveTo (10, 10), lineTo (90, 10), lineTo (90, 50): 120 points in 1 s at constant speed.
+    # With rotationMode auto it turns to the tangent: along x on the first leg, along y (90 degrees) on the second.
+    steps = [{"moveTo": [10, 10]}, {"lineTo": [90, 10]}, {"lineTo": [90, 50]}]
+    bar = box("bar", 50, 70, color="#0000FF", animations=[{
+        "type": "keyframe", "keyPath": "position", "path": steps, "rotationMode": "auto", "duration": 1}])
+    bar["bounds"] = [0, 0, 16, 6]
+    probes = [probe(76, 10, BLUE, 0.5, "0.5 s: 60 along the path, at (70, 10), lengthwise along x: 6 right"),
+              probe(70, 16, GREY, 0.5, "0.5 s: only 3 high, nothing 6 below the centre"),
+              probe(90, 41, BLUE, 0.875, "0.875 s: 105 along, at (90, 35), turned along y: 6 below"),
+              probe(96, 35, GREY, 0.875, "0.875 s: turned, only 3 wide: nothing 6 right of the centre"),
+              probe(50, 70, BLUE, 2, "2 s: over, at the model place (50, 70)")]
+    write("path", {"size": [100, 80], "backgroundColor": "#808080", "layers": [bar]}, probes)
+
+
+def spring():
+    # position.x 10 -> 90, spring m 1, k 100, c 10 (underdamped: zeta 0.5, omega_d = sqrt(75)), v0 0, for 2 s:
+    # x = from + (to - from) * (1 - e^(-5t) (cos(w t) + 5 / w sin(w t))).
+    import math
+    w = math.sqrt(75)
+
+    def x_at(t):
+        return 10 + 80 * (1 - math.exp(-5 * t) * (math.cos(w * t) + 5 / w * math.sin(w * t)))
+
+    layers = [box("spring", 50, 10, animations=[{"type": "spring", "keyPath": "position.x", "fromValue": 10,
+                                                  "toValue": 90, "duration": 2}])]
+    probes = []
+    for t in (0.2, 0.35, 1.5):
+        x = x_at(t)
+        probes += at_x(10, round(x), t, f"spring at {t} s: x = {x:.2f}", others=[round(x) - 10, round(x) + 10])
+    write("spring", {"size": [120, 20], "backgroundColor": "#808080", "layers": layers}, probes)
+
+
 fill_modes()
+path()
+spring()
 repeats()
 hierarchy()
 keyframes()
