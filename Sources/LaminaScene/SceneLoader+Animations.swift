@@ -113,9 +113,10 @@ extension SceneLoader {
         if let (value, path) = key("repeatCount") {
             if case .string("infinity") = value.kind {
                 animation.repeatCount = .infinity
-            } else if case .number = value.kind {
-                if let count = nonNegativeNumber(value, path), let float = floatNumber(value, path) {
-                    _ = count
+            } else if case .number(let count) = value.kind {
+                if count < 0 {
+                    report(path, at: value.position, "must not be negative")
+                } else if let float = floatNumber(value, path) {
                     animation.repeatCount = float
                 }
             } else if case .string(let text) = value.kind {
@@ -188,7 +189,7 @@ extension SceneLoader {
         var read: [(String, Any, JSONValue, String)] = []
         for (name, member) in given {
             let valuePath = ScenePath.key(path, name)
-            if let v = animatedValue(member.value, valuePath, form: form, bounds: layer.bounds) {
+            if let v = animatedValue(member.value, valuePath, form: form) {
                 read.append((name, v, member.value, valuePath))
             }
         }

@@ -87,13 +87,13 @@ extension SceneLoader {
 
     /// One value of an animation of a key path of `form`, as the animation API takes it (numbers as Double,
     /// angles in radians). `contents` values come back as `ContentsSource`, for the caller to place.
-    func animatedValue(_ value: JSONValue, _ path: String, form: AnimatedValueForm, bounds: CGRect) -> Any? {
+    func animatedValue(_ value: JSONValue, _ path: String, form: AnimatedValueForm) -> Any? {
         switch form {
         case .number:
             return number(value, path)
         case .angle:
-            // Reduced to one turn first would lose whole turns (0 to 720 turns twice), so kept whole: the
-            // parser only gives finite numbers, and degrees to radians cannot overflow.
+            // Not reduced to one turn (as the rotate step is): 0 to 720 must turn twice. The parser gives only
+            // finite numbers, and degrees to radians cannot overflow.
             return number(value, path).map { $0 * .pi / 180 }
         case .point:
             return point(value, path)

@@ -43,7 +43,7 @@ extension SceneLoader {
                 var read: [(Any, JSONValue, String)] = []
                 for (index, item) in items.enumerated() {
                     let itemPath = ScenePath.index(valuesPath, index)
-                    if let v = animatedValue(item, itemPath, form: form, bounds: layer.bounds) {
+                    if let v = animatedValue(item, itemPath, form: form) {
                         read.append((v, item, itemPath))
                     }
                 }

@@ -97,6 +97,10 @@ import Testing
         #expect(only(#"{"type": "keyframe", "keyPath": "contents", "values": ["hero/idle.png", "hero/jump.png"]}"#)
             == [#"scene.json:1:160: layers[0].animations[0].values[1]: a rotated sprite frame cannot be animated "#
                 + #"(contentsAreRotated is not animatable)"#])
+        #expect(only(#"{"type": "basic", "keyPath": "opacity", "toValue": 0, "repeatCount": -1}"#).first?.contains(
+            "layers[0].animations[0].repeatCount: must not be negative") == true)
+        #expect(only(#"{"type": "basic", "keyPath": "opacity", "toValue": 0, "speed": 1e39}"#).first?.contains(
+            "layers[0].animations[0].speed: must fit a 32-bit float") == true)
         #expect(only(#"{"type": "transition", "startProgress": 2}"#).first?.contains(
             "layers[0].animations[0].startProgress: must be between 0 and 1") == true)
         #expect(problems(#"{"size": [10, 10], "spriteSheets": {"hero": "sheet.plist"}, "layers": [{"#
