@@ -48,6 +48,39 @@ public enum BenchScene: String, CaseIterable, Sendable {
     /// point (right on even frames, back on odd ones) before every frame: the planner moves the container's planned
     /// subtree instead of planning 10,000 layers again (docs/architecture.md, "Model, commit, snapshot, plan").
     case parentMoving10k = "parent-moving-10k"
+    /// sprites-10k's sprites, each running one endless animation (of four kinds in turn: a position between two
+    /// points eased in and out, an opacity keyframe animation, a turn of transform.rotation.z, a spring on
+    /// position.y), at phases of their own: every frame evaluates 10,000 animations (`animationMsMedian` times that
+    /// alone) and plans what they moved.
+    case animated10k = "animated-10k"
+
+    /// Gives each of `sprites` one endless animation, four kinds in turn, each at a phase of its own.
+    static func animate(_ sprites: [Layer], size: CGSize) {
+        let move = BasicAnimation(keyPath: "position")
+        move.toValue = CGPoint(x: size.width / 2, y: size.height / 2)
+        move.timingFunction = MediaTimingFunction(name: .easeInEaseOut)
+        let fade = KeyframeAnimation(keyPath: "opacity")
+        fade.values = [1.0, 0.3, 0.8, 1.0]
+        fade.keyTimes = [0, 0.3, 0.7, 1]
+        let turn = BasicAnimation(keyPath: "transform.rotation.z")
+        turn.fromValue = 0.0
+        turn.toValue = 2 * Double.pi
+        let spring = SpringAnimation(keyPath: "position.y")
+        spring.byValue = 40.0
+        let kinds: [Animation] = [move, fade, turn, spring]
+        for kind in kinds {
+            kind.repeatCount = .infinity
+            kind.autoreverses = kind !== turn
+        }
+        Transaction.begin()
+        for (index, sprite) in sprites.enumerated() {
+            let animation = kinds[index % kinds.count]
+            animation.duration = 1 + Double(index % 5) * 0.5
+            animation.beginTime = -Double(index % 97) * 0.031
+            sprite.attach(animation, forKey: "bench", keepingBeginTime: true)
+        }
+        Transaction.commit()
+    }
 
     /// The shadowRadius of a `shadow-radius-N` scene; nil for the others.
     public var shadowRadius: CGFloat? {
@@ -67,7 +100,7 @@ public enum BenchScene: String, CaseIterable, Sendable {
         root.backgroundColor = Color(hex: "#202830")
         var random = SplitMix64()
         switch self {
-        case .sprites1k, .sprites10k, .sprites100k, .parentMoving10k:
+        case .sprites1k, .sprites10k, .sprites100k, .parentMoving10k, .animated10k:
             let count = self == .sprites1k ? 1_000 : self == .sprites100k ? 100_000 : 10_000
             let sheet = try Self.spriteSheet()
             let parent = self == .parentMoving10k ? Layer(frame: root.bounds) : root
@@ -83,6 +116,7 @@ public enum BenchScene: String, CaseIterable, Sendable {
                                              height: 0.125)
                 parent.addSublayer(sprite)
             }
+            if self == .animated10k { Self.animate(root.sublayers, size: size) }
         case .drawn1k, .drawn1kRedraw10:
             for index in 0..<1_000 {
                 let layer = Layer()

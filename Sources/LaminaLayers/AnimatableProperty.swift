@@ -8,8 +8,26 @@ import LaminaCore
 struct AnimatableProperty: @unchecked Sendable {
     let keyPath: String
     let kind: AnimatedValueKind
-    let get: (LayerState) -> AnimatedValue
-    let set: (inout LayerState, AnimatedValue) -> Void
+    /// Only places the layer in its superlayer (position, anchorPoint, zPosition, transform): animating it changes
+    /// the superlayer's picture, not the layer's own subtree's, so the subtree's plan can be moved.
+    let isPlacement: Bool
+    /// The layer property the key path starts with, and which part of it the key path names. Resolved once; a
+    /// frame's reads and writes are plain switches (no key-path projection).
+    private let field: Field
+    private let part: Part
+
+    private enum Field {
+        case position, bounds, anchorPoint, zPosition, opacity, backgroundColor, borderColor, borderWidth
+        case cornerRadius, shadowColor, shadowOpacity, shadowOffset, shadowRadius, contentsRect, contentsCenter
+        case transform, sublayerTransform, contents, hidden, masksToBounds, doubleSided
+    }
+
+    private enum Part {
+        case whole
+        /// `count` components from `start` of the field's vector (position.x: 0, 1; bounds.size: 2, 2).
+        case components(start: Int, count: Int)
+        case transform(TransformComponents.Component)
+    }
 
     /// The property for `keyPath`, or nil when the key path is not animatable.
     static func named(_ keyPath: String) -> AnimatableProperty? { table[keyPath] }
@@ -17,90 +35,148 @@ struct AnimatableProperty: @unchecked Sendable {
     /// Every animatable key path.
     static var keyPaths: [String] { table.keys.sorted() }
 
+    func get(_ state: LayerState) -> AnimatedValue {
+        let whole = Self.read(field, state)
+        switch part {
+        case .whole:
+            return whole
+        case .components(let start, let count):
+            let v = whole.components
+            var out = SIMD4<Double>.zero
+            for i in 0..<count { out[i] = v[start + i] }
+            return .vector(out, count: count)
+        case .transform(let component):
+            guard case .transform(let m) = whole else { return whole }
+            return TransformComponents(m).value(component)
+        }
+    }
+
+    func set(_ state: inout LayerState, _ value: AnimatedValue) {
+        switch part {
+        case .whole:
+            Self.write(field, value, &state)
+        case .components(let start, let count):
+            guard case .vector(var v, let n) = Self.read(field, state) else { return }
+            let given = value.components
+            for i in 0..<count { v[start + i] = given[i] }
+            Self.write(field, .vector(v, count: n), &state)
+        case .transform(let component):
+            guard case .transform(let m) = Self.read(field, state) else { return }
+            var parts = TransformComponents(m)
+            parts.set(component, value)
+            Self.write(field, .transform(parts.matrix), &state)
+        }
+    }
+
+    private static func read(_ field: Field, _ s: LayerState) -> AnimatedValue {
+        switch field {
+        case .position: .point(s.position)
+        case .bounds: .rect(s.bounds)
+        case .anchorPoint: .point(s.anchorPoint)
+        case .zPosition: .number(Double(s.zPosition))
+        case .opacity: .number(Double(s.opacity))
+        case .backgroundColor: .color(s.backgroundColor)
+        case .borderColor: .color(s.borderColor)
+        case .borderWidth: .number(Double(s.borderWidth))
+        case .cornerRadius: .number(Double(s.cornerRadius))
+        case .shadowColor: .color(s.shadowColor)
+        case .shadowOpacity: .number(Double(s.shadowOpacity))
+        case .shadowOffset: .size(s.shadowOffset)
+        case .shadowRadius: .number(Double(s.shadowRadius))
+        case .contentsRect: .rect(s.contentsRect)
+        case .contentsCenter: .rect(s.contentsCenter)
+        case .transform: .transform(s.transform)
+        case .sublayerTransform: .transform(s.sublayerTransform)
+        case .contents: .image(s.contents)
+        case .hidden: .flag(s.isHidden)
+        case .masksToBounds: .flag(s.masksToBounds)
+        case .doubleSided: .flag(s.isDoubleSided)
+        }
+    }
+
+    private static func write(_ field: Field, _ value: AnimatedValue, _ s: inout LayerState) {
+        switch (field, value) {
+        case (.position, .vector): s.position = value.point
+        case (.bounds, .vector): s.bounds = value.rect
+        case (.anchorPoint, .vector): s.anchorPoint = value.point
+        case (.zPosition, .vector): s.zPosition = CGFloat(value.number)
+        case (.opacity, .vector): s.opacity = Float(value.number)
+        case (.backgroundColor, .color(let c)): s.backgroundColor = c
+        case (.borderColor, .color(let c)): s.borderColor = c ?? .clear
+        case (.borderWidth, .vector): s.borderWidth = CGFloat(value.number)
+        case (.cornerRadius, .vector): s.cornerRadius = CGFloat(value.number)
+        case (.shadowColor, .color(let c)): s.shadowColor = c
+        case (.shadowOpacity, .vector): s.shadowOpacity = Float(value.number)
+        case (.shadowOffset, .vector): s.shadowOffset = value.size
+        case (.shadowRadius, .vector): s.shadowRadius = CGFloat(value.number)
+        case (.contentsRect, .vector): s.contentsRect = value.rect
+        case (.contentsCenter, .vector): s.contentsCenter = value.rect
+        case (.transform, .transform(let t)): s.transform = t
+        case (.sublayerTransform, .transform(let t)): s.sublayerTransform = t
+        case (.contents, .image(let image)): s.contents = image
+        case (.hidden, .flag(let flag)): s.isHidden = flag
+        case (.masksToBounds, .flag(let flag)): s.masksToBounds = flag
+        case (.doubleSided, .flag(let flag)): s.isDoubleSided = flag
+        default: break  // a value of another kind: ignored
+        }
+    }
+
     private static let table: [String: AnimatableProperty] = {
         var table: [String: AnimatableProperty] = [:]
-        func add(_ key: String, _ kind: AnimatedValueKind, _ get: @escaping (LayerState) -> AnimatedValue,
-                 _ set: @escaping (inout LayerState, AnimatedValue) -> Void) {
-            table[key] = AnimatableProperty(keyPath: key, kind: kind, get: get, set: set)
+        func add(_ key: String, _ kind: AnimatedValueKind, _ field: Field, _ part: Part = .whole) {
+            let placement: Set<Field> = [.position, .anchorPoint, .zPosition, .transform]
+            table[key] = AnimatableProperty(keyPath: key, kind: kind, isPlacement: placement.contains(field),
+                                            field: field, part: part)
         }
-        func number(_ key: String, _ path: WritableKeyPath<LayerState, CGFloat>) {
-            add(key, .number, { .number(Double($0[keyPath: path])) }, { $0[keyPath: path] = CGFloat($1.number) })
+        func point(_ key: String, _ field: Field) {
+            add(key, .point, field)
+            add(key + ".x", .number, field, .components(start: 0, count: 1))
+            add(key + ".y", .number, field, .components(start: 1, count: 1))
         }
-        func float(_ key: String, _ path: WritableKeyPath<LayerState, Float>) {
-            add(key, .number, { .number(Double($0[keyPath: path])) }, { $0[keyPath: path] = Float($1.number) })
+        func size(_ key: String, _ field: Field) {
+            add(key, .size, field)
+            add(key + ".width", .number, field, .components(start: 0, count: 1))
+            add(key + ".height", .number, field, .components(start: 1, count: 1))
         }
-        func point(_ key: String, _ path: WritableKeyPath<LayerState, CGPoint>) {
-            add(key, .point, { .point($0[keyPath: path]) }, { $0[keyPath: path] = $1.point })
-            number(key + ".x", path.appending(path: \CGPoint.x))
-            number(key + ".y", path.appending(path: \CGPoint.y))
+        func rect(_ key: String, _ field: Field) {
+            add(key, .rect, field)
+            add(key + ".origin", .point, field, .components(start: 0, count: 2))
+            add(key + ".origin.x", .number, field, .components(start: 0, count: 1))
+            add(key + ".origin.y", .number, field, .components(start: 1, count: 1))
+            add(key + ".size", .size, field, .components(start: 2, count: 2))
+            add(key + ".size.width", .number, field, .components(start: 2, count: 1))
+            add(key + ".size.height", .number, field, .components(start: 3, count: 1))
         }
-        func size(_ key: String, _ path: WritableKeyPath<LayerState, CGSize>) {
-            add(key, .size, { .size($0[keyPath: path]) }, { $0[keyPath: path] = $1.size })
-            number(key + ".width", path.appending(path: \CGSize.width))
-            number(key + ".height", path.appending(path: \CGSize.height))
-        }
-        func rect(_ key: String, _ path: WritableKeyPath<LayerState, CGRect>) {
-            add(key, .rect, { .rect($0[keyPath: path]) }, { $0[keyPath: path] = $1.rect })
-            point(key + ".origin", path.appending(path: \CGRect.origin))
-            size(key + ".size", path.appending(path: \CGRect.size))
-        }
-        func transform(_ key: String, _ path: WritableKeyPath<LayerState, Transform3D>) {
-            add(key, .transform, { .transform($0[keyPath: path]) }, {
-                if case .transform(let t) = $1 { $0[keyPath: path] = t }
-            })
+        func transform(_ key: String, _ field: Field) {
+            add(key, .transform, field)
             for component in TransformComponents.Component.allCases {
-                let kind: AnimatedValueKind = component == .translation ? .size : .number
-                add(key + "." + component.rawValue, kind, {
-                    TransformComponents($0[keyPath: path]).value(component)
-                }, { state, value in
-                    var parts = TransformComponents(state[keyPath: path])
-                    parts.set(component, value)
-                    state[keyPath: path] = parts.matrix
-                })
+                add(key + "." + component.rawValue, component == .translation ? .size : .number, field,
+                    .transform(component))
             }
         }
-        func color(_ key: String, _ path: WritableKeyPath<LayerState, Color?>) {
-            add(key, .color, { .color($0[keyPath: path]) }, {
-                if case .color(let c) = $1 { $0[keyPath: path] = c }
-            })
-        }
-        point("position", \.position)
-        rect("bounds", \.bounds)
-        point("anchorPoint", \.anchorPoint)
-        number("zPosition", \.zPosition)
-        float("opacity", \.opacity)
-        color("backgroundColor", \.backgroundColor)
-        add("borderColor", .color, { .color($0.borderColor) }, {
-            if case .color(let c) = $1 { $0.borderColor = c ?? .clear }
-        })
-        number("borderWidth", \.borderWidth)
-        number("cornerRadius", \.cornerRadius)
-        color("shadowColor", \.shadowColor)
-        float("shadowOpacity", \.shadowOpacity)
-        size("shadowOffset", \.shadowOffset)
-        number("shadowRadius", \.shadowRadius)
-        rect("contentsRect", \.contentsRect)
-        rect("contentsCenter", \.contentsCenter)
-        transform("transform", \.transform)
-        transform("sublayerTransform", \.sublayerTransform)
-        add("contents", .image, { .image($0.contents) }, {
-            if case .image(let image) = $1 { $0.contents = image }
-        })
-        let hidden: (LayerState) -> AnimatedValue = { .flag($0.isHidden) }
-        let setHidden: (inout LayerState, AnimatedValue) -> Void = {
-            if case .flag(let flag) = $1 { $0.isHidden = flag }
-        }
-        add("hidden", .flag, hidden, setHidden)
-        add("isHidden", .flag, hidden, setHidden)
-        add("masksToBounds", .flag, { .flag($0.masksToBounds) }, {
-            if case .flag(let flag) = $1 { $0.masksToBounds = flag }
-        })
-        add("isDoubleSided", .flag, { .flag($0.isDoubleSided) }, {
-            if case .flag(let flag) = $1 { $0.isDoubleSided = flag }
-        })
-        add("doubleSided", .flag, { .flag($0.isDoubleSided) }, {
-            if case .flag(let flag) = $1 { $0.isDoubleSided = flag }
-        })
+        point("position", .position)
+        rect("bounds", .bounds)
+        point("anchorPoint", .anchorPoint)
+        add("zPosition", .number, .zPosition)
+        add("opacity", .number, .opacity)
+        add("backgroundColor", .color, .backgroundColor)
+        add("borderColor", .color, .borderColor)
+        add("borderWidth", .number, .borderWidth)
+        add("cornerRadius", .number, .cornerRadius)
+        add("shadowColor", .color, .shadowColor)
+        add("shadowOpacity", .number, .shadowOpacity)
+        size("shadowOffset", .shadowOffset)
+        add("shadowRadius", .number, .shadowRadius)
+        rect("contentsRect", .contentsRect)
+        rect("contentsCenter", .contentsCenter)
+        transform("transform", .transform)
+        transform("sublayerTransform", .sublayerTransform)
+        add("contents", .image, .contents)
+        add("hidden", .flag, .hidden)
+        add("isHidden", .flag, .hidden)
+        add("masksToBounds", .flag, .masksToBounds)
+        add("doubleSided", .flag, .doubleSided)
+        add("isDoubleSided", .flag, .doubleSided)
         return table
     }()
 }

@@ -83,6 +83,9 @@ extension Layer {
         let marked = ModelLock.shared.withLock { markedForDisplayLocked() }
         if !marked.isEmpty {
             try Transaction.detached {
+                // A layer's own drawing replaces its backing store: it does not cross-dissolve (as in Core
+                // Animation, where drawing is not a change of the contents property).
+                Transaction.setDisableActions(true)
                 for layer in marked {
                     let before = layer.displayCount
                     layer.displayIfNeeded()

@@ -39,10 +39,50 @@ extension Layer {
     /// `hitTest(_:)` with `point` already in the receiver's own space (and the receiver known not hidden);
     /// `toTop` maps the receiver's space to the top space, for the facing of single-sided layers.
     private func hitTest(inOwnSpace point: CGPoint, toTop: Matrix3) -> Layer? {
+        hitTestTree(self, point: point, toTop: toTop)
+    }
+}
+
+/// What hit testing reads of a node: a live layer's model, or a snapshot (a presentation).
+protocol HitTestNode: AnyObject {
+    associatedtype Child
+    var isHidden: Bool { get }
+    var isDoubleSided: Bool { get }
+    var masksToBounds: Bool { get }
+    var bounds: CGRect { get }
+    var zPosition: CGFloat { get }
+    var sublayers: [Child] { get }
+    var sublayerTransformAboutAnchor: Transform3D { get }
+    func mapToSuperlayer(sublayerSpace: Transform3D) -> Matrix3
+    func contains(_ point: CGPoint) -> Bool
+}
+
+extension Layer: HitTestNode {}
+
+extension LayerSnapshot: HitTestNode {
+    func mapToSuperlayer(sublayerSpace: Transform3D) -> Matrix3 { state.mapToSuperlayer(sublayerSpace: sublayerSpace) }
+
+    /// Whether the layer's bounds contain `point` (in its own space): min edges in, max edges out, as
+    /// `Layer.contains(_:)`.
+    public func contains(_ point: CGPoint) -> Bool {
+        point.x >= bounds.minX && point.x < bounds.maxX && point.y >= bounds.minY && point.y < bounds.maxY
+    }
+
+    /// The front-most node of this presentation subtree that contains `point`, in this node's own space (a
+    /// presentation is a root of its own): what `Layer.hitTest(_:)` finds, with animated values.
+    public func hitTest(_ point: CGPoint) -> LayerSnapshot? {
+        guard !isHidden else { return nil }
+        return hitTestTree(self, point: point, toTop: .identity)
+    }
+}
+
+/// The hit test of `root`'s subtree (see `Layer.hitTest(_:)`), with `point` in root's own space.
+private func hitTestTree<Node: HitTestNode>(_ root: Node, point: CGPoint, toTop: Matrix3) -> Node? where Node.Child == Node {
+    do {
         // Depth-first, front to back, with an explicit stack (a 10,000-level chain must not overflow the
         // call stack). A layer's own test is pushed below its sublayers, so it is decided only after every
         // sublayer in front of it has missed: the first own test that succeeds is the answer.
-        var pending: [Pending] = [.subtree(self, point, toTop)]
+        var pending: [Pending<Node>] = [.subtree(root, point, toTop)]
         while let next = pending.popLast() {
             switch next {
             case .own(let layer, let p):
@@ -58,21 +98,24 @@ extension Layer {
                 // Pushed in paint order, so the front-most child is popped first.
                 for child in paintOrder(children, zPosition: \.zPosition) where !child.isHidden {
                     let map = child.mapToSuperlayer(sublayerSpace: sublayerSpace)
-                    guard let q = Self.preimage(of: p, under: map) else { continue }
+                    guard let q = Layer.preimage(of: p, under: map) else { continue }
                     pending.append(.subtree(child, q, map.concatenating(toTop)))
                 }
             }
         }
         return nil
     }
+}
 
-    private enum Pending {
-        /// Test the layer's sublayers (then the layer itself); the point is in the layer's space, and the
-        /// matrix maps that space to the top space.
-        case subtree(Layer, CGPoint, Matrix3)
-        /// Test the layer alone.
-        case own(Layer, CGPoint)
-    }
+private enum Pending<Node> {
+    /// Test the layer's sublayers (then the layer itself); the point is in the layer's space, and the matrix maps
+    /// that space to the top space.
+    case subtree(Node, CGPoint, Matrix3)
+    /// Test the layer alone.
+    case own(Node, CGPoint)
+}
+
+extension Layer {
 
     /// This layer's space to the top space of its tree (its root's layer space), as the planner composes it.
     private var mapToTop: Matrix3 {
@@ -87,7 +130,7 @@ extension Layer {
 
     /// The point of the lower plane that `map` sends to `point`, or nil when there is none in front of the
     /// eye. With the exact inverse, w = 1 / (the forward w), so w > 0 exactly when the preimage is drawn.
-    private static func preimage(of point: CGPoint, under map: Matrix3) -> CGPoint? {
+    static func preimage(of point: CGPoint, under map: Matrix3) -> CGPoint? {
         if map.isAffine, map.m11 == 1, map.m12 == 0, map.m21 == 0, map.m22 == 1 {
             // The common 2D case, a translation: no inverse needed, and exact.
             return CGPoint(x: point.x - map.m31, y: point.y - map.m32)

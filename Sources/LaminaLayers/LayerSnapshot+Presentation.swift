@@ -47,15 +47,6 @@ struct PresentedState {
     }
 }
 
-extension AnimatableProperty {
-    /// Key paths that only place the layer in its superlayer: animating them changes the superlayer's picture, not
-    /// the layer's own subtree's (so its plan can be moved instead of made again).
-    var isPlacement: Bool {
-        keyPath.hasPrefix("position") || keyPath.hasPrefix("anchorPoint") || keyPath.hasPrefix("zPosition")
-            || keyPath == "transform" || keyPath.hasPrefix("transform.")
-    }
-}
-
 /// Something that happened to an attached animation in a frame: its delegate and the transaction waiting for it
 /// are told after the frame is made, outside every lock.
 struct AnimationEvent {
@@ -69,48 +60,65 @@ extension LayerSnapshot {
     /// for a root, the frame's time). Nodes without animations below them are shared as they are; a presented node
     /// whose content changed gets the version `stamp`, so plan caches draw it again. Iterative, so any depth is fine.
     func presented(at time: Double, stamp: UInt64, events: inout [AnimationEvent]) -> LayerSnapshot {
-        guard animatedSubtree, time.isFinite || time.isInfinite else { return self }
-        // Pre-order: each node after its superlayer, with its local time (layers never wrap their time).
-        var order: [(node: LayerSnapshot, local: Double)] = []
-        var stack: [(LayerSnapshot, Double)] = [(self, time)]
-        while let (node, parentTime) = stack.popLast() {
+        guard animatedSubtree, !time.isNaN else { return self }
+        // Pre-order: each node after its superlayer, with its local time (layers never wrap their time), its
+        // superlayer's entry and its place there (-1: the mask).
+        var order: [(node: LayerSnapshot, local: Double, parent: Int, slot: Int)] = []
+        var stack: [(LayerSnapshot, Double, Int, Int)] = [(self, time, -1, 0)]
+        while let (node, parentTime, parent, slot) = stack.popLast() {
             let local = node.state.timing.localTime(parent: parentTime)
-            order.append((node, local))
-            for child in node.sublayers where child.animatedSubtree { stack.append((child, local)) }
-            if let mask = node.mask, mask.animatedSubtree { stack.append((mask, local)) }
+            let index = order.count
+            order.append((node, local, parent, slot))
+            for (position, child) in node.sublayers.enumerated() where child.animatedSubtree {
+                stack.append((child, local, index, position))
+            }
+            if let mask = node.mask, mask.animatedSubtree { stack.append((mask, local, index, -1)) }
         }
-        var built: [ObjectIdentifier: LayerSnapshot] = [:]
-        for (node, local) in order.reversed() {
+        // Bottom-up: a node's presented sublayers are written into its entry by its children, which come after it.
+        var children: [[LayerSnapshot]?] = Array(repeating: nil, count: order.count)
+        var masks: [LayerSnapshot?] = Array(repeating: nil, count: order.count)
+        var result = self
+        for index in order.indices.reversed() {
+            let (node, local, parent, slot) = order[index]
             var presented = PresentedState(node.state)
             var applied = false
             for attached in node.state.animations {
                 let animation = attached.animation
                 if animation.apply(to: &presented, model: node.state, time: local) { applied = true }
-                if animation.timing.hasStarted(parent: local) {
+                // Events only where someone listens: a delegate, a completion block, or a removal to make.
+                let timing = animation.timing
+                if animation.delegate != nil, timing.hasStarted(parent: local) {
                     events.append(AnimationEvent(kind: .started, attached: attached))
                 }
-                if animation.timing.activeDuration.isFinite, animation.timing.isFinished(parent: local) {
+                if timing.activeDuration.isFinite, timing.isFinished(parent: local) {
                     events.append(AnimationEvent(kind: .finished, attached: attached))
                 }
             }
-            var childrenChanged = false
-            let sublayers = node.sublayers.map { child -> LayerSnapshot in
-                guard let replaced = built[ObjectIdentifier(child)] else { return child }
-                if replaced !== child { childrenChanged = true }
-                return replaced
+            let newChildren = children[index]
+            let newMask = masks[index]
+            let childrenChanged = newChildren != nil || newMask != nil
+            var made = node
+            if applied || childrenChanged {
+                let version = presented.contentChanged || childrenChanged || presented.hasEffects
+                    ? stamp : node.contentVersion
+                made = LayerSnapshot(
+                    id: node.id, state: presented.state,
+                    sublayers: newChildren.map(SnapshotChildren.init) ?? node.sharedChildren,
+                    mask: newMask ?? node.mask, contentVersion: version,
+                    effects: presented.hasEffects ? presented.effects : nil)
             }
-            let mask = node.mask.map { built[ObjectIdentifier($0)] ?? $0 }
-            if let mask, mask !== node.mask { childrenChanged = true }
-            guard applied || childrenChanged else {
-                built[ObjectIdentifier(node)] = node
+            guard parent >= 0 else {
+                result = made
                 continue
             }
-            let version = presented.contentChanged || childrenChanged || presented.hasEffects ? stamp : node.contentVersion
-            built[ObjectIdentifier(node)] = LayerSnapshot(
-                id: node.id, state: presented.state,
-                sublayers: childrenChanged ? SnapshotChildren(sublayers) : node.sharedChildren, mask: mask,
-                contentVersion: version, effects: presented.hasEffects ? presented.effects : nil)
+            guard made !== node else { continue }
+            if slot < 0 {
+                masks[parent] = made
+            } else {
+                if children[parent] == nil { children[parent] = order[parent].node.sublayers }
+                children[parent]![slot] = made
+            }
         }
-        return built[ObjectIdentifier(self)] ?? self
+        return result
     }
 }

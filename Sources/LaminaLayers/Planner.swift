@@ -96,12 +96,17 @@ public struct Planner {
     /// were made (callers put them in drawing order, `RenderPlan.ordered`). `silhouette`: the plan is
     /// the shape of `root`'s shadow: the root's own shadow and opacity are left out, and `run` reuses and keeps
     /// nothing (what it keeps belongs to the plan on screen).
+    /// `rootOpacity` and `rootClip` are what the root inherits (a piece of a transition planned on its own); with
+    /// `caching` false (a silhouette's, or such a piece's plan) nothing is reused or kept.
     func plan(
-        _ root: LayerSnapshot, rootToTarget: Matrix3, width: Int, height: Int, silhouette: Bool, run: PlanRun
+        _ root: LayerSnapshot, rootToTarget: Matrix3, width: Int, height: Int, silhouette: Bool, run: PlanRun,
+        rootOpacity: Float = 1, rootClip: ConvexPolygon? = nil, caching: Bool? = nil
     ) throws -> RenderPlan {
+        let caching = caching ?? !silhouette
         var plan = RenderPlan(width: width, height: height)
         plan.quads.reserveCapacity(64)
-        var stack: [Step] = [.visit(Visit(layer: root, layerToTarget: rootToTarget, opacity: 1, clip: nil))]
+        var stack: [Step] = [.visit(Visit(layer: root, layerToTarget: rootToTarget, opacity: rootOpacity,
+                                          clip: rootClip))]
         // Where each masked layer's mask quads begin.
         var maskStarts: [LayerID: Int] = [:]
         while let step = stack.popLast() {
@@ -154,7 +159,7 @@ public struct Planner {
                 }
                 // Every subtree that painted something is kept, leaves too: a parent planned again (a sibling
                 // changed) copies its unchanged children instead of planning them.
-                if !silhouette, plan.quads.count > start || layer === root {
+                if caching, plan.quads.count > start || layer === root {
                     run.keepFragment(ended, quadCount: plan.quads.count, groupCount: plan.groups.count)
                 }
                 continue
@@ -162,7 +167,12 @@ public struct Planner {
             let layer = visit.layer
             // A layer whose map to the target overflowed is beyond any target, and so is its subtree.
             guard !layer.isHidden, visit.layerToTarget.isFinite else { continue }
-            if !silhouette, run.reuse(visit, into: &plan) { continue }
+            if caching, run.reuse(visit, into: &plan) { continue }
+            if let transition = layer.effects?.transition {
+                // A transition draws two pictures of the subtree (Planner+Effects.swift).
+                try planTransition(transition, visit: visit, into: &plan, run: run)
+                continue
+            }
             run.statistics.layersPlanned += 1
             // Group opacity (docs/semantics.md): a layer fading with visible sublayers is drawn as one picture,
             // then faded by its own and its ungrouped ancestors' opacity; inside, its quads are drawn unfaded.
@@ -205,8 +215,16 @@ public struct Planner {
             // shadow showing in the antialiased edge under the background.
             let rounded = layer.masksToBounds ? layer.roundedBounds : nil
             let clipsOwnShadow = shadowed && rounded != nil
-            emit(layer, layerToTarget: visit.layerToTarget, opacity: opacity, clip: visit.clip,
-                 shaped: !clipsOwnShadow, into: &plan.quads)
+            if let effects = layer.effects, effects.dissolveFrom != nil || layer.contents != nil,
+                effects.dissolveProgress > 0, effects.dissolveProgress < 1
+            {
+                // Contents on their way from one image to another (Planner+Effects.swift).
+                emitDissolve(layer, effects: effects, layerToTarget: visit.layerToTarget, opacity: opacity,
+                             clip: visit.clip, shaped: !clipsOwnShadow, into: &plan, run: run)
+            } else {
+                emit(layer, layerToTarget: visit.layerToTarget, opacity: opacity, clip: visit.clip,
+                     shaped: !clipsOwnShadow, into: &plan.quads)
+            }
             if clipsOwnShadow, let rounded {
                 let shape = CoverageShape(toTarget: visit.layerToTarget, outer: rounded)
                 run.fixedDecisions += 1
@@ -350,7 +368,7 @@ public struct Planner {
 
     /// What one layer paints itself: background, then contents (clipped when masksToBounds).
     /// `shaped`: false when an enclosing group applies the rounded corners instead.
-    private func emit(
+    func emit(
         _ layer: LayerSnapshot, layerToTarget: Matrix3, opacity: Float, clip: ConvexPolygon?, shaped: Bool = true,
         into quads: inout [Quad]
     ) {

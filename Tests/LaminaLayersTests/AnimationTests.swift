@@ -474,4 +474,24 @@ import Testing
         #expect(a.sublayers[1].contentVersion == b.sublayers[1].contentVersion)
         #expect(a.contentVersion != b.contentVersion)
     }
+
+    @Test func hitTestingWorksOnThePresentation() throws {
+        let root = drawnLayer()
+        let child = drawnLayer()
+        Transaction.begin()
+        Transaction.setDisableActions(true)
+        root.bounds = CGRect(x: 0, y: 0, width: 200, height: 100)
+        child.name = "moving"
+        root.addSublayer(child)
+        Transaction.commit()
+        let move = BasicAnimation(keyPath: "position.x")
+        move.fromValue = 10.0
+        move.toValue = 190.0
+        move.duration = 1
+        attach(move, to: child)
+        let shown = try #require(root.presentation(at: 0.5))
+        #expect(shown.hitTest(CGPoint(x: 100, y: 20))?.name == "moving")
+        #expect(shown.hitTest(CGPoint(x: 10, y: 20))?.id == root.id)
+        #expect(root.hitTest(CGPoint(x: 10, y: 20)) === child)  // the model has not moved
+    }
 }

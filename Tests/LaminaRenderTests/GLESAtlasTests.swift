@@ -360,6 +360,9 @@ struct GLESAtlasTests {
     }
 
     @Test func imagesEvictedOverBudgetGiveTheirSlotsBack() throws {
+        // Changes after a frame would animate implicitly; this test checks the frame right after them.
+        Transaction.setDisableActions(true)
+        defer { Transaction.flush() }
         let renderer = try #require(GLESAvailability.renderer(options: .init(textureBudget: 1, atlasPageSize: 128)))
         let r = root(64, 64, nil)
         let layer = Layer(frame: CGRect(x: 0, y: 0, width: 40, height: 40))

@@ -91,6 +91,9 @@ struct GLESRendererTests {
     }
 
     @Test func cacheFreesTexturesOfGoneImagesAndKeepsToItsBudget() throws {
+        // Changes after a frame would animate implicitly; this test checks the frame right after them.
+        Transaction.setDisableActions(true)
+        defer { Transaction.flush() }
         let renderer = try #require(GLESAvailability.renderer(options: .init(textureBudget: 1)))
         let r = root(16, 16)
         let layer = Layer(frame: CGRect(x: 0, y: 0, width: 16, height: 16))

@@ -117,6 +117,9 @@ import Testing
     }
 
     @Test func thePlannerCarriesTheLevelOfDetailAndBias() throws {
+        // Changes after a frame would animate implicitly; this test checks the frame right after them.
+        Transaction.setDisableActions(true)
+        defer { Transaction.flush() }
         let root = root(64, 64)
         let layer = Layer(frame: CGRect(x: 0, y: 0, width: 64, height: 64))
         layer.contents = try Image(width: 512, height: 256)

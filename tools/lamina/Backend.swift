@@ -9,12 +9,15 @@ enum BackendChoice: String, ExpressibleByArgument, CaseIterable {
     /// The renderer for this choice, and why it was chosen (the CLI prints it on stderr).
     /// `auto` takes GLES on a hardware GPU and the CPU renderer otherwise: on a software rasteriser such as
     /// llvmpipe, pixman composites faster than the GL path. `LAMINA_RENDERER` (auto, cpu, gles) stands in for
-    /// `--backend auto` when set.
-    func makeRenderer(verbose: Bool = false) throws -> (Renderer, String) {
+    /// `--backend auto` when set. A CPU renderer composites on `cpuThreads` threads (`lamina export` gives each
+    /// of its jobs a share of the cores).
+    func makeRenderer(
+        verbose: Bool = false, cpuThreads: Int = ProcessInfo.processInfo.activeProcessorCount
+    ) throws -> (Renderer, String) {
         let log: @Sendable (String) -> Void = { line in if verbose { note("lamina: \(line)") } }
         switch self {
         case .cpu:
-            return (CPURenderer(), "cpu renderer (requested)")
+            return (CPURenderer(threads: cpuThreads), "cpu renderer (requested)")
         case .gles:
             do {
                 let renderer = try GLESRenderer(options: .init(log: log))
@@ -28,7 +31,7 @@ enum BackendChoice: String, ExpressibleByArgument, CaseIterable {
                 guard let choice = BackendChoice(rawValue: requested) else {
                     throw CLIFailure.badInput("LAMINA_RENDERER=\(requested): expected auto, cpu or gles")
                 }
-                let (renderer, why) = try choice.makeRenderer(verbose: verbose)
+                let (renderer, why) = try choice.makeRenderer(verbose: verbose, cpuThreads: cpuThreads)
                 return (renderer, why.replacingOccurrences(of: "(requested)", with: "(LAMINA_RENDERER)"))
             }
             do {
@@ -37,10 +40,10 @@ enum BackendChoice: String, ExpressibleByArgument, CaseIterable {
                     return (renderer, "gles renderer (auto: hardware GPU \(renderer.info.renderer))")
                 }
                 let note = renderer.info.gpuNote.map { "; \($0)" } ?? ""
-                return (CPURenderer(),
+                return (CPURenderer(threads: cpuThreads),
                         "cpu renderer (auto: the only GL driver is the software rasteriser \(renderer.info.renderer), which is slower than pixman\(note))")
             } catch {
-                return (CPURenderer(), "cpu renderer (auto: no EGL display: \(error))")
+                return (CPURenderer(threads: cpuThreads), "cpu renderer (auto: no EGL display: \(error))")
             }
         }
     }

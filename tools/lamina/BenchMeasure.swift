@@ -121,6 +121,10 @@ struct SceneResult {
     var freshPlanMedian = 0.0
     /// The same frames planned with a plan cache, measured alongside (planning alone, no drawing), median ms.
     var cachedPlanMedian = 0.0
+    /// The animations attached in the tree, and the median ms of applying them all to a frame's snapshot
+    /// (`presentation(at:)` of the root, frame after frame at 60 fps times): 0 without animations.
+    var animations = 0
+    var animationMedian = 0.0
 
     /// Lamina's median frame time over the baseline's; nil without the baseline.
     func ratio(_ figures: RendererFigures, _ baseline: BaselineFigures) -> Double? {
@@ -162,6 +166,9 @@ struct SceneResult {
         }
         print("  planning alone: \(f(freshPlanMedian)) ms from scratch, \(f(cachedPlanMedian)) ms with a plan cache "
               + "(\(f(100 * cachedPlanMedian / max(freshPlanMedian, 1e-9)))%)")
+        if animations > 0 {
+            print("  animations: \(group(Double(animations))) evaluated per frame in \(f(animationMedian)) ms median")
+        }
         for (_, label, figures) in baselines {
             if let frame = figures.frame {
                 var line = "  baseline \(label): \(f(frame.median)) ms/frame median "
@@ -215,6 +222,7 @@ struct BenchRunner {
             result.renderers.append(try measureRenderer(choice, source: source))
         }
         (result.freshPlanMedian, result.cachedPlanMedian) = try measureFreshPlan(source)
+        (result.animations, result.animationMedian) = measureAnimations(root)
         // The baselines draw the plan of the tree built above (custom drawing done by its first planning).
         result.memcpy = MemcpyFloor.measure(plan, label: "\(source.name) memcpy")
         result.cairo = try measureCairo(source, root: root, plan: plan)
@@ -253,6 +261,27 @@ struct BenchRunner {
             }
         }
         return (FrameStats.percentile(fresh, 0.5), FrameStats.percentile(cached, 0.5))
+    }
+
+    /// The animations in `root`'s tree and the median ms of applying all of them to a frame: the root's
+    /// presentation at one 60 fps frame time after another (the committed snapshot is kept, so this is the
+    /// animations' own cost).
+    private func measureAnimations(_ root: Layer) -> (count: Int, median: Double) {
+        var count = 0
+        var pending = [root]
+        while let layer = pending.popLast() {
+            count += layer.animationKeys()?.count ?? 0
+            pending.append(contentsOf: layer.sublayers)
+        }
+        guard count > 0 else { return (0, 0) }
+        var times: [Double] = []
+        for frame in 0..<(warmup + frames) {
+            let start = DispatchTime.now().uptimeNanoseconds
+            _ = root.presentation(at: 10 + Double(frame) / 60)
+            let end = DispatchTime.now().uptimeNanoseconds
+            if frame >= warmup { times.append(Double(end - start) / 1e6) }
+        }
+        return (count, FrameStats.percentile(times, 0.5))
     }
 
     private func measureRenderer(_ choice: BackendChoice, source: BenchSceneSource) throws -> RendererFigures {

@@ -153,6 +153,8 @@ struct BenchReport {
             ("layers", .int(scene.layers)), ("quads", .int(scene.quads)), ("textures", .int(scene.textures)),
             ("freshPlanMsMedian", .number(scene.freshPlanMedian)),
             ("cachedPlanMsMedian", .number(scene.cachedPlanMedian)),
+            ("animations", .number(Double(scene.animations))),
+            ("animationMsMedian", .number(scene.animationMedian)),
             ("renderers", .array(renderers)),
             ("baselines", .object(baselines)),
         ])

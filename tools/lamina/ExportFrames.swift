@@ -1,0 +1,154 @@
+import Foundation
+import Lamina
+
+// Everything that ties `lamina export` to a scene and to time is in this file: what the export's time range is
+// (`ExportTimeline`) and how one frame at one time is drawn (`ExportJob.render(time:)`). The rest of the
+// command (Export.swift, ExportPipeline.swift, the encoders in LaminaImageIO) only sees frame numbers, times
+// and images.
+
+/// The bytes of the scene file, read once: every job loads its own `Scene` from them (so standard input can
+/// be exported in parallel too), and the sidecar's hash is theirs.
+struct ExportSceneSource: @unchecked Sendable {
+    var data: Data
+    /// Where the scene's relative image paths start.
+    var baseDirectory: URL
+    /// The name problems are reported under (`<stdin>` for `-`).
+    var fileName: String
+    var options: SceneOptions
+
+    /// Reads `argument` (a path, or `-` for standard input). Throws `CLIFailure.badInput`.
+    static func read(_ argument: String, options: SceneOptions) throws -> ExportSceneSource {
+        let workingFolder = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        if argument == "-" {
+            do {
+                let data = try FileInput.readStandardInput(limit: options.maxSceneFileBytes, what: "a scene file")
+                return ExportSceneSource(data: data, baseDirectory: workingFolder, fileName: "<stdin>", options: options)
+            } catch {
+                throw CLIFailure.badInput("<stdin>: the scene \(error.problem)")
+            }
+        }
+        let data: Data
+        do {
+            data = try FileInput.read(argument, limit: options.maxSceneFileBytes, what: "a scene file", allowStreams: true)
+        } catch {
+            throw CLIFailure.badInput("\(argument): the scene \(error.problem)")
+        }
+        // As Scene.load(contentsOf:) decides: a regular file's images are beside it; a pipe's (/dev/stdin,
+        // <(cat scene.json)) are in the working folder.
+        let url = URL(fileURLWithPath: argument)
+        let parent = url.deletingLastPathComponent().standardizedFileURL.path
+        let throughDescriptor = parent == "/dev" || parent == "/dev/fd"
+            || (parent.hasPrefix("/proc/") && parent.hasSuffix("/fd"))
+        let folder = Render.isRegularFile(argument) && !throughDescriptor ? url.deletingLastPathComponent() : workingFolder
+        return ExportSceneSource(data: data, baseDirectory: folder, fileName: argument, options: options)
+    }
+
+    /// A fresh copy of the scene: its own layers, which no other job touches. Throws `CLIFailure.badInput`.
+    func load() throws -> Scene {
+        do {
+            return try Scene.load(data: data, baseDirectory: baseDirectory, fileName: fileName, options: options)
+        } catch let error as SceneError {
+            throw CLIFailure.badInput(error.description)
+        } catch {
+            throw CLIFailure.badInput("\(fileName): \(error)")
+        }
+    }
+}
+
+/// The span of time an export covers and its frame rate. Frame n is drawn at `start + Double(n) / fps`,
+/// computed from n each time (never by adding 1/fps up), so that frame n is the same in every job and shard.
+struct ExportTimeline {
+    /// Seconds the export lasts.
+    var duration: Double
+    /// Frames a second, as the y4m header states it.
+    var rate: FrameRate
+    var fps: Double { rate.value }
+
+    /// The timeline of `scene` with the command's options over it.
+    ///
+    /// SEAM (issue 15, scene timelines): scene files do not have `"duration"` and `"fps"` yet, so the options
+    /// are all there is: fps 60 unless given, and a duration is required. When the scene has them, take
+    /// `duration ?? scene.duration` and `rate ?? FrameRate(scene.fps)` here (a scene's duration of 0 still
+    /// needs --duration); nothing else in the command changes.
+    init(scene: Scene, duration: Double?, rate: FrameRate?) throws {
+        guard let duration else {
+            throw CLIFailure.badInput(
+                "a duration is needed: give --duration SECONDS (the scene file gives none)")
+        }
+        guard duration.isFinite, duration > 0 else {
+            throw CLIFailure.badInput("--duration must be a positive number of seconds, got \(duration)")
+        }
+        self.duration = duration
+        self.rate = rate ?? FrameRate(numerator: 60, denominator: 1)!
+    }
+
+    /// The time of frame `number`.
+    func time(ofFrame number: Int, start: Double) -> Double { start + Double(number) / fps }
+}
+
+/// One job of an export: its own scene and its own renderer, created and used on one thread (a GLES context
+/// is current on the thread that made it). A frame depends only on the scene file and the time, so jobs can
+/// draw any frames in any order and give the same bytes.
+final class ExportJob {
+    private let scene: Scene
+    private let scale: CGFloat
+    private let backend: BackendChoice
+    private let budget: MemoryBudget
+    private let verbose: Bool
+    private let cpuThreads: Int
+    private var renderer: Renderer?
+    /// Called with why the renderer was chosen when it is made (the command prints the first job's).
+    private let announce: (String) -> Void
+
+    /// A job for `scene` (a copy no other job uses). `scale` overrides the scene's. The renderer is made on
+    /// the first `render(time:)`, on the thread that renders; a CPU renderer composites on `cpuThreads`
+    /// threads (the cores divided among the jobs: the jobs are the parallelism, and more threads than cores
+    /// only make them wait for each other).
+    init(scene: Scene, scale: CGFloat?, backend: BackendChoice, budget: MemoryBudget, verbose: Bool,
+         cpuThreads: Int, announce: @escaping (String) -> Void) {
+        self.scene = scene
+        self.cpuThreads = cpuThreads
+        self.scale = scale ?? scene.scale
+        self.backend = backend
+        self.budget = budget
+        self.verbose = verbose
+        self.announce = announce
+    }
+
+    /// The output size in pixels, as the renderer rounds it.
+    var pixelSize: (width: Int, height: Int) {
+        (Int((scene.size.width * scale).rounded()), Int((scene.size.height * scale).rounded()))
+    }
+
+    /// The frame at `time` seconds. Throws `CLIFailure` (2 for a problem of the scene, 1 for a failure).
+    ///
+    /// Within one job the times only increase (a job always takes the lowest frame no job has taken), but they
+    /// skip the frames other jobs draw, and a job starts at any frame (a shard's first, `--start`).
+    ///
+    /// SEAM (issue 15, animation): today nothing in a scene moves, so every time gives the same picture. With
+    /// the animation engine, this becomes `scene.advance(to: time)` (the timeline entries up to `time`, applied
+    /// in order, so that the model is what it is at `time` whatever frames came before) followed by
+    /// `renderer.render(scene.root, scale: scale, at: time)`.
+    func render(time: Double) throws -> Image {
+        let renderer = try self.renderer ?? makeRenderer()
+        do {
+            return try renderer.render(scene.root, scale: scale)
+        } catch let error as PlanError {
+            throw CLIFailure.badInput(error.description)
+        } catch let error as MemoryLimitError {
+            throw CLIFailure.badInput(error.description)
+        } catch let error as CLIFailure {
+            throw error
+        } catch {
+            throw CLIFailure.failed("frame at \(time) s: \(error)")
+        }
+    }
+
+    private func makeRenderer() throws -> Renderer {
+        let (renderer, why) = try backend.makeRenderer(verbose: verbose, cpuThreads: cpuThreads)
+        renderer.memoryBudget = budget
+        self.renderer = renderer
+        announce(why)
+        return renderer
+    }
+}
