@@ -51,4 +51,23 @@ import Testing
         }
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("out.png").path))
     }
+
+    /// Export without --duration and --fps takes the scene's (here the default duration: the timeline's change at
+    /// 1 s animates for 1 s, so 2 s), and each frame shows the scene at its time.
+    @Test func exportTakesTheScenesDurationAndFps() throws {
+        let folder = try CLI.temporaryFolder()
+        let scene = Self.scene.replacingOccurrences(of: #"{"size": [100, 40],"#, with: #"{"size": [100, 40], "fps": 2,"#)
+        try scene.write(to: folder.appendingPathComponent("scene.json"), atomically: true, encoding: .utf8)
+        let result = try CLI.run(["export", "scene.json", "-o", "f%d.png", "--backend", "cpu", "--jobs", "2"],
+                                 in: folder)
+        #expect(result.status == 0, "\(result.stderr)")
+        func frame(_ n: Int) throws -> Image {
+            try Image(contentsOfFile: folder.appendingPathComponent("f\(n).png").path)
+        }
+        // 2 s at 2 fps: frames 0 to 3, at 0, 0.5, 1 and 1.5 s.
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("f4.png").path))
+        #expect(try frame(1).rgba(x: 45, y: 10) == RGBA8(r: 255, g: 0, b: 0, a: 255))
+        #expect(try frame(0).rgba(x: 45, y: 10) == RGBA8(r: 0, g: 0, b: 0, a: 255))
+        #expect(try frame(3).rgba(x: 50, y: 30) == RGBA8(r: 0, g: 128, b: 128, a: 255))
+    }
 }
