@@ -79,7 +79,7 @@ import Testing
     }
 
     /// A transition entry is added to its layer with the change, beginning at the entry's time even though
-    /// disableActions is on. (Its pixels depend on the planner drawing transitions, checked where that is.)
+    /// disableActions is on.
     @Test func aTransitionEntryIsAddedAtItsTime() throws {
         let scene = try loadScene(#"""
             {"size": [20, 20], "layers": [{"name": "pic", "frame": [0, 0, 20, 20], "backgroundColor": "#FF0000"}],
@@ -94,6 +94,10 @@ import Testing
         #expect(transition.beginTime == 1 && transition.duration == 1.5)
         #expect(transition.type == .push && transition.subtype == .fromTop)
         #expect(scene.duration == 2.5)
+        // Halfway (1.75 s), pushed from the top: the new blue above, the old red below.
+        let image = try CPURenderer().render(scene.root, scale: 1, at: 1.75)
+        #expect(image.rgba(x: 10, y: 3) == RGBA8(r: 0, g: 0, b: 255, a: 255))
+        #expect(image.rgba(x: 10, y: 17) == RGBA8(r: 255, g: 0, b: 0, a: 255))
     }
 
     @Test func durationDefaultsToTheLastFiniteEnd() throws {

@@ -242,8 +242,38 @@ def spring():
     write("spring", {"size": [120, 20], "backgroundColor": "#808080", "layers": layers}, probes)
 
 
+def transitions():
+    # Four 20 x 20 panels turn from red to blue at 1 s with a 1 s linear transition each (disableActions: the
+    # colour itself changes at once). At 1.5 s each is halfway.
+    kinds = [("fade", None), ("push", "fromLeft"), ("moveIn", "fromTop"), ("reveal", "fromRight")]
+    layers, entries, probes = [], [], []
+    for i, (kind, subtype) in enumerate(kinds):
+        x0 = 10 + 30 * i
+        layers.append({"name": kind, "frame": [x0, 10, 20, 20], "backgroundColor": "#FF0000"})
+        transition = {"type": "transition", "transitionType": kind, "duration": 1}
+        if subtype:
+            transition["subtype"] = subtype
+        entries.append({"at": 1, "layer": kind, "set": {"backgroundColor": "#0000FF"}, "disableActions": True,
+                        "transition": transition})
+        probes += [probe(x0 + 10, 20, RED, 0.5, f"{kind} before 1 s: red"),
+                   probe(x0 + 10, 20, BLUE, 2.5, f"{kind} after 2 s: blue")]
+    probes += [probe(20, 20, [128, 0, 128, 255], 1.5, "fade halfway: red and blue mixed evenly"),
+               # push from the left: the new picture enters from the left, pushing the old out to the right.
+               probe(42, 20, BLUE, 1.5, "push fromLeft halfway: the new (blue) on the left half"),
+               probe(58, 20, RED, 1.5, "push fromLeft halfway: the old (red) on the right half"),
+               # moveIn from the top: the new slides down over the old.
+               probe(80, 12, BLUE, 1.5, "moveIn fromTop halfway: the new (blue) over the top half"),
+               probe(80, 28, RED, 1.5, "moveIn fromTop halfway: the old (red) below"),
+               # reveal from the right: the old slides off to the left, uncovering the new from the right.
+               probe(102, 20, RED, 1.5, "reveal fromRight halfway: the old (red) still on the left half"),
+               probe(118, 20, BLUE, 1.5, "reveal fromRight halfway: the new (blue) uncovered on the right")]
+    write("transitions", {"size": [130, 40], "backgroundColor": "#808080", "layers": layers,
+                          "timeline": entries}, probes)
+
+
 fill_modes()
 path()
+transitions()
 spring()
 repeats()
 hierarchy()
