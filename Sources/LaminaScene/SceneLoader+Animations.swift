@@ -70,9 +70,12 @@ extension SceneLoader {
                           options: SceneLoader.animationTypes.map { ($0, $0) })
             if type == nil { return nil }
         } else if type == nil {
-            report(path, at: value.position, "required key \"type\" is missing (one of "
-                   + SceneLoader.listing(SceneLoader.animationTypes.map { "\"\($0)\"" }) + ")")
-            return nil
+            type = SceneLoader.impliedType(keys)
+            if type == nil {
+                report(path, at: value.position, "required key \"type\" is missing (one of "
+                       + SceneLoader.listing(SceneLoader.animationTypes.map { "\"\($0)\"" }) + ")")
+                return nil
+            }
         }
         guard let type else { return nil }
         let allowed = Set(["type", "name"] + SceneLoader.timingKeys + SceneLoader.keysByType[type]!)
@@ -95,6 +98,21 @@ extension SceneLoader {
         readTiming(animation ?? Animation(), keys, path)
         guard let animation, problems.count == problemCount else { return nil }
         return SceneAnimation(animation: animation, name: name)
+    }
+
+    /// The type an animation without `type` has when its keys say it without doubt: the keys only one type takes
+    /// (`values` is a keyframe animation's, `mass` a spring's, ...), else basic when it has a `keyPath`; nil when
+    /// keys of several types are mixed, or nothing tells.
+    static func impliedType(_ keys: [String: JSONMember]) -> String? {
+        let shared = ["keyPath", "additive", "cumulative"]
+        let own: [(String, [String])] = [
+            ("spring", ["mass", "stiffness", "damping", "initialVelocity"]),
+            ("keyframe", keysByType["keyframe"]!.filter { !shared.contains($0) }),
+            ("group", keysByType["group"]!), ("transition", keysByType["transition"]!),
+        ]
+        let types = own.filter { _, names in names.contains { keys[$0] != nil } }.map(\.0)
+        if types.count == 1 { return types[0] }
+        return types.isEmpty && keys["keyPath"] != nil ? "basic" : nil
     }
 
     // MARK: Timing

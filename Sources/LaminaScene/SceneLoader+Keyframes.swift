@@ -26,8 +26,11 @@ extension SceneLoader {
         }
         if let member = keys["rotationMode"] {
             let modePath = ScenePath.key(path, "rotationMode")
-            let modes: [(String, KeyframeAnimation.RotationMode)] = [("auto", .rotateAuto),
-                                                                      ("autoReverse", .rotateAutoReverse)]
+            // Core Animation's constant names are taken too.
+            let modes: [(String, KeyframeAnimation.RotationMode)] = [
+                ("auto", .rotateAuto), ("autoReverse", .rotateAutoReverse),
+                ("rotateAuto", .rotateAuto), ("rotateAutoReverse", .rotateAutoReverse),
+            ]
             if let mode = choice(member.value, modePath, what: "rotation mode", options: modes) {
                 if keys["path"] == nil {
                     report(modePath, at: member.keyPosition, "only allowed with \"path\"")

@@ -12,7 +12,7 @@ import Testing
              "layers": [
               {"name": "a", "speed": "fast", "animations": [
                 {"type": "basik", "keyPath": "opacity"},
-                {"keyPath": "opacity", "toValue": 1},
+                {"keyPath": "opacity", "mass": 2, "values": [1]},
                 {"type": "basic", "keyPath": "opacty", "toValue": 1},
                 {"type": "basic", "toValue": 1},
                 {"type": "basic", "keyPath": "opacity"},

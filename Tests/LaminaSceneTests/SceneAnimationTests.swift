@@ -140,6 +140,21 @@ import Testing
         #expect(layer.contents != nil)
     }
 
+    /// Without `type`, keys only one type takes tell it; a `keyPath` alone means basic.
+    @Test func aMissingTypeFollowsFromTheKeys() throws {
+        let (_, found) = try animations(#"""
+            "animations": [
+              {"name": "b", "keyPath": "opacity", "toValue": 0},
+              {"name": "k", "keyPath": "opacity", "values": [1, 0]},
+              {"name": "s", "keyPath": "opacity", "toValue": 0, "damping": 4},
+              {"name": "g", "animations": [{"keyPath": "opacity", "toValue": 0}]}
+            ]
+            """#)
+        #expect(type(of: try #require(found["b"])) == BasicAnimation.self)
+        #expect(found["k"] is KeyframeAnimation && found["s"] is SpringAnimation && found["g"] is AnimationGroup)
+        #expect(SceneLoader.impliedType([:]) == nil)
+    }
+
     @Test func animationsKeepTheirBeginTimeAsWritten() throws {
         let layer = try loadLayer(sceneWithLayer(#"""
             "animations": [{"type": "basic", "name": "late", "keyPath": "opacity", "toValue": 0, "beginTime": 0}]
