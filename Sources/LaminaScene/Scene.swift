@@ -36,6 +36,11 @@ public struct SceneOptions: Sendable {
 ///
 /// Loading checks everything before returning: a bad scene throws a `SceneError` listing every problem,
 /// each with its line, column and JSON path, and nothing half-built is returned.
+///
+/// The layers are built in a transaction of their own with actions disabled, committed, and snapshotted at
+/// time 0, so that every layer counts as drawn and later changes (the `timeline`'s, a program's) animate
+/// implicitly. Load outside any open `Transaction`: inside one, the commit waits for the outermost, and until
+/// then the layers have not been drawn.
 public struct Scene {
     /// The root layer: bounds (0, 0, size), position at the centre of the size (so its frame equals its
     /// bounds), the top-level `backgroundColor`, and the top-level `layers` as sublayers.
