@@ -35,7 +35,7 @@ struct AnimatableProperty: @unchecked Sendable {
     /// Every animatable key path.
     static var keyPaths: [String] { table.keys.sorted() }
 
-    func get(_ state: LayerState) -> AnimatedValue {
+    func get(_ state: borrowing LayerState) -> AnimatedValue {
         let whole = Self.read(field, state)
         switch part {
         case .whole:
@@ -68,7 +68,7 @@ struct AnimatableProperty: @unchecked Sendable {
         }
     }
 
-    private static func read(_ field: Field, _ s: LayerState) -> AnimatedValue {
+    private static func read(_ field: Field, _ s: borrowing LayerState) -> AnimatedValue {
         switch field {
         case .position: .point(s.position)
         case .bounds: .rect(s.bounds)

@@ -84,7 +84,7 @@ open class Animation: @unchecked Sendable {
 
     /// Applies the animation's value at `time` (its layer's local time) to `state`, given the layer's committed
     /// (model) state `model`. Returns false when the animation has no effect at that time.
-    func apply(to state: inout PresentedState, model: LayerState, time: Double) -> Bool { false }
+    func apply(to state: inout PresentedState, model: borrowing LayerState, time: Double) -> Bool { false }
 }
 
 /// CAAnimationDelegate: told when an animation starts and stops. The calls come on the thread that draws frames,

@@ -99,7 +99,7 @@ open class KeyframeAnimation: PropertyAnimation, @unchecked Sendable {
     }
 
     override func value(at phase: MediaTiming.Phase, eased p: Double, property: AnimatableProperty,
-                        base: AnimatedValue, model: LayerState) -> (value: AnimatedValue, cycleStep: AnimatedValue?)? {
+                        base: AnimatedValue, model: borrowing LayerState) -> (value: AnimatedValue, cycleStep: AnimatedValue?)? {
         guard let prepared = prepared ?? makePrepared() else { return nil }
         if let measure = prepared.measure {
             let (point, _) = measure.point(atDistance: min(max(p, 0), 1) * measure.length)
@@ -107,7 +107,8 @@ open class KeyframeAnimation: PropertyAnimation, @unchecked Sendable {
             return (.point(point), .point(CGPoint(x: end.x - start.x, y: end.y - start.y)))
         }
         let values = prepared.values, times = prepared.keyTimes
-        let step = AnimatedValue.subtract(values[values.count - 1], values[0])
+        let step = isCumulative && phase.iteration > 0
+            ? AnimatedValue.subtract(values[values.count - 1], values[0]) : nil
         guard values.count > 1 else { return (values[0], step) }
         switch calculationMode {
         case .discrete:
@@ -140,7 +141,7 @@ open class KeyframeAnimation: PropertyAnimation, @unchecked Sendable {
         return 0.5 * (a + b * t + c * t2 + d * t3)
     }
 
-    override func apply(to state: inout PresentedState, model: LayerState, time: Double) -> Bool {
+    override func apply(to state: inout PresentedState, model: borrowing LayerState, time: Double) -> Bool {
         guard super.apply(to: &state, model: model, time: time) else { return false }
         // Along a path, the layer also turns to the tangent.
         if let rotationMode, let measure = prepared?.measure, let phase = timing.phase(parent: time) {
@@ -181,9 +182,10 @@ open class SpringAnimation: BasicAnimation, @unchecked Sendable {
     override var usesTimingFunction: Bool { false }
 
     override func value(at phase: MediaTiming.Phase, eased: Double, property: AnimatableProperty,
-                        base: AnimatedValue, model: LayerState) -> (value: AnimatedValue, cycleStep: AnimatedValue?)? {
+                        base: AnimatedValue, model: borrowing LayerState) -> (value: AnimatedValue, cycleStep: AnimatedValue?)? {
         let (from, to) = endpoints(property: property, base: base, model: model)
         let x = solution.displacement(at: phase.time)
-        return (AnimatedValue.interpolate(from, to, 1 - x), AnimatedValue.subtract(to, from))
+        let step = isCumulative && phase.iteration > 0 ? AnimatedValue.subtract(to, from) : nil
+        return (AnimatedValue.interpolate(from, to, 1 - x), step)
     }
 }

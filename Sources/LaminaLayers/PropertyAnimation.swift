@@ -43,14 +43,14 @@ open class PropertyAnimation: Animation, @unchecked Sendable {
     /// The animation's value at `phase` (and the value a whole cycle moves by, for cumulative animations), with
     /// `base` the value of the key path without this animation. nil: no effect. Subclasses override it.
     func value(at phase: MediaTiming.Phase, eased: Double, property: AnimatableProperty, base: AnimatedValue,
-               model: LayerState) -> (value: AnimatedValue, cycleStep: AnimatedValue?)? {
+               model: borrowing LayerState) -> (value: AnimatedValue, cycleStep: AnimatedValue?)? {
         nil
     }
 
     /// Whether the timing function applies (springs run on time, not eased progress).
     var usesTimingFunction: Bool { true }
 
-    override func apply(to state: inout PresentedState, model: LayerState, time: Double) -> Bool {
+    override func apply(to state: inout PresentedState, model: borrowing LayerState, time: Double) -> Bool {
         guard let property, let phase = timing.phase(parent: time) else { return false }
         let eased = usesTimingFunction ? (timingFunction?.evaluate(phase.progress) ?? phase.progress) : phase.progress
         let base = property.get(state.state)
@@ -122,7 +122,7 @@ open class BasicAnimation: PropertyAnimation, @unchecked Sendable {
     }
 
     /// The two ends at this frame: `base` (the value below) and the model's value fill what is not given.
-    func endpoints(property: AnimatableProperty, base: AnimatedValue, model: LayerState)
+    func endpoints(property: AnimatableProperty, base: AnimatedValue, model: borrowing LayerState)
         -> (from: AnimatedValue, to: AnimatedValue)
     {
         let values = converted ?? convertedValues()
@@ -139,11 +139,13 @@ open class BasicAnimation: PropertyAnimation, @unchecked Sendable {
     }
 
     override func value(at phase: MediaTiming.Phase, eased: Double, property: AnimatableProperty,
-                        base: AnimatedValue, model: LayerState) -> (value: AnimatedValue, cycleStep: AnimatedValue?)? {
+                        base: AnimatedValue, model: borrowing LayerState) -> (value: AnimatedValue, cycleStep: AnimatedValue?)? {
         let (from, to) = endpoints(property: property, base: base, model: model)
+        // The step of a cycle only where a cumulative animation is past its first.
+        let step = isCumulative && phase.iteration > 0 ? AnimatedValue.subtract(to, from) : nil
         if let (a, b) = decomposedEnds, eased != 0, eased != 1, eased.isFinite {
-            return (.transform(a.interpolated(to: b, eased).matrix), AnimatedValue.subtract(to, from))
+            return (.transform(a.interpolated(to: b, eased).matrix), step)
         }
-        return (AnimatedValue.interpolate(from, to, eased), AnimatedValue.subtract(to, from))
+        return (AnimatedValue.interpolate(from, to, eased), step)
     }
 }

@@ -438,9 +438,10 @@ import Testing
         move.fromValue = 0.0
         move.toValue = 100.0
         move.duration = 1
+        move.beginTime = -100
         attach(move, to: root)
-        // Live frames read the media clock: with the animation at beginTime 0 and any real clock, it has ended.
-        #expect(currentMediaTime() > 1)
+        // Live frames read the media clock (which other tests may set to small times for a moment): an animation
+        // that ended at -99 s has ended at any time they set.
         _ = try Planner().plan(root)
         #expect(root.animationKeys() == nil)
     }
