@@ -26,7 +26,10 @@ rm -rf "$symbols" && mkdir -p "$symbols"
 
 # The modules `import Lamina` brings in: every Lamina* target that Sources/Lamina/Lamina.swift re-exports.
 reexported=$(sed -n 's/^@_exported import \(Lamina[A-Za-z]*\)$/\1/p' Sources/Lamina/Lamina.swift | paste -sd, -)
-[ -n "$reexported" ] || { echo "docs.sh: no re-exported Lamina module found in Sources/Lamina/Lamina.swift" >&2; exit 1; }
+if [ -z "$reexported" ]; then
+    echo "docs.sh: no re-exported Lamina module found in Sources/Lamina/Lamina.swift" >&2
+    exit 1
+fi
 
 # The C modules' maps and headers, as the build gives them to swiftc (systemLibrary targets, pkg-config).
 cflags=()

@@ -3,8 +3,8 @@ import Lamina
 import LaminaTestSupport
 import Testing
 
-/// The code of the DocC article on animation (Sources/Lamina/Lamina.docc/Animation.md), run as written and checked
-/// by its values and pixels. Each test names the section its code is copied from. Only the first installs a
+/// The code of the DocC article on animation (Sources/Lamina/Lamina.docc/AnimatingLayers.md), run as written and
+/// checked by its values and pixels. Each test names the section its code is copied from. Only the first installs a
 /// `ManualClock` (the article's first section), and puts the previous clock back; the others give their
 /// transactions a media time of their own, as an export does, so they never depend on the shared clock.
 @Suite struct DocCAnimationExampleTests {
@@ -13,7 +13,7 @@ import Testing
             && abs(Int(pixel.a) - a) <= tolerance
     }
 
-    /// Animation.md's tree: a white 120 x 40 root with a red 20 x 20 square at (0, 10).
+    /// AnimatingLayers.md's tree: a white 120 x 40 root with a red 20 x 20 square at (0, 10).
     func makeTree() -> (root: Layer, square: Layer) {
         let root = Layer()
         root.bounds = CGRect(x: 0, y: 0, width: 120, height: 40)
@@ -32,7 +32,7 @@ import Testing
         func hit() { lock.withLock { count += 1 } }
     }
 
-    /// Animation.md, "A first animation": the clock, an implicit and an explicit animation, presentation and frames.
+    /// AnimatingLayers.md, "A first animation": the clock, implicit and explicit animations, presentation, frames.
     @Test func aFirstAnimation() throws {
         let previous = MediaClock.current
         defer { MediaClock.current = previous }
@@ -80,7 +80,7 @@ import Testing
         #expect(square.animation(forKey: "fade") is BasicAnimation)
     }
 
-    /// Animation.md, "Implicit animations": the action search, stopped for one key.
+    /// AnimatingLayers.md, "Implicit animations": the action search, stopped for one key.
     @Test func actionsCanBeTurnedOffPerKey() throws {
         let (root, square) = makeTree()
         _ = try CPURenderer().render(root, at: 0)       // drawn: changes animate from now on
@@ -97,7 +97,7 @@ import Testing
         #expect(opacity > 0.5 && opacity < 1)
     }
 
-    /// Animation.md, "Frames in any order, in parallel": no clock, the animations begin at a given media time.
+    /// AnimatingLayers.md, "Frames in any order, in parallel": no clock, the animations begin at a given media time.
     func spinningTree() -> Layer {
         let (root, square) = makeTree()
         let spin = BasicAnimation(keyPath: "transform.rotation.z")
@@ -142,7 +142,7 @@ import Testing
         #expect(near(frames[4].rgba(x: 60, y: 20), 255, 0, 0) && near(frames[4].rgba(x: 20, y: 20), 255, 255, 255))
     }
 
-    /// Animation.md, "Keyframes".
+    /// AnimatingLayers.md, "Keyframes".
     @Test func keyframes() throws {
         let (root, square) = makeTree()
         let hop = KeyframeAnimation(keyPath: "position")
@@ -183,7 +183,7 @@ import Testing
         #expect(square.presentation(at: 0.5)?.position == CGPoint(x: 35, y: 20))
     }
 
-    /// Animation.md, "Springs".
+    /// AnimatingLayers.md, "Springs".
     @Test func springs() throws {
         let (_, square) = makeTree()
         let drop = SpringAnimation(keyPath: "position.y")
@@ -206,7 +206,7 @@ import Testing
         #expect(drop.settlingDuration > 0.5 && drop.settlingDuration < 2)
     }
 
-    /// Animation.md, "Groups".
+    /// AnimatingLayers.md, "Groups".
     @Test func groups() throws {
         let (_, square) = makeTree()
         let grow = BasicAnimation(keyPath: "transform.scale")
@@ -232,7 +232,7 @@ import Testing
         #expect(after.opacity == 1 && after.transform.m11 == 1)
     }
 
-    /// Animation.md, "Transitions".
+    /// AnimatingLayers.md, "Transitions".
     @Test func transitions() throws {
         let (root, square) = makeTree()
         _ = try CPURenderer().render(root, at: 0)   // commits the tree: the picture before the change

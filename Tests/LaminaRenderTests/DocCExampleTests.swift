@@ -5,11 +5,29 @@ import Testing
 
 /// The code of the DocC articles (Sources/Lamina/Lamina.docc: GettingStarted.md, Transactions.md, SceneFiles.md),
 /// run as written and checked by its pixels and values, so an article cannot drift from the API. Each test names
-/// the article and section its code is copied from; DocCAnimationExampleTests covers Animation.md.
+/// the article and section its code is copied from; DocCAnimationExampleTests covers AnimatingLayers.md.
 @Suite struct DocCExampleTests {
     func near(_ pixel: RGBA8, _ r: Int, _ g: Int, _ b: Int, _ a: Int = 255, tolerance: Int = 3) -> Bool {
         abs(Int(pixel.r) - r) <= tolerance && abs(Int(pixel.g) - g) <= tolerance && abs(Int(pixel.b) - b) <= tolerance
             && abs(Int(pixel.a) - a) <= tolerance
+    }
+
+    /// Lamina.md, the landing page's example.
+    @Test func theLandingPageExampleDrawsACard() throws {
+        let root = Layer()
+        root.bounds = CGRect(x: 0, y: 0, width: 200, height: 120)
+        root.backgroundColor = .white
+        let card = Layer(frame: CGRect(x: 20, y: 20, width: 160, height: 80))
+        card.backgroundColor = Color(red: 0.2, green: 0.4, blue: 0.8)
+        card.cornerRadius = 12
+        root.addSublayer(card)
+
+        let image = try CPURenderer().render(root, scale: 2)   // 400 x 240 pixels
+        let png = try image.pngData()
+
+        #expect(image.width == 400 && image.height == 240)
+        #expect(near(image.rgba(x: 200, y: 120), 51, 102, 204) && near(image.rgba(x: 42, y: 42), 255, 255, 255))
+        #expect(try Image(data: png).rgba(x: 200, y: 120) == image.rgba(x: 200, y: 120))
     }
 
     /// GettingStarted.md, "Build a tree of layers".
