@@ -74,26 +74,15 @@ extension LayerSnapshot {
             }
             if let mask = node.mask, mask.animatedSubtree { stack.append((mask, local, index, -1)) }
         }
+        // Every node's own animations, applied: on all cores for a large tree (each node's work is its own).
+        let evaluated = Self.evaluate(order.map { ($0.node, $0.local) }, events: &events)
         // Bottom-up: a node's presented sublayers are written into its entry by its children, which come after it.
         var children: [[LayerSnapshot]?] = Array(repeating: nil, count: order.count)
         var masks: [LayerSnapshot?] = Array(repeating: nil, count: order.count)
         var result = self
         for index in order.indices.reversed() {
-            let (node, local, parent, slot) = order[index]
-            var presented = PresentedState(node.state)
-            var applied = false
-            for attached in node.state.animations {
-                let animation = attached.animation
-                if animation.apply(to: &presented, model: node.state, time: local) { applied = true }
-                // Events only where someone listens: a delegate, a completion block, or a removal to make.
-                let timing = animation.timing
-                if animation.delegate != nil, timing.hasStarted(parent: local) {
-                    events.append(AnimationEvent(kind: .started, attached: attached))
-                }
-                if timing.activeDuration.isFinite, timing.isFinished(parent: local) {
-                    events.append(AnimationEvent(kind: .finished, attached: attached))
-                }
-            }
+            let (node, _, parent, slot) = order[index]
+            let (presented, applied) = evaluated[index]
             let newChildren = children[index]
             let newMask = masks[index]
             let childrenChanged = newChildren != nil || newMask != nil
@@ -120,5 +109,74 @@ extension LayerSnapshot {
             }
         }
         return result
+    }
+
+    /// Applies each node's animations at its local time: the presented state and whether any animation had an
+    /// effect, in the order given, and the events met. Trees of more than a few thousand animated nodes are split
+    /// among the cores; the result is the same either way.
+    private static func evaluate(_ nodes: [(LayerSnapshot, Double)], events: inout [AnimationEvent])
+        -> [(PresentedState, Bool)]
+    {
+        let count = nodes.count
+        let work = EvaluationBuffers(nodes: nodes, chunks: count >= 4096
+            ? min(ProcessInfo.processInfo.activeProcessorCount, 16) : 1)
+        defer { work.free() }
+        if work.chunks <= 1 {
+            work.run(0..<count, chunk: 0)
+        } else {
+            let size = (count + work.chunks - 1) / work.chunks
+            DispatchQueue.concurrentPerform(iterations: work.chunks) { chunk in
+                let range = (chunk * size)..<min((chunk + 1) * size, count)
+                if !range.isEmpty { work.run(range, chunk: chunk) }
+            }
+        }
+        for chunk in 0..<work.chunks { events += work.events[chunk] }
+        return Array(UnsafeBufferPointer(start: work.results, count: count))
+    }
+}
+
+/// The buffers of one evaluation: each chunk writes its own range of results and its own list of events, so the
+/// chunks share nothing they write.
+private struct EvaluationBuffers: @unchecked Sendable {
+    let nodes: [(LayerSnapshot, Double)]
+    let chunks: Int
+    let results: UnsafeMutablePointer<(PresentedState, Bool)>
+    let events: UnsafeMutablePointer<[AnimationEvent]>
+
+    init(nodes: [(LayerSnapshot, Double)], chunks: Int) {
+        self.nodes = nodes
+        self.chunks = chunks
+        results = .allocate(capacity: max(nodes.count, 1))
+        events = .allocate(capacity: chunks)
+        events.initialize(repeating: [], count: chunks)
+    }
+
+    func run(_ range: Range<Int>, chunk: Int) {
+        for index in range {
+            let (node, local) = nodes[index]
+            var presented = PresentedState(node.state)
+            var applied = false
+            for attached in node.state.animations {
+                let animation = attached.animation
+                if animation.apply(to: &presented, model: node.state, time: local) { applied = true }
+                // Events only where someone listens: a delegate, a completion block, or a removal to make.
+                let timing = animation.timing
+                if animation.delegate != nil, timing.hasStarted(parent: local) {
+                    events[chunk].append(AnimationEvent(kind: .started, attached: attached))
+                }
+                if timing.activeDuration.isFinite, timing.isFinished(parent: local) {
+                    events[chunk].append(AnimationEvent(kind: .finished, attached: attached))
+                }
+            }
+            (results + index).initialize(to: (presented, applied))
+        }
+    }
+
+    /// Frees the buffers (every result has been written by then).
+    func free() {
+        results.deinitialize(count: nodes.count)
+        results.deallocate()
+        events.deinitialize(count: chunks)
+        events.deallocate()
     }
 }

@@ -88,6 +88,7 @@ open class BasicAnimation: PropertyAnimation, @unchecked Sendable {
         toValue = other.toValue
         byValue = other.byValue
         converted = nil
+        decomposedEnds = nil
     }
 
     /// The values converted to the key path's kind (once, for the layer's copy).
@@ -96,7 +97,16 @@ open class BasicAnimation: PropertyAnimation, @unchecked Sendable {
     /// Converts the values once; called when the layer's copy is attached (frames then only read them).
     func prepare() {
         converted = convertedValues()
+        // Two given transforms are decomposed once, not at every frame.
+        if case .transform(let a)? = converted?.from, case .transform(let b)? = converted?.to, a != b,
+            let da = DecomposedTransform3D(a), let db = DecomposedTransform3D(b)
+        {
+            decomposedEnds = (da, db)
+        }
     }
+
+    /// The decompositions of a given from and to transform (BasicAnimation interpolates between them).
+    private var decomposedEnds: (DecomposedTransform3D, DecomposedTransform3D)?
 
     private func convertedValues() -> (from: AnimatedValue?, to: AnimatedValue?, by: AnimatedValue?) {
         guard let kind = property?.kind else { return (nil, nil, nil) }
@@ -131,6 +141,9 @@ open class BasicAnimation: PropertyAnimation, @unchecked Sendable {
     override func value(at phase: MediaTiming.Phase, eased: Double, property: AnimatableProperty,
                         base: AnimatedValue, model: LayerState) -> (value: AnimatedValue, cycleStep: AnimatedValue?)? {
         let (from, to) = endpoints(property: property, base: base, model: model)
+        if let (a, b) = decomposedEnds, eased != 0, eased != 1, eased.isFinite {
+            return (.transform(a.interpolated(to: b, eased).matrix), AnimatedValue.subtract(to, from))
+        }
         return (AnimatedValue.interpolate(from, to, eased), AnimatedValue.subtract(to, from))
     }
 }

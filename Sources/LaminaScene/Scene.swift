@@ -36,6 +36,11 @@ public struct SceneOptions: Sendable {
 ///
 /// Loading checks everything before returning: a bad scene throws a `SceneError` listing every problem,
 /// each with its line, column and JSON path, and nothing half-built is returned.
+///
+/// The layers are built in a transaction of their own with actions disabled, committed, and snapshotted at
+/// time 0, so that every layer counts as drawn and later changes (the `timeline`'s, a program's) animate
+/// implicitly. Load outside any open `Transaction`: inside one, the commit waits for the outermost, and until
+/// then the layers have not been drawn.
 public struct Scene {
     /// The root layer: bounds (0, 0, size), position at the centre of the size (so its frame equals its
     /// bounds), the top-level `backgroundColor`, and the top-level `layers` as sublayers.
@@ -46,13 +51,27 @@ public struct Scene {
     public var scale: CGFloat
     /// The decoded images of the top-level `images`, by name. Layers share these objects.
     public var images: [String: Image]
+    /// How many seconds the scene lasts, for export (the top-level `duration`). Without one in the file: the
+    /// latest end of a finite animation (through its layers' timing) or timeline entry (its time plus its
+    /// implicit animations' or transition's duration), else 0.
+    public var duration: Double
+    /// Frames per second for export (the top-level `fps`); 60 when the file gives none.
+    public var fps: Double
+    /// The top-level `timeline`: changes to named layers at given times. `advance(to:)` applies them.
+    public var timeline: SceneTimeline
 
     /// A scene of the given parts, for building one in code.
-    public init(root: Layer, size: CGSize, scale: CGFloat = 1, images: [String: Image] = [:]) {
+    public init(
+        root: Layer, size: CGSize, scale: CGFloat = 1, images: [String: Image] = [:], duration: Double = 0,
+        fps: Double = 60, timeline: SceneTimeline = SceneTimeline()
+    ) {
         self.root = root
         self.size = size
         self.scale = scale
         self.images = images
+        self.duration = duration
+        self.fps = fps
+        self.timeline = timeline
     }
 
     /// Loads the scene file at `url`; relative paths in it are relative to its folder, and problems name

@@ -89,7 +89,7 @@ extension SceneLoader {
     }
 
     /// The path the steps describe; painting and state steps are errors here.
-    private func path(_ steps: [SceneDrawing.Step], value: JSONValue, path: String, bounds: CGRect) -> Path? {
+    func path(_ steps: [SceneDrawing.Step], value: JSONValue, path: String, bounds: CGRect) -> Path? {
         guard case .array(let items) = value.kind else { return nil }
         var elements: [Path.Element] = []
         var isValid = true

@@ -12,7 +12,7 @@ extension SceneLoader {
         "magnificationFilter",
         "needsDisplayOnBoundsChange", "draw", "doubleSided", "allowsEdgeAntialiasing", "allowsGroupOpacity",
         "borderWidth", "borderColor", "mask", "cornerRadius", "maskedCorners", "shadowColor", "shadowOpacity",
-        "shadowOffset", "shadowRadius", "shadowPath", "sublayers",
+        "shadowOffset", "shadowRadius", "shadowPath", "sublayers", "animations", "beginTime", "speed", "timeOffset",
     ]
 
     /// Builds the layers of `value` (an array of layer objects) as sublayers of `parent`, with all their
@@ -41,13 +41,14 @@ extension SceneLoader {
             layer.sourceDescription = "\(path) (\(fileName):\(value.position.line):\(value.position.column))"
             if isMask { parent.mask = layer } else { parent.addSublayer(layer) }
             let (sublayers, mask) = configure(layer, members: members, path: path)
+            if let name = layer.name { layersByName[name, default: []].append(layer) }
             if let mask { pending.append((mask, ScenePath.key(path, "mask"), layer, true)) }
             if let sublayers { enqueue(sublayers, ScenePath.key(path, "sublayers"), layer) }
         }
     }
 
     /// Sets every property the members give; returns the `sublayers` and `mask` values for the caller to build.
-    private func configure(_ layer: Layer, members: [JSONMember], path: String) -> (JSONValue?, JSONValue?) {
+    func configure(_ layer: Layer, members: [JSONMember], path: String) -> (JSONValue?, JSONValue?) {
         let keys = knownMembers(members, path, known: SceneLoader.layerKeys)
         func read<T>(_ key: String, _ reader: (JSONValue, String) -> T?) -> T? {
             keys[key].flatMap { reader($0.value, ScenePath.key(path, key)) }
@@ -81,7 +82,26 @@ extension SceneLoader {
         readEffects(layer, keys: keys, path: path)
         readContents(layer, keys: keys, path: path)
         readDrawing(layer, keys: keys, path: path)
+        readLayerTiming(layer, keys: keys, path: path)
+        // After contents: an animation of sprite frames sets the layer's contents to their sheet.
+        if let member = keys["animations"] {
+            let animations = readAnimations(member.value, ScenePath.key(path, "animations"), layer: layer)
+            layerAnimations.append((layer, animations))
+        }
         return (keys["sublayers"]?.value, keys["mask"]?.value)
+    }
+
+    /// beginTime, speed and timeOffset: the layer's own timing (CAMediaTiming).
+    private func readLayerTiming(_ layer: Layer, keys: [String: JSONMember], path: String) {
+        if let member = keys["beginTime"], let begin = number(member.value, ScenePath.key(path, "beginTime")) {
+            layer.beginTime = begin
+        }
+        if let member = keys["speed"], let speed = floatNumber(member.value, ScenePath.key(path, "speed")) {
+            layer.speed = speed
+        }
+        if let member = keys["timeOffset"], let offset = number(member.value, ScenePath.key(path, "timeOffset")) {
+            layer.timeOffset = offset
+        }
     }
 
     /// anchorPoint, bounds, position, frame, zPosition and the transforms.

@@ -12,7 +12,9 @@ import LaminaLayers
 /// layers in `+Layer`, transforms in `+Transform`, files and images in `+Files`, sprite sheets in
 /// `+SpriteSheets`.
 final class SceneLoader {
-    static let topLevelKeys = ["size", "scale", "backgroundColor", "images", "spriteSheets", "layers"]
+    static let topLevelKeys = [
+        "size", "scale", "backgroundColor", "images", "spriteSheets", "layers", "duration", "fps", "timeline",
+    ]
 
     let fileName: String
     /// Absolute, with `.` and `..` removed; relative paths in the scene start here.
@@ -31,6 +33,10 @@ final class SceneLoader {
     var namedImages: [String: (image: Image?, scale: Double)] = [:]
     /// The top-level `spriteSheets` by name; nil for a sheet that could not be loaded (already reported).
     var spriteSheets: [String: LoadedSpriteSheet?] = [:]
+    /// The layers by `name`, for the timeline (which needs a name to be unique).
+    var layersByName: [String: [Layer]] = [:]
+    /// The animations of each layer's `animations`, for the scene's default duration.
+    var layerAnimations: [(Layer, [Animation])] = []
 
     init(fileName: String, baseDirectory: URL, options: SceneOptions) {
         self.fileName = fileName
@@ -49,8 +55,15 @@ final class SceneLoader {
             // A syntax error leaves nothing reliable to check further.
             throw SceneError(problems: [problem("", at: error.position, error.message)])
         }
+        // One transaction with actions off: a scene's start is its model, not a change to animate.
+        Transaction.begin()
+        Transaction.setValue(0.0, forKey: Transaction.Key.mediaTime)
+        Transaction.setDisableActions(true)
         let scene = loadTopLevel(root)
+        Transaction.commit()
         guard problems.isEmpty else { throw SceneError(problems: sortedProblems()) }
+        // A snapshot marks every layer as drawn, so that the timeline's changes animate implicitly from time 0.
+        _ = scene.root.presentation(at: 0)
         return scene
     }
 
@@ -104,6 +117,15 @@ final class SceneLoader {
         if let member = keys["images"] { loadNamedImages(member.value) }
         if let member = keys["spriteSheets"] { loadSpriteSheets(member.value) }
         if let member = keys["layers"] { buildLayers(member.value, path: "layers", parent: root) }
+        var entries: [SceneTimeline.Entry] = []
+        if let member = keys["timeline"] { entries = loadTimeline(member.value) }
+        scene.timeline = SceneTimeline(entries: entries)
+        if let member = keys["fps"], let fps = positiveNumber(member.value, "fps") { scene.fps = fps }
+        if let member = keys["duration"] {
+            if let duration = nonNegativeNumber(member.value, "duration") { scene.duration = duration }
+        } else {
+            scene.duration = defaultDuration(timeline: entries)
+        }
 
         scene.images = namedImages.compactMapValues(\.image)
         return scene

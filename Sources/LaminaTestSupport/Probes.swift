@@ -2,7 +2,8 @@ import Foundation
 import Lamina
 
 /// One probe pixel of a reference scene: the straight RGBA expected at a point (in points; at output
-/// scale s the pixel probed is (floor(x * s), floor(y * s))), within `tol` per channel.
+/// scale s the pixel probed is (floor(x * s), floor(y * s))), within `tol` per channel, in the frame at `time`
+/// (seconds; nil: 0, for scenes that do not move).
 public struct Probe: Codable, Sendable, Equatable {
     public var at: [Double]
     public var rgba: [Int]
@@ -10,13 +11,16 @@ public struct Probe: Codable, Sendable, Equatable {
     public var what: String
     /// nil: every scale.
     public var scales: [Double]?
+    /// The time of the frame probed, in seconds; nil: 0.
+    public var time: Double?
 
-    public init(at: [Double], rgba: [Int], tol: Int = 2, what: String, scales: [Double]? = nil) {
+    public init(at: [Double], rgba: [Int], tol: Int = 2, what: String, scales: [Double]? = nil, time: Double? = nil) {
         self.at = at
         self.rgba = rgba
         self.tol = tol
         self.what = what
         self.scales = scales
+        self.time = time
     }
 }
 
@@ -27,6 +31,11 @@ public struct ProbeFile: Codable, Sendable {
     /// The output scales to check; nil: 1 and 2.
     public var scales: [Double]?
     public var probes: [Probe]
+
+    /// The times of the frames the probes look at, in increasing order (at least 0).
+    public var times: [Double] {
+        Array(Set(probes.map { $0.time ?? 0 })).sorted()
+    }
 
     public static func load(_ url: URL) throws -> ProbeFile {
         try JSONDecoder().decode(ProbeFile.self, from: Data(contentsOf: url))
@@ -53,8 +62,9 @@ extension Image {
                 continue
             }
             if actual.maxChannelDifference(to: expected) > probe.tol {
+                let when = probe.time.map { " at \($0) s" } ?? ""
                 failures.append(
-                    "(\(probe.at[0]), \(probe.at[1])) at scale \(scale), \(probe.what): expected \(expected) ±\(probe.tol), got \(actual)")
+                    "(\(probe.at[0]), \(probe.at[1]))\(when) at scale \(scale), \(probe.what): expected \(expected) ±\(probe.tol), got \(actual)")
             }
         }
         return failures

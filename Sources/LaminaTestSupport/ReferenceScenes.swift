@@ -28,13 +28,19 @@ public enum ReferenceScenes {
         let sceneURL = probesURL.deletingLastPathComponent().appendingPathComponent(probes.scene)
         let scene = try Scene.load(contentsOf: sceneURL)
         var failures: [String] = []
-        for scale in probes.scales ?? [1, 2] {
-            let image = try renderer.render(scene.root, scale: CGFloat(scale))
-            let failed = image.failedProbes(probes.probes, scale: CGFloat(scale))
-            if !failed.isEmpty {
-                let name = probesPath.replacingOccurrences(of: ".probes.json", with: "") + "@\(scale)x-\(renderer.name)"
-                let folder = FailureArtifacts.write(test: name, images: ["actual": image])
-                failures += failed.map { "\(probesPath) [\(renderer.name)]: \($0) (image in \(folder))" }
+        // Forwards in time: a scene's timeline only advances.
+        for time in probes.times {
+            scene.advance(to: time)
+            let atTime = probes.probes.filter { ($0.time ?? 0) == time }
+            for scale in probes.scales ?? [1, 2] {
+                let image = try renderer.render(scene.root, scale: CGFloat(scale), at: time)
+                let failed = image.failedProbes(atTime, scale: CGFloat(scale))
+                if !failed.isEmpty {
+                    let name = probesPath.replacingOccurrences(of: ".probes.json", with: "")
+                        + (time == 0 ? "" : "@\(time)s") + "@\(scale)x-\(renderer.name)"
+                    let folder = FailureArtifacts.write(test: name, images: ["actual": image])
+                    failures += failed.map { "\(probesPath) [\(renderer.name)]: \($0) (image in \(folder))" }
+                }
             }
         }
         return failures

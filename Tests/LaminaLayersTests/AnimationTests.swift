@@ -494,4 +494,34 @@ import Testing
         #expect(shown.hitTest(CGPoint(x: 10, y: 20))?.id == root.id)
         #expect(root.hitTest(CGPoint(x: 10, y: 20)) === child)  // the model has not moved
     }
+
+    /// A tree large enough to be evaluated on all cores gives every layer the value its own animation has.
+    @Test func aLargeTreeIsEvaluatedInParallelAlike() throws {
+        let root = drawnLayer()
+        var layers: [Layer] = []
+        Transaction.begin()
+        Transaction.setDisableActions(true)
+        for index in 0..<5000 {
+            let layer = Layer()
+            layer.position = CGPoint(x: index, y: 0)
+            root.addSublayer(layer)
+            layers.append(layer)
+        }
+        Transaction.commit()
+        Transaction.begin()
+        for (index, layer) in layers.enumerated() {
+            let move = BasicAnimation(keyPath: "position.y")
+            move.fromValue = 0.0
+            move.toValue = Double(index)
+            move.duration = 1
+            layer.attach(move, forKey: "move", keepingBeginTime: true)
+        }
+        Transaction.commit()
+        let shown = try #require(root.presentation(at: 0.5))
+        #expect(shown.sublayers.count == 5000)
+        for (index, node) in shown.sublayers.enumerated() {
+            #expect(node.position == CGPoint(x: CGFloat(index), y: CGFloat(index) / 2))
+            if node.position.y != CGFloat(index) / 2 { break }
+        }
+    }
 }

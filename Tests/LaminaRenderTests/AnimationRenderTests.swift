@@ -165,3 +165,44 @@ import Testing
         }
     }
 }
+
+/// The README's animation example, as written there, on the CPU renderer.
+@Suite struct ReadmeAnimationExampleTests {
+    @Test func theReadmeExampleAnimates() throws {
+        let root = Layer()
+        let snowman = Layer()
+        Transaction.begin()
+        Transaction.setDisableActions(true)
+        root.bounds = CGRect(x: 0, y: 0, width: 200, height: 120)
+        root.backgroundColor = .white
+        snowman.frame = CGRect(x: 50, y: 10, width: 100, height: 100)
+        snowman.backgroundColor = Color(hex: "#DDE6F0")
+        root.addSublayer(snowman)
+        Transaction.commit()
+        let renderer = CPURenderer()
+        _ = try renderer.render(root, scale: 2)
+
+        let spin = BasicAnimation(keyPath: "transform.rotation.z")
+        spin.fromValue = 0.0
+        spin.toValue = 2 * Double.pi
+        spin.duration = 2
+        spin.repeatCount = .infinity
+        snowman.add(spin, forKey: "spin")
+
+        Transaction.begin()
+        Transaction.setAnimationDuration(0.5)
+        snowman.position.x += 40
+        Transaction.commit()
+
+        let start = try #require(snowman.animation(forKey: "position")).beginTime
+        let halfway = try renderer.render(root, scale: 2, at: start + 0.25)
+        let shown = try #require(snowman.presentation(at: start + 0.25)).position.x
+        #expect(snowman.position.x == 140)
+        #expect(shown > 100 && shown < 140)  // eased part of the way
+        #expect(halfway.width == 400 && halfway.height == 240)
+        // A quarter turn half a second into the spin.
+        let spun = try #require(snowman.animation(forKey: "spin")).beginTime
+        let turned = try #require(snowman.presentation(at: spun + 0.5)).transform
+        #expect(abs(turned.m12 - 1) < 1e-9 && abs(turned.m11) < 1e-9)
+    }
+}

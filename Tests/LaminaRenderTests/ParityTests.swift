@@ -18,17 +18,22 @@ struct ParityTests {
         let scene = try Scene.load(contentsOf: sceneURL)
         let cpu = CPURenderer()
         let gles = try #require(GLESAvailability.renderer())
-        for scale in [1.0, 2.0] {
-            let a = try cpu.render(scene.root, scale: scale)
-            let b = try gles.render(scene.root, scale: scale)
-            let difference = try #require(ImageDifference(a, b, tolerance: 2))
-            let ok = ImageDifference.meetsParity(a, b)
-            if !ok {
-                var images = ["cpu": a, "gles": b]
-                images["diff"] = try ImageDifference.visualize(a, b)
-                let name = "parity-" + probesPath.replacingOccurrences(of: ".probes.json", with: "") + "@\(Int(scale))x"
-                let folder = FailureArtifacts.write(test: name, images: images)
-                Issue.record("\(probesPath) at scale \(scale): max \(difference.maxChannelDifference), \(difference.pixelsOverTolerance) pixels over 2 of \(difference.pixelCount); images in \(folder)")
+        // Each probed time, forwards (a scene's timeline only advances).
+        for time in probes.times {
+            scene.advance(to: time)
+            for scale in [1.0, 2.0] {
+                let a = try cpu.render(scene.root, scale: scale, at: time)
+                let b = try gles.render(scene.root, scale: scale, at: time)
+                let difference = try #require(ImageDifference(a, b, tolerance: 2))
+                let ok = ImageDifference.meetsParity(a, b)
+                if !ok {
+                    var images = ["cpu": a, "gles": b]
+                    images["diff"] = try ImageDifference.visualize(a, b)
+                    let name = "parity-" + probesPath.replacingOccurrences(of: ".probes.json", with: "")
+                        + (time == 0 ? "" : "@\(time)s") + "@\(Int(scale))x"
+                    let folder = FailureArtifacts.write(test: name, images: images)
+                    Issue.record("\(probesPath) at \(time) s, scale \(scale): max \(difference.maxChannelDifference), \(difference.pixelsOverTolerance) pixels over 2 of \(difference.pixelCount); images in \(folder)")
+                }
             }
         }
     }

@@ -30,10 +30,10 @@ struct Export: ParsableCommand {
         valueName: "pattern"))
     var output: String
 
-    @Option(help: ArgumentHelp("Frames a second: a number or a ratio (default 60).", valueName: "60, 29.97, 30000/1001"))
+    @Option(help: ArgumentHelp("Frames a second: a number or a ratio (default: the scene's fps, 60 unless it gives one).", valueName: "60, 29.97, 30000/1001"))
     var fps: String?
 
-    @Option(help: ArgumentHelp("Seconds to export (required: scene files give no duration yet).", valueName: "seconds"))
+    @Option(help: ArgumentHelp("Seconds to export (default: the scene's duration; required when that is 0).", valueName: "seconds"))
     var duration: Double?
 
     @Option(help: ArgumentHelp("The time of frame 0, in seconds.", valueName: "seconds"))

@@ -64,22 +64,23 @@ struct ExportTimeline {
     var rate: FrameRate
     var fps: Double { rate.value }
 
-    /// The timeline of `scene` with the command's options over it.
-    ///
-    /// SEAM (issue 15, scene timelines): scene files do not have `"duration"` and `"fps"` yet, so the options
-    /// are all there is: fps 60 unless given, and a duration is required. When the scene has them, take
-    /// `duration ?? scene.duration` and `rate ?? FrameRate(scene.fps)` here (a scene's duration of 0 still
-    /// needs --duration); nothing else in the command changes.
+    /// The timeline of `scene` with the command's options over it: `--duration`, else the scene's `duration`
+    /// (its own, or the end of its last finite animation or timeline entry; 0 still needs --duration), and
+    /// `--fps`, else the scene's `fps` (60 unless the file gives one).
     init(scene: Scene, duration: Double?, rate: FrameRate?) throws {
-        guard let duration else {
+        guard let duration = duration ?? (scene.duration > 0 ? scene.duration : nil) else {
             throw CLIFailure.badInput(
-                "a duration is needed: give --duration SECONDS (the scene file gives none)")
+                "a duration is needed: give --duration SECONDS (the scene gives no \"duration\" and nothing in it "
+                    + "ends)")
         }
         guard duration.isFinite, duration > 0 else {
             throw CLIFailure.badInput("--duration must be a positive number of seconds, got \(duration)")
         }
+        guard let rate = rate ?? FrameRate(scene.fps) else {
+            throw CLIFailure.badInput("the scene's fps \(scene.fps) cannot be a frame rate: give --fps")
+        }
         self.duration = duration
-        self.rate = rate ?? FrameRate(numerator: 60, denominator: 1)!
+        self.rate = rate
     }
 
     /// The time of frame `number`.
@@ -125,14 +126,13 @@ final class ExportJob {
     /// Within one job the times only increase (a job always takes the lowest frame no job has taken), but they
     /// skip the frames other jobs draw, and a job starts at any frame (a shard's first, `--start`).
     ///
-    /// SEAM (issue 15, animation): today nothing in a scene moves, so every time gives the same picture. With
-    /// the animation engine, this becomes `scene.advance(to: time)` (the timeline entries up to `time`, applied
-    /// in order, so that the model is what it is at `time` whatever frames came before) followed by
-    /// `renderer.render(scene.root, scale: scale, at: time)`.
+    /// The scene's timeline entries up to `time` are applied first, in order (times only increase within a job,
+    /// which is what a timeline needs), so the model is what it is at `time` whatever frames came before.
     func render(time: Double) throws -> Image {
         let renderer = try self.renderer ?? makeRenderer()
+        scene.advance(to: time)
         do {
-            return try renderer.render(scene.root, scale: scale)
+            return try renderer.render(scene.root, scale: scale, at: time)
         } catch let error as PlanError {
             throw CLIFailure.badInput(error.description)
         } catch let error as MemoryLimitError {

@@ -27,6 +27,11 @@ struct Render: ParsableCommand {
     var scale: Double?
 
     @Option(help: ArgumentHelp(
+        "The time to draw, in seconds from the scene's start (default 0): timeline entries up to it are applied "
+            + "and animations are drawn as they are then.", valueName: "seconds"))
+    var time: Double = 0
+
+    @Option(help: ArgumentHelp(
         "Most memory for decoded images, offscreen buffers and the output together (default 2G).",
         valueName: "size such as 512M, 2G, 1.5GiB or bytes"))
     var memoryLimit: String?
@@ -41,6 +46,9 @@ struct Render: ParsableCommand {
         if let scale, !(scale.isFinite && scale > 0) {
             throw CLIFailure.badInput("--scale must be a positive number, got \(scale)")
         }
+        guard time.isFinite, time >= 0 else {
+            throw CLIFailure.badInput("--time must be a number of seconds, 0 or more, got \(time)")
+        }
         let budget = MemoryBudget(limit: try Self.memoryLimit(memoryLimit))
         let root: Layer
         var sceneScale: CGFloat = 1
@@ -51,6 +59,9 @@ struct Render: ParsableCommand {
             do {
                 let loaded = scene == "-"
                     ? try Scene.loadStandardInput(options: options) : try Scene.load(contentsOf: url, options: options)
+                // The timeline's changes up to the time, each at its own time, so the frame is the same as in
+                // an export that drew every frame before it.
+                loaded.advance(to: time)
                 root = loaded.root
                 sceneScale = loaded.scale
             } catch let error as SceneError {
@@ -77,7 +88,7 @@ struct Render: ParsableCommand {
         note("lamina: using the \(why)")
         let image: Image
         do {
-            image = try renderer.render(root, scale: scale.map { CGFloat($0) } ?? sceneScale)
+            image = try renderer.render(root, scale: scale.map { CGFloat($0) } ?? sceneScale, at: time)
         } catch let error as PlanError {
             // Named after the scene it came from: a layer's drawing or an effect the scene asks for.
             let source = scene.map { $0 == "-" ? "<stdin>" : $0 }

@@ -1,0 +1,118 @@
+import Foundation
+import LaminaCore
+import LaminaLayers
+
+/// How a scene file writes the values of an animatable key path (docs/scene-format.md, "Animations").
+enum AnimatedValueForm: Equatable {
+    /// A number, given to the animation as a Double.
+    case number
+    /// Degrees clockwise on screen, as the `rotate` step; given to the animation in radians.
+    case angle
+    /// [x, y]: a CGPoint.
+    case point
+    /// [width, height]: a CGSize.
+    case size
+    /// [x, y, width, height]: a CGRect.
+    case rect
+    /// A colour as written elsewhere: a `Color`.
+    case color
+    /// A matrix or a list of steps, as `transform`: a `Transform3D`.
+    case transform
+    /// An image name or path, or "SHEET/FRAME", as `contents`.
+    case contents
+    /// true or false: a Bool.
+    case flag
+}
+
+extension SceneLoader {
+    /// Every key path a scene's animation may name, with how its values are written. The same set as the layer
+    /// model animates (Sources/LaminaLayers/AnimatableProperty.swift), kept here because the scene format also
+    /// needs the written form (degrees for rotations).
+    static let animatableKeyPaths: [String: AnimatedValueForm] = {
+        var table: [String: AnimatedValueForm] = [:]
+        func point(_ key: String) {
+            table[key] = .point
+            table[key + ".x"] = .number
+            table[key + ".y"] = .number
+        }
+        func size(_ key: String) {
+            table[key] = .size
+            table[key + ".width"] = .number
+            table[key + ".height"] = .number
+        }
+        func rect(_ key: String) {
+            table[key] = .rect
+            point(key + ".origin")
+            size(key + ".size")
+        }
+        func transform(_ key: String) {
+            table[key] = .transform
+            for axis in ["rotation.x", "rotation.y", "rotation.z", "rotation"] { table[key + "." + axis] = .angle }
+            for part in ["scale.x", "scale.y", "scale.z", "scale", "translation.x", "translation.y", "translation.z"] {
+                table[key + "." + part] = .number
+            }
+            table[key + ".translation"] = .size
+        }
+        point("position")
+        rect("bounds")
+        point("anchorPoint")
+        size("shadowOffset")
+        rect("contentsRect")
+        rect("contentsCenter")
+        transform("transform")
+        transform("sublayerTransform")
+        for key in ["zPosition", "opacity", "borderWidth", "cornerRadius", "shadowOpacity", "shadowRadius"] {
+            table[key] = .number
+        }
+        for key in ["backgroundColor", "borderColor", "shadowColor"] { table[key] = .color }
+        table["contents"] = .contents
+        for key in ["hidden", "isHidden", "masksToBounds", "doubleSided", "isDoubleSided"] { table[key] = .flag }
+        return table
+    }()
+
+    /// The form of `keyPath`'s values; nil (reported, with the closest key path) for one that is not animatable.
+    func keyPathForm(_ value: JSONValue, _ path: String) -> (keyPath: String, form: AnimatedValueForm)? {
+        guard let keyPath = string(value, path) else { return nil }
+        if let form = SceneLoader.animatableKeyPaths[keyPath] { return (keyPath, form) }
+        let known = SceneLoader.animatableKeyPaths.keys.sorted()
+        if let suggestion = Suggestion.closest(to: keyPath, in: known) {
+            report(path, at: value.position,
+                   "\(ScenePath.quoted(keyPath)) is not an animatable key path (did you mean \"\(suggestion)\"?)")
+        } else {
+            report(path, at: value.position,
+                   "\(ScenePath.quoted(keyPath)) is not an animatable key path (docs/scene-format.md lists them)")
+        }
+        return nil
+    }
+
+    /// One value of an animation of a key path of `form`, as the animation API takes it (numbers as Double,
+    /// angles in radians). `contents` values come back as `ContentsSource`, for the caller to place.
+    func animatedValue(_ value: JSONValue, _ path: String, form: AnimatedValueForm) -> Any? {
+        switch form {
+        case .number:
+            return number(value, path)
+        case .angle:
+            // Not reduced to one turn (as the rotate step is): 0 to 720 must turn twice. The parser gives only
+            // finite numbers, and degrees to radians cannot overflow.
+            return number(value, path).map { $0 * .pi / 180 }
+        case .point:
+            return point(value, path)
+        case .size:
+            return numbers(value, path, counts: [2], shape: "[width, height]").map {
+                CGSize(width: $0[0], height: $0[1])
+            }
+        case .rect:
+            return numbers(value, path, counts: [4], shape: "[x, y, width, height]").map {
+                CGRect(x: $0[0], y: $0[1], width: $0[2], height: $0[3])
+            }
+        case .color:
+            return color(value, path)
+        case .transform:
+            return transform(value, path)
+        case .contents:
+            return contents(value, path)
+        case .flag:
+            return bool(value, path)
+        }
+    }
+}
