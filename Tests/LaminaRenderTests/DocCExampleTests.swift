@@ -164,6 +164,37 @@ import Testing
         #expect(near(image.rgba(x: 11, y: 11), 255, 255, 255))   // outside the rounded corner
     }
 
+    /// SceneFiles.md, "Animated scenes".
+    @Test func anAnimatedSceneIsDrawnAtItsTimes() throws {
+        let json = """
+            {
+              "size": [100, 40],
+              "backgroundColor": "#FFFFFF",
+              "layers": [
+                { "name": "dot", "frame": [0, 10, 20, 20], "backgroundColor": "#FF0000",
+                  "animations": [
+                    { "type": "basic", "keyPath": "position.x", "fromValue": 10, "toValue": 90, "duration": 2 }
+                  ] }
+              ],
+              "timeline": [
+                { "at": 1, "layer": "dot", "set": { "backgroundColor": "#0000FF" }, "disableActions": true }
+              ]
+            }
+            """
+        let scene = try Scene.load(data: Data(json.utf8), baseDirectory: URL(fileURLWithPath: "."),
+                                   fileName: "dot.json")
+        let renderer = CPURenderer()
+        var frames: [Image] = []
+        for time in [0.5, 1.5] {              // forwards: advance(to:) applies the timeline up to each time
+            scene.advance(to: time)
+            frames.append(try renderer.render(scene.root, scale: scene.scale, at: time))
+        }
+
+        #expect(scene.duration == 2 && scene.fps == 60)
+        #expect(near(frames[0].rgba(x: 30, y: 20), 255, 0, 0) && near(frames[0].rgba(x: 70, y: 20), 255, 255, 255))
+        #expect(near(frames[1].rgba(x: 70, y: 20), 0, 0, 255) && near(frames[1].rgba(x: 30, y: 20), 255, 255, 255))
+    }
+
     /// SceneFiles.md, "Errors": every problem at once, with its line, column and JSON path.
     @Test func aBadSceneReportsEveryProblem() throws {
         let json = """
