@@ -53,6 +53,8 @@ public enum BenchScene: String, CaseIterable, Sendable {
     /// position.y), at phases of their own: every frame evaluates 10,000 animations (`animationMsMedian` times that
     /// alone) and plans what they moved.
     case animated10k = "animated-10k"
+    /// The same with 1,000 sprites: the scene `lamina bench --export` exports by default.
+    case animated1k = "animated-1k"
 
     /// Gives each of `sprites` one endless animation, four kinds in turn, each at a phase of its own.
     static func animate(_ sprites: [Layer], size: CGSize) {
@@ -100,8 +102,8 @@ public enum BenchScene: String, CaseIterable, Sendable {
         root.backgroundColor = Color(hex: "#202830")
         var random = SplitMix64()
         switch self {
-        case .sprites1k, .sprites10k, .sprites100k, .parentMoving10k, .animated10k:
-            let count = self == .sprites1k ? 1_000 : self == .sprites100k ? 100_000 : 10_000
+        case .sprites1k, .sprites10k, .sprites100k, .parentMoving10k, .animated10k, .animated1k:
+            let count = self == .sprites1k || self == .animated1k ? 1_000 : self == .sprites100k ? 100_000 : 10_000
             let sheet = try Self.spriteSheet()
             let parent = self == .parentMoving10k ? Layer(frame: root.bounds) : root
             if parent !== root { root.addSublayer(parent) }
@@ -116,7 +118,7 @@ public enum BenchScene: String, CaseIterable, Sendable {
                                              height: 0.125)
                 parent.addSublayer(sprite)
             }
-            if self == .animated10k { Self.animate(root.sublayers, size: size) }
+            if self == .animated10k || self == .animated1k { Self.animate(root.sublayers, size: size) }
         case .drawn1k, .drawn1kRedraw10:
             for index in 0..<1_000 {
                 let layer = Layer()

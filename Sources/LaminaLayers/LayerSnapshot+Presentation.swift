@@ -74,51 +74,46 @@ extension LayerSnapshot {
             }
             if let mask = node.mask, mask.animatedSubtree { stack.append((mask, local, index, -1)) }
         }
-        // Every node's own animations, applied: on all cores for a large tree (each node's work is its own).
-        let evaluated = Self.evaluate(order.map { ($0.node, $0.local) }, events: &events)
+        // Every node's own animations, applied (on all cores for a large tree: each node's work is its own), each
+        // changed node made with its old sublayers; a node whose sublayers changed is made again below.
+        let made = Self.evaluate(order.map { ($0.node, $0.local) }, stamp: stamp, events: &events)
         // Bottom-up: a node's presented sublayers are written into its entry by its children, which come after it.
         var children: [[LayerSnapshot]?] = Array(repeating: nil, count: order.count)
         var masks: [LayerSnapshot?] = Array(repeating: nil, count: order.count)
         var result = self
         for index in order.indices.reversed() {
             let (node, _, parent, slot) = order[index]
-            let (presented, applied) = evaluated[index]
-            let newChildren = children[index]
-            let newMask = masks[index]
-            let childrenChanged = newChildren != nil || newMask != nil
-            var made = node
-            if applied || childrenChanged {
-                let version = presented.contentChanged || childrenChanged || presented.hasEffects
-                    ? stamp : node.contentVersion
-                made = LayerSnapshot(
+            var presented = made[index] ?? node
+            if children[index] != nil || masks[index] != nil {
+                presented = LayerSnapshot(
                     id: node.id, state: presented.state,
-                    sublayers: newChildren.map(SnapshotChildren.init) ?? node.sharedChildren,
-                    mask: newMask ?? node.mask, contentVersion: version,
-                    effects: presented.hasEffects ? presented.effects : nil)
+                    sublayers: children[index].map(SnapshotChildren.init) ?? node.sharedChildren,
+                    mask: masks[index] ?? node.mask, contentVersion: stamp, effects: presented.effects)
             }
             guard parent >= 0 else {
-                result = made
+                result = presented
                 continue
             }
-            guard made !== node else { continue }
+            guard presented !== node else { continue }
             if slot < 0 {
-                masks[parent] = made
+                masks[parent] = presented
             } else {
                 if children[parent] == nil { children[parent] = order[parent].node.sublayers }
-                children[parent]![slot] = made
+                children[parent]![slot] = presented
             }
         }
         return result
     }
 
-    /// Applies each node's animations at its local time: the presented state and whether any animation had an
-    /// effect, in the order given, and the events met. Trees of more than a few thousand animated nodes are split
-    /// among the cores; the result is the same either way.
-    private static func evaluate(_ nodes: [(LayerSnapshot, Double)], events: inout [AnimationEvent])
-        -> [(PresentedState, Bool)]
+    /// Applies each node's animations at its local time, in the order given: the node made anew where an animation
+    /// had an effect (with its old sublayers, and `stamp` as its version where its own content changed), nil where
+    /// none had; and the events met. Trees of more than a few thousand animated nodes are split among the cores;
+    /// the result is the same either way.
+    private static func evaluate(_ nodes: [(LayerSnapshot, Double)], stamp: UInt64, events: inout [AnimationEvent])
+        -> [LayerSnapshot?]
     {
         let count = nodes.count
-        let work = EvaluationBuffers(nodes: nodes, chunks: count >= 4096
+        let work = EvaluationBuffers(nodes: nodes, stamp: stamp, chunks: count >= 4096
             ? min(ProcessInfo.processInfo.activeProcessorCount, 16) : 1)
         defer { work.free() }
         if work.chunks <= 1 {
@@ -139,12 +134,14 @@ extension LayerSnapshot {
 /// chunks share nothing they write.
 private struct EvaluationBuffers: @unchecked Sendable {
     let nodes: [(LayerSnapshot, Double)]
+    let stamp: UInt64
     let chunks: Int
-    let results: UnsafeMutablePointer<(PresentedState, Bool)>
+    let results: UnsafeMutablePointer<LayerSnapshot?>
     let events: UnsafeMutablePointer<[AnimationEvent]>
 
-    init(nodes: [(LayerSnapshot, Double)], chunks: Int) {
+    init(nodes: [(LayerSnapshot, Double)], stamp: UInt64, chunks: Int) {
         self.nodes = nodes
+        self.stamp = stamp
         self.chunks = chunks
         results = .allocate(capacity: max(nodes.count, 1))
         events = .allocate(capacity: chunks)
@@ -168,7 +165,15 @@ private struct EvaluationBuffers: @unchecked Sendable {
                     events[chunk].append(AnimationEvent(kind: .finished, attached: attached))
                 }
             }
-            (results + index).initialize(to: (presented, applied))
+            guard applied else {
+                (results + index).initialize(to: nil)
+                continue
+            }
+            let version = presented.contentChanged || presented.hasEffects ? stamp : node.contentVersion
+            let effects = presented.hasEffects ? presented.effects : nil
+            (results + index).initialize(to: LayerSnapshot(
+                id: node.id, state: presented.state, sublayers: node.sharedChildren, mask: node.mask,
+                contentVersion: version, effects: effects))
         }
     }
 

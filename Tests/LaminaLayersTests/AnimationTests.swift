@@ -525,3 +525,4 @@ import Testing
         }
     }
 }
+

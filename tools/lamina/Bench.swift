@@ -35,6 +35,9 @@ struct Bench: ParsableCommand {
     var chart: String?
     @Option(help: "Instead of scenes: make, use and release N renderers, and report memory before and after.")
     var churn: Int?
+    @Flag(help: ArgumentHelp(
+        "Instead of the scenes' frame times: export each scene (default animated-1k) through lamina export's pipeline with 1 job on 1 thread, 1 job on every core, and a job per core, and report frames/s; --frames frames (at least 60) at 60 fps."))
+    var export = false
 
     mutating func run() throws {
         let settings = try validatedSettings()
@@ -45,6 +48,10 @@ struct Bench: ParsableCommand {
         }
         // Check the output paths before minutes of measuring, so a typo fails at once.
         for path in [json, chart].compactMap({ $0 }) { try Self.checkWritable(path) }
+        if export {
+            try runExports(settings)
+            return
+        }
         let machine = BenchMachine.current()
         var renderers: [(BackendChoice, String)] = []
         var glesInfo: GLESInfo?
@@ -86,6 +93,31 @@ struct Bench: ParsableCommand {
         if let chart {
             try Self.write(report.chartSVG(), to: chart)
             note("lamina: wrote \(chart)")
+        }
+    }
+
+    /// `--export`: each scene exported with 1 and 2 jobs on each backend.
+    private func runExports(_ settings: Settings) throws {
+        let machine = BenchMachine.current()
+        print("lamina \(LaminaVersion.string) bench --export (\(BenchMachine.build) build): \(machine.cpuModel), "
+              + "\(machine.cores) cores")
+        let sources = scenes.isEmpty ? [BenchSceneSource(name: BenchScene.animated1k.rawValue,
+                                                         builtIn: .animated1k, file: nil)] : settings.scenes
+        let bench = ExportBench(frames: max(frames, 60), size: settings.size)
+        var lines: [String] = []
+        for source in sources {
+            for choice in settings.backends {
+                let figures = try bench.measure(source, backend: choice)
+                figures.printSummary()
+                lines.append(#"{"scene": \#(figures.scene.jsonQuoted), "backend": "\#(figures.backend)", "#
+                    + #""width": \#(figures.width), "height": \#(figures.height), "frames": \#(figures.frames), "#
+                    + #""oneJobFps": \#(figures.oneJob), "oneJobAllCoresFps": \#(figures.oneJobAllCores), "#
+                    + #""jobs": \#(figures.jobs), "jobsFps": \#(figures.everyCore), "ratio": \#(figures.ratio)}"#)
+            }
+        }
+        if let json {
+            try Self.write("{\"exports\": [\n  " + lines.joined(separator: ",\n  ") + "\n]}\n", to: json)
+            note("lamina: wrote \(json)")
         }
     }
 
