@@ -13,7 +13,10 @@ let package = Package(
         .executable(name: "lamina", targets: ["lamina"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // `swift package generate-documentation` (tools/docs.sh): builds the DocC catalogues. A plugin only, so
+        // nothing of it is linked into Lamina or the CLI.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         systemLibrary("CPNG", pkgConfig: "libpng16", apt: "libpng-dev"),
