@@ -36,18 +36,17 @@ struct AnimatableProperty: @unchecked Sendable {
     static var keyPaths: [String] { table.keys.sorted() }
 
     func get(_ state: borrowing LayerState) -> AnimatedValue {
-        let whole = Self.read(field, state)
         switch part {
         case .whole:
-            return whole
+            return Self.read(field, state)
         case .components(let start, let count):
-            let v = whole.components
+            let v = Self.read(field, state).components
             var out = SIMD4<Double>.zero
             for i in 0..<count { out[i] = v[start + i] }
             return .vector(out, count: count)
         case .transform(let component):
-            guard case .transform(let m) = whole else { return whole }
-            return TransformComponents(m).value(component)
+            return TransformComponents(field == .sublayerTransform ? state.sublayerTransform : state.transform)
+                .value(component)
         }
     }
 
@@ -61,10 +60,9 @@ struct AnimatableProperty: @unchecked Sendable {
             for i in 0..<count { v[start + i] = given[i] }
             Self.write(field, .vector(v, count: n), &state)
         case .transform(let component):
-            guard case .transform(let m) = Self.read(field, state) else { return }
-            var parts = TransformComponents(m)
+            var parts = TransformComponents(field == .sublayerTransform ? state.sublayerTransform : state.transform)
             parts.set(component, value)
-            Self.write(field, .transform(parts.matrix), &state)
+            if field == .sublayerTransform { state.sublayerTransform = parts.matrix } else { state.transform = parts.matrix }
         }
     }
 

@@ -7,7 +7,8 @@ import LaminaCore
 enum AnimatedValue {
     case vector(SIMD4<Double>, count: Int)
     case color(Color?)
-    case transform(Transform3D)
+    /// Boxed: a matrix is 128 bytes, and every value would be that large (and copied as such) otherwise.
+    indirect case transform(Transform3D)
     case image(Image?)
     case flag(Bool)
     /// Contents part of the way from one image to another: the planner cross-dissolves the two pictures.
