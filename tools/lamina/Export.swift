@@ -66,16 +66,7 @@ struct Export: ParsableCommand {
     @Flag(help: "Write no sidecar JSON.")
     var noSidecar = false
 
-    @Option(help: ArgumentHelp(
-        "Most memory for decoded images, offscreen buffers and outputs of all jobs together (default 2G).",
-        valueName: "size such as 512M, 2G, 1.5GiB or bytes"))
-    var memoryLimit: String?
-
-    @Flag(help: "Allow the scene to read images outside its own folder.")
-    var allowOutsideFiles = false
-
-    @Flag(name: .shortAndLong, help: "Log each EGL display tried.")
-    var verbose = false
+    @OptionGroup var input: SceneInputOptions
 
     mutating func run() throws {
         // A reader that quits (ffmpeg stopping early) must be an EPIPE error with a message, not a silent death.
@@ -85,9 +76,8 @@ struct Export: ParsableCommand {
             throw CLIFailure.badInput("-o - writes \(plan.format) video to stdout, which is a terminal: "
                 + "pipe it into a program (| ffmpeg -i - out.mp4) or redirect it to a file")
         }
-        let budget = MemoryBudget(limit: try Render.memoryLimit(memoryLimit))
-        let source = try ExportSceneSource.read(
-            scene, options: SceneOptions(allowFilesOutsideSceneFolder: allowOutsideFiles, memoryBudget: budget))
+        let (budget, options) = try input.sceneOptions()
+        let source = try ExportSceneSource.read(scene, options: options)
         let firstScene = try source.load()
         let timeline = try ExportTimeline(scene: firstScene, duration: duration, rate: plan.rate)
         guard let total = FrameShard.frameCount(duration: timeline.duration, fps: timeline.fps) else {
@@ -98,7 +88,8 @@ struct Export: ParsableCommand {
         let cores = ProcessInfo.processInfo.activeProcessorCount
         let pipeline = ExportPipeline(frames: frames, jobs: jobs ?? cores)
         let cpuThreads = max(1, cores / pipeline.jobs)
-        let makeJob: @Sendable (Scene) -> ExportJob = { [scale, backend, verbose] scene in
+        let verbose = input.verbose
+        let makeJob: @Sendable (Scene) -> ExportJob = { [scale, backend] scene in
             ExportJob(scene: scene, scale: scale.map { CGFloat($0) }, backend: backend, budget: budget,
                       verbose: verbose, cpuThreads: cpuThreads, announce: { announced.once("lamina: using the \($0)") })
         }

@@ -31,16 +31,7 @@ struct Render: ParsableCommand {
             + "and animations are drawn as they are then.", valueName: "seconds"))
     var time: Double = 0
 
-    @Option(help: ArgumentHelp(
-        "Most memory for decoded images, offscreen buffers and the output together (default 2G).",
-        valueName: "size such as 512M, 2G, 1.5GiB or bytes"))
-    var memoryLimit: String?
-
-    @Flag(help: "Allow the scene to read images outside its own folder.")
-    var allowOutsideFiles = false
-
-    @Flag(name: .shortAndLong, help: "Log each EGL display tried.")
-    var verbose = false
+    @OptionGroup var input: SceneInputOptions
 
     mutating func run() throws {
         if let scale, !(scale.isFinite && scale > 0) {
@@ -49,12 +40,11 @@ struct Render: ParsableCommand {
         guard time.isFinite, time >= 0 else {
             throw CLIFailure.badInput("--time must be a number of seconds, 0 or more, got \(time)")
         }
-        let budget = MemoryBudget(limit: try Self.memoryLimit(memoryLimit))
+        let (budget, options) = try input.sceneOptions()
         let root: Layer
         var sceneScale: CGFloat = 1
         var defaultOutput: String?
         if let scene {
-            let options = SceneOptions(allowFilesOutsideSceneFolder: allowOutsideFiles, memoryBudget: budget)
             let url = URL(fileURLWithPath: scene)
             do {
                 let loaded = scene == "-"
@@ -83,7 +73,7 @@ struct Render: ParsableCommand {
         guard let destination = output ?? defaultOutput else {
             throw CLIFailure.badInput("a scene read from standard input or a pipe needs -o (a PNG path, or - for stdout)")
         }
-        let (renderer, why) = try backend.makeRenderer(verbose: verbose)
+        let (renderer, why) = try backend.makeRenderer(verbose: input.verbose)
         renderer.memoryBudget = budget
         note("lamina: using the \(why)")
         let image: Image
