@@ -197,7 +197,8 @@ struct PathFlattener {
         let tol = min(tolerance, polygon / 2000)
         let bend = max(norm(p0 - 2 * c1 + c2), norm(c1 - 2 * c2 + p3))
         let estimate = tol > 0 ? (0.75 * bend / tol).squareRoot().rounded(.up) : 1
-        let n = Int(min(max(estimate, 1), Double(Self.maximumPieces)))
+        // Coordinates near the largest doubles can make the bend not a number: one piece then.
+        let n = estimate.isNaN ? 1 : Int(min(max(estimate, 1), Double(Self.maximumPieces)))
         func point(_ t: Double) -> SIMD2<Double> {
             let s = 1 - t
             return s * s * s * p0 + 3 * s * s * t * c1 + 3 * s * t * t * c2 + t * t * t * p3

@@ -85,7 +85,7 @@ enum AnimatedValue {
 
     /// `step` added `times` times to `value`.
     static func add(_ value: AnimatedValue, _ step: AnimatedValue, times: Double) -> AnimatedValue {
-        guard times != 0 else { return value }
+        guard times != 0, times.isFinite else { return value }
         switch step {
         case .vector(let y, let n): return add(value, .vector(y * times, count: n))
         case .color(let c):

@@ -3,7 +3,7 @@ import Foundation
 import LaminaScene
 
 /// Scene loading on arbitrary bytes: a `Scene` or a `SceneError` with at least one problem, never a trap.
-/// Loading only: nothing is planned or rendered.
+/// A loaded scene's animations and timeline are then evaluated at a few times; nothing is planned or rendered.
 ///
 /// Relative file names resolve in a temporary folder holding copies of the scene and image test fixtures
 /// (PNGs, a corrupt and a huge one, sprite-sheet plists), so mutated scenes reach the image and sprite-sheet
@@ -12,8 +12,15 @@ import LaminaScene
 public func fuzzScene(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let data = FuzzDriver.data(bytes, count)
     do {
-        let scene = try Scene.load(data: data, baseDirectory: FuzzFiles.folder, fileName: "fuzz.json")
+        var scene = try Scene.load(data: data, baseDirectory: FuzzFiles.folder, fileName: "fuzz.json")
         if !(scene.size.width.isFinite && scene.size.height.isFinite) { FuzzDriver.fail("size \(scene.size)") }
+        // The animations and the timeline, evaluated at a few times up to the scene's end (no picture is made):
+        // whatever the file's numbers, a presentation or nothing, never a trap.
+        let end = scene.duration.isFinite ? min(max(scene.duration, 0), 1e6) : 0
+        for time in [0, end * 0.37, end, end + 1] {
+            scene.advance(to: time)
+            _ = scene.root.presentation(at: time)
+        }
     } catch let error as SceneError {
         if error.problems.isEmpty { FuzzDriver.fail("a SceneError with no problem") }
     } catch {
