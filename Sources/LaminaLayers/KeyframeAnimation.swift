@@ -15,6 +15,9 @@ open class KeyframeAnimation: PropertyAnimation, @unchecked Sendable {
         case paced
         /// A Catmull-Rom spline through the values (tension, continuity and bias 0).
         case cubic
+        /// The spline of `cubic`, travelled at constant speed: key times from the distances between the values
+        /// (keyTimes and timingFunctions ignored, as for `paced`).
+        case cubicPaced
     }
 
     /// Whether a layer moved along `path` also turns to follow it (CAAnimationRotationMode).
@@ -82,7 +85,7 @@ open class KeyframeAnimation: PropertyAnimation, @unchecked Sendable {
     private static func keyTimes(_ given: [Double]?, count n: Int, mode: CalculationMode, values: [AnimatedValue])
         -> [Double]
     {
-        if mode == .paced {
+        if mode == .paced || mode == .cubicPaced {
             var distances = [0.0]
             for k in 1..<max(n, 1) { distances.append(distances[k - 1] + AnimatedValue.distance(values[k - 1], values[k])) }
             let total = distances.last ?? 0
@@ -116,14 +119,16 @@ open class KeyframeAnimation: PropertyAnimation, @unchecked Sendable {
             var k = 0
             while k + 1 < values.count, k + 1 < times.count, times[k + 1] <= p { k += 1 }
             return (values[k], step)
-        case .linear, .paced, .cubic:
+        case .linear, .paced, .cubic, .cubicPaced:
             let (index, raw) = KeyframeMath.segment(for: min(max(p, 0), 1), keyTimes: times)
             let k = min(max(index, 0), values.count - 2)
             var local = min(max(raw, 0), 1)
-            if calculationMode != .paced, let functions = timingFunctions, k < functions.count {
+            if calculationMode != .paced, calculationMode != .cubicPaced, let functions = timingFunctions,
+                k < functions.count
+            {
                 local = functions[k].evaluate(local)
             }
-            if calculationMode == .cubic, case .vector(let v1, let count) = values[k],
+            if calculationMode == .cubic || calculationMode == .cubicPaced, case .vector(let v1, let count) = values[k],
                 case .vector(let v2, _) = values[k + 1]
             {
                 let v0 = values[max(k - 1, 0)].components, v3 = values[min(k + 2, values.count - 1)].components

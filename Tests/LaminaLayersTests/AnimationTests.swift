@@ -294,6 +294,12 @@ import Testing
         frames.values = [0.0, 10.0, 0.0]
         attach(frames, to: layer)
         #expect(x(layer, 0.25) > 5)  // the spline bulges towards the peak
+        // cubicPaced: the spline with key times by distance: 10 of 40 points is reached at a quarter.
+        frames.calculationMode = .cubicPaced
+        frames.values = [0.0, 10.0, 40.0]
+        frames.keyTimes = [0, 0.9, 1]  // ignored
+        attach(frames, to: layer)
+        #expect(abs(x(layer, 0.25) - 10) < 1e-9)
     }
 
     @Test func keyframesAlongAPathTurnTheLayer() throws {
