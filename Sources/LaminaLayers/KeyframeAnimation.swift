@@ -86,11 +86,8 @@ open class KeyframeAnimation: PropertyAnimation, @unchecked Sendable {
         -> [Double]
     {
         if mode == .paced || mode == .cubicPaced {
-            var distances = [0.0]
-            for k in 1..<max(n, 1) { distances.append(distances[k - 1] + AnimatedValue.distance(values[k - 1], values[k])) }
-            let total = distances.last ?? 0
-            guard total > 0 else { return (0..<n).map { n > 1 ? Double($0) / Double(n - 1) : 0 } }
-            return distances.map { $0 / total }
+            let legs = zip(values, values.dropFirst()).map { AnimatedValue.distance($0, $1) }
+            return KeyframeMath.pacedKeyTimes(legs: legs)
         }
         if let given, given.count == n || (mode == .discrete && given.count == n + 1),
             given.allSatisfy({ $0.isFinite && $0 >= 0 && $0 <= 1 }), zip(given, given.dropFirst()).allSatisfy({ $0 <= $1 })
@@ -132,18 +129,10 @@ open class KeyframeAnimation: PropertyAnimation, @unchecked Sendable {
                 case .vector(let v2, _) = values[k + 1]
             {
                 let v0 = values[max(k - 1, 0)].components, v3 = values[min(k + 2, values.count - 1)].components
-                return (.vector(Self.catmullRom(v0, v1, v2, v3, local), count: count), step)
+                return (.vector(KeyframeMath.catmullRom(v0, v1, v2, v3, local), count: count), step)
             }
             return (AnimatedValue.interpolate(values[k], values[k + 1], local), step)
         }
-    }
-
-    /// Uniform Catmull-Rom between p1 and p2 (KeyframeMath.catmullRom's formula, on four components at once).
-    private static func catmullRom(_ p0: SIMD4<Double>, _ p1: SIMD4<Double>, _ p2: SIMD4<Double>,
-                                   _ p3: SIMD4<Double>, _ t: Double) -> SIMD4<Double> {
-        let t2 = t * t, t3 = t2 * t
-        let a = 2 * p1, b = p2 - p0, c = 2 * p0 - 5 * p1 + 4 * p2 - p3, d = 3 * p1 - p0 - 3 * p2 + p3
-        return 0.5 * (a + b * t + c * t2 + d * t3)
     }
 
     override func apply(to state: inout PresentedState, model: borrowing LayerState, time: Double) -> Bool {

@@ -5,56 +5,45 @@ import Testing
 
 /// KeyframeMath with hand-computed numbers.
 @Suite struct KeyframeMathTests {
+    func close(_ a: SIMD4<Double>, _ b: SIMD4<Double>, _ tolerance: Double = 1e-12) -> Bool {
+        ((a - b) * (a - b)).sum().squareRoot() <= tolerance
+    }
+
     func close(_ a: [Double], _ b: [Double], _ tolerance: Double = 1e-12) -> Bool {
         a.count == b.count && zip(a, b).allSatisfy { abs($0 - $1) <= tolerance }
     }
 
     @Test func catmullRomPassesThroughItsPointsWithHalfChordTangents() {
-        let (p0, p1, p2, p3) = ([0.0, 0], [1.0, 2], [3.0, 2], [4.0, 0])
+        let (p0, p1, p2, p3) = (SIMD4<Double>(0, 0, 0, 0), SIMD4<Double>(1, 2, 0, 0), SIMD4<Double>(3, 2, 0, 0),
+                                SIMD4<Double>(4, 0, 0, 0))
         #expect(close(KeyframeMath.catmullRom(p0, p1, p2, p3, 0), p1))
         #expect(close(KeyframeMath.catmullRom(p0, p1, p2, p3, 1), p2))
         // The midpoint of a Catmull-Rom segment: (-p0 + 9 p1 + 9 p2 - p3) / 16.
-        #expect(close(KeyframeMath.catmullRom(p0, p1, p2, p3, 0.5), [2, 2.25]))
+        #expect(close(KeyframeMath.catmullRom(p0, p1, p2, p3, 0.5), SIMD4(2, 2.25, 0, 0)))
         // The tangent at t = 0 is (p2 - p0) / 2 = (1.5, 1): a small step moves that way.
         let h = 1e-6
         let step = KeyframeMath.catmullRom(p0, p1, p2, p3, h)
         #expect(abs((step[0] - 1) / h - 1.5) < 1e-5 && abs((step[1] - 2) / h - 1) < 1e-5)
         // Evenly spaced points on a line stay on the line at even speed.
-        #expect(close(KeyframeMath.catmullRom([0], [1], [2], [3], 0.25), [1.25]))
+        #expect(close(KeyframeMath.catmullRom(SIMD4(0, 0, 0, 0), SIMD4(1, 0, 0, 0), SIMD4(2, 0, 0, 0),
+                                              SIMD4(3, 0, 0, 0), 0.25), SIMD4(1.25, 0, 0, 0)))
     }
 
-    @Test func catmullRomThroughValuesDoublesTheEnds() {
-        let values: [[Double]] = [[0], [10], [0], [10]]
-        var result: [Double] = []
-        KeyframeMath.catmullRom(through: values, segment: 0, 0.5, into: &result)
-        // p0 = p1 = 0, p2 = 10, p3 = 0: (-0 + 0 + 90 - 0) / 16.
-        #expect(close(result, [90.0 / 16]))
-        KeyframeMath.catmullRom(through: values, segment: 2, 0.5, into: &result)
-        // p0 = 10, p1 = 0, p2 = p3 = 10: (-10 + 0 + 90 - 10) / 16.
-        #expect(close(result, [70.0 / 16]))
-        KeyframeMath.catmullRom(through: values, segment: 9, 1, into: &result)
-        #expect(close(result, [10]))
-        KeyframeMath.catmullRom(through: [[7, 8]], segment: 0, 0.3, into: &result)
-        #expect(result == [7, 8])
+    @Test func catmullRomWithTheEndsDoubled() {
+        // Values 0, 10, 0, 10: the first segment has p0 = p1 = 0, p2 = 10, p3 = 0: (-0 + 0 + 90 - 0) / 16.
+        let (zero, ten) = (SIMD4<Double>(0, 0, 0, 0), SIMD4<Double>(10, 0, 0, 0))
+        #expect(close(KeyframeMath.catmullRom(zero, zero, ten, zero, 0.5), SIMD4(90.0 / 16, 0, 0, 0)))
+        // The last: p0 = 10, p1 = 0, p2 = p3 = 10: (-10 + 0 + 90 - 10) / 16.
+        #expect(close(KeyframeMath.catmullRom(ten, zero, ten, ten, 0.5), SIMD4(70.0 / 16, 0, 0, 0)))
     }
 
-    @Test func distancesAndLerp() {
-        #expect(KeyframeMath.distance([0, 0], [3, 4]) == 5)
-        #expect(KeyframeMath.distance([1, 2, 3, 4], [1, 2, 3, 6]) == 2)
-        #expect(KeyframeMath.distance([1], [1, 100]) == 0)
-        var result = [0.0]
-        KeyframeMath.lerp([0, 10], [10, 30], 0.25, into: &result)
-        #expect(result == [2.5, 15])
-    }
-
-    @Test func pacedKeyTimesFollowTheDistances() {
+    @Test func pacedKeyTimesFollowTheLegs() {
         // Legs of 5, 0 and 15.
-        let times = KeyframeMath.pacedKeyTimes([[0, 0], [3, 4], [3, 4], [3, 19]])
-        #expect(close(times, [0, 0.25, 0.25, 1]))
-        #expect(KeyframeMath.pacedKeyTimes([[2], [2], [2]]) == [0, 0.5, 1])
-        #expect(KeyframeMath.pacedKeyTimes([[1], [.infinity], [2]]) == [0, 0.5, 1])
-        #expect(KeyframeMath.pacedKeyTimes([[5]]) == [0])
-        #expect(KeyframeMath.pacedKeyTimes([]) == [])
+        #expect(close(KeyframeMath.pacedKeyTimes(legs: [5, 0, 15]), [0, 0.25, 0.25, 1]))
+        #expect(KeyframeMath.pacedKeyTimes(legs: [0, 0]) == [0, 0.5, 1])
+        #expect(KeyframeMath.pacedKeyTimes(legs: [.infinity, 1]) == [0, 0.5, 1])
+        #expect(KeyframeMath.pacedKeyTimes(legs: [.nan, 1]) == [0, 0.5, 1])
+        #expect(KeyframeMath.pacedKeyTimes(legs: []) == [0])
     }
 
     @Test func segmentsOfProgress() {
