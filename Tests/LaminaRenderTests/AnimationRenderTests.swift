@@ -28,11 +28,6 @@ import Testing
         Transaction.commit()
     }
 
-    func near(_ pixel: RGBA8, _ r: Int, _ g: Int, _ b: Int, _ a: Int = 255, tolerance: Int = 3) -> Bool {
-        abs(Int(pixel.r) - r) <= tolerance && abs(Int(pixel.g) - g) <= tolerance && abs(Int(pixel.b) - b) <= tolerance
-            && abs(Int(pixel.a) - a) <= tolerance
-    }
-
     @Test func aMovingLayerIsDrawnWhereItsAnimationPutsItOnEveryRenderer() throws {
         let (root, square) = scene()
         let move = BasicAnimation(keyPath: "position.x")

@@ -8,11 +8,6 @@ import Testing
 /// `ManualClock` (the article's first section), and puts the previous clock back; the others give their
 /// transactions a media time of their own, as an export does, so they never depend on the shared clock.
 @Suite struct DocCAnimationExampleTests {
-    func near(_ pixel: RGBA8, _ r: Int, _ g: Int, _ b: Int, _ a: Int = 255, tolerance: Int = 3) -> Bool {
-        abs(Int(pixel.r) - r) <= tolerance && abs(Int(pixel.g) - g) <= tolerance && abs(Int(pixel.b) - b) <= tolerance
-            && abs(Int(pixel.a) - a) <= tolerance
-    }
-
     /// AnimatingLayers.md's tree: a white 120 x 40 root with a red 20 x 20 square at (0, 10).
     func makeTree() -> (root: Layer, square: Layer) {
         let root = Layer()

@@ -7,11 +7,6 @@ import Testing
 /// run as written and checked by its pixels and values, so an article cannot drift from the API. Each test names
 /// the article and section its code is copied from; DocCAnimationExampleTests covers AnimatingLayers.md.
 @Suite struct DocCExampleTests {
-    func near(_ pixel: RGBA8, _ r: Int, _ g: Int, _ b: Int, _ a: Int = 255, tolerance: Int = 3) -> Bool {
-        abs(Int(pixel.r) - r) <= tolerance && abs(Int(pixel.g) - g) <= tolerance && abs(Int(pixel.b) - b) <= tolerance
-            && abs(Int(pixel.a) - a) <= tolerance
-    }
-
     /// Lamina.md, the landing page's example.
     @Test func theLandingPageExampleDrawsACard() throws {
         let root = Layer()
