@@ -5,7 +5,7 @@ import LaminaCore
 /// (docs/animation.md, "Key paths"). Sub-paths of `transform` and `sublayerTransform` (`transform.rotation.z`,
 /// `transform.scale`, ...) read and write one component of the matrix's decomposition, so their numbers
 /// interpolate as numbers: 0 to 4π turns twice.
-struct AnimatableProperty: @unchecked Sendable {
+package struct AnimatableProperty: @unchecked Sendable {
     let keyPath: String
     let kind: AnimatedValueKind
     /// Only places the layer in its superlayer (position, anchorPoint, zPosition, transform): animating it changes
@@ -32,8 +32,27 @@ struct AnimatableProperty: @unchecked Sendable {
     /// The property for `keyPath`, or nil when the key path is not animatable.
     static func named(_ keyPath: String) -> AnimatableProperty? { table[keyPath] }
 
-    /// Every animatable key path.
-    static var keyPaths: [String] { table.keys.sorted() }
+    /// Every animatable key path and the kind of value it takes: what a scene file's reader checks animations
+    /// against, so that the two cannot drift apart.
+    package enum ValueKind: Sendable {
+        case number, angle, point, size, rect, color, transform, image, flag
+    }
+
+    package static let valueKinds: [String: ValueKind] = table.mapValues { property in
+        switch property.kind {
+        case .number:
+            // The rotation sub-paths of transforms take angles (radians here; degrees in scene files).
+            if case .transform(let component) = property.part, component.rawValue.hasPrefix("rotation") { return .angle }
+            return .number
+        case .point: return .point
+        case .size: return .size
+        case .rect: return .rect
+        case .color: return .color
+        case .transform: return .transform
+        case .image: return .image
+        case .flag: return .flag
+        }
+    }
 
     func get(_ state: borrowing LayerState) -> AnimatedValue {
         switch part {

@@ -33,9 +33,6 @@ open class Animation: @unchecked Sendable {
         delegate = other.delegate
     }
 
-    /// The key paths this animation changes, for the layer's book-keeping; none for the base class.
-    open var animatedKeyPaths: [String] { [] }
-
     // MARK: CAMediaTiming
 
     /// When the animation begins, in its layer's local time; 0 in code means "when it is added" (the layer's

@@ -15,8 +15,6 @@ open class AnimationGroup: Animation, @unchecked Sendable {
         return copy
     }
 
-    open override var animatedKeyPaths: [String] { (animations ?? []).flatMap(\.animatedKeyPaths) }
-
     override func apply(to state: inout PresentedState, model: borrowing LayerState, time: Double) -> Bool {
         guard let phase = timing.phase(parent: time), let animations else { return false }
         var applied = false

@@ -38,8 +38,6 @@ open class PropertyAnimation: Animation, @unchecked Sendable {
         property = other.keyPath.flatMap(AnimatableProperty.named)
     }
 
-    open override var animatedKeyPaths: [String] { keyPath.map { [$0] } ?? [] }
-
     /// The animation's value at `phase` (and the value a whole cycle moves by, for cumulative animations), with
     /// `base` the value of the key path without this animation. nil: no effect. Subclasses override it.
     func value(at phase: MediaTiming.Phase, eased: Double, property: AnimatableProperty, base: AnimatedValue,

@@ -25,50 +25,21 @@ enum AnimatedValueForm: Equatable {
 }
 
 extension SceneLoader {
-    /// Every key path a scene's animation may name, with how its values are written. The same set as the layer
-    /// model animates (Sources/LaminaLayers/AnimatableProperty.swift), kept here because the scene format also
-    /// needs the written form (degrees for rotations).
-    static let animatableKeyPaths: [String: AnimatedValueForm] = {
-        var table: [String: AnimatedValueForm] = [:]
-        func point(_ key: String) {
-            table[key] = .point
-            table[key + ".x"] = .number
-            table[key + ".y"] = .number
+    /// Every key path a scene's animation may name, with how its values are written: the layer model's animatable
+    /// key paths (AnimatableProperty.valueKinds), each with the form the scene format writes its kind in.
+    static let animatableKeyPaths: [String: AnimatedValueForm] = AnimatableProperty.valueKinds.mapValues { kind in
+        switch kind {
+        case .number: .number
+        case .angle: .angle
+        case .point: .point
+        case .size: .size
+        case .rect: .rect
+        case .color: .color
+        case .transform: .transform
+        case .image: .contents
+        case .flag: .flag
         }
-        func size(_ key: String) {
-            table[key] = .size
-            table[key + ".width"] = .number
-            table[key + ".height"] = .number
-        }
-        func rect(_ key: String) {
-            table[key] = .rect
-            point(key + ".origin")
-            size(key + ".size")
-        }
-        func transform(_ key: String) {
-            table[key] = .transform
-            for axis in ["rotation.x", "rotation.y", "rotation.z", "rotation"] { table[key + "." + axis] = .angle }
-            for part in ["scale.x", "scale.y", "scale.z", "scale", "translation.x", "translation.y", "translation.z"] {
-                table[key + "." + part] = .number
-            }
-            table[key + ".translation"] = .size
-        }
-        point("position")
-        rect("bounds")
-        point("anchorPoint")
-        size("shadowOffset")
-        rect("contentsRect")
-        rect("contentsCenter")
-        transform("transform")
-        transform("sublayerTransform")
-        for key in ["zPosition", "opacity", "borderWidth", "cornerRadius", "shadowOpacity", "shadowRadius"] {
-            table[key] = .number
-        }
-        for key in ["backgroundColor", "borderColor", "shadowColor"] { table[key] = .color }
-        table["contents"] = .contents
-        for key in ["hidden", "isHidden", "masksToBounds", "doubleSided", "isDoubleSided"] { table[key] = .flag }
-        return table
-    }()
+    }
 
     /// The form of `keyPath`'s values; nil (reported, with the closest key path) for one that is not animatable.
     func keyPathForm(_ value: JSONValue, _ path: String) -> (keyPath: String, form: AnimatedValueForm)? {
