@@ -157,6 +157,9 @@ final class AnimationEvents: @unchecked Sendable {
         }
     }
 
+    /// Whether the stop has been told.
+    var isStopped: Bool { lock.withLock { stopped } }
+
     /// true the first time it is asked (the stop is to be told now).
     func markStopped() -> Bool {
         lock.withLock {

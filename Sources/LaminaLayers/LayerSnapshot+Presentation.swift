@@ -161,7 +161,11 @@ private struct EvaluationBuffers: @unchecked Sendable {
                 if animation.delegate != nil, timing.hasStarted(parent: local) {
                     events[chunk].append(AnimationEvent(kind: .started, attached: attached))
                 }
-                if timing.activeDuration.isFinite, timing.isFinished(parent: local) {
+                // A finished one whose stop was told and that stays on its layer (held by its fill) has nothing
+                // more to tell: it is not listed again at every frame.
+                if timing.activeDuration.isFinite, timing.isFinished(parent: local),
+                    animation.isRemovedOnCompletion || !attached.events.isStopped
+                {
                     events[chunk].append(AnimationEvent(kind: .finished, attached: attached))
                 }
             }
