@@ -111,6 +111,9 @@ public struct ConvexPolygon: Hashable, Sendable {
 
     /// The part of `self` inside the convex polygon `other` (Sutherland-Hodgman).
     public func intersection(_ other: ConvexPolygon) -> ConvexPolygon {
+        // A polygon of fewer than three vertices holds no area: nothing lies in it (a clip cut down to nothing clips
+        // everything away; without this its missing edges would clip nothing).
+        guard other.vertices.count >= 3, vertices.count >= 3 else { return ConvexPolygon(vertices: []) }
         if let a = axisAlignedRect, let b = other.axisAlignedRect {
             let c = a.intersection(b)
             return c.isNull ? ConvexPolygon(vertices: []) : ConvexPolygon(rect: c)
