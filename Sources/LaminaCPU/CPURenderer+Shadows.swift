@@ -14,10 +14,12 @@ extension CPURenderer {
         // its own on one thread).
         var missing: [ShadowSource] = []
         var seen = Set<ShadowSource>()
+        var keys: [ShadowSource: ShadowKey] = [:]
         for quad in quads {
-            if case .shadow(let source) = quad.paint, !shadows.contains(source), seen.insert(source).inserted {
-                missing.append(source)
-            }
+            guard case .shadow(let source) = quad.paint else { continue }
+            let key = keys[source] ?? ShadowKey(source)
+            keys[source] = key
+            if !shadows.contains(key), seen.insert(source).inserted { missing.append(source) }
         }
         if !missing.isEmpty {
             let made = CPUShadowJob(missing)
@@ -36,14 +38,14 @@ extension CPURenderer {
             }
             for (source, result) in zip(missing, made.results) {
                 let (image, passes) = try result.get()
-                shadows.insert(image, for: source)
+                shadows.insert(image, for: keys[source]!)
                 statistics.offscreenPasses += passes
                 statistics.shadowsBlurred += 1
             }
         }
         var resolved = quads
         for index in resolved.indices {
-            guard case .shadow(let source) = resolved[index].paint, let image = shadows.use(source) else { continue }
+            guard case .shadow(let source) = resolved[index].paint, let image = shadows.use(keys[source]!) else { continue }
             if !seen.contains(source) { statistics.shadowsReused += 1 }
             resolved[index].paint = .texture(source.texture(of: image))
         }

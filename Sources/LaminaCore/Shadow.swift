@@ -230,3 +230,46 @@ extension RenderPlan {
         return RenderPlan(width: width, height: height, quads: moved, groups: kept)
     }
 }
+
+extension ShadowSource {
+    /// The generations of the images the silhouette samples (its shadows' too), folded into one number: it changes
+    /// when one of them is changed in place (`Image.markModified()`), so a blurred picture kept under the old number
+    /// is not used for the new pixels.
+    public var textureStamp: UInt64 {
+        var stamp: UInt64 = 0
+        for quad in silhouette.quads {
+            switch quad.paint {
+            case .texture(let texture):
+                let key = UInt64(UInt(bitPattern: ObjectIdentifier(texture.image).hashValue))
+                stamp = (stamp &* 0x100_0000_01B3) ^ (key &+ texture.image.generation &* 0x9E37_79B9_7F4A_7C15)
+            case .shadow(let inner):
+                stamp = (stamp &* 0x100_0000_01B3) ^ inner.textureStamp
+            case .solid:
+                break
+            }
+        }
+        return stamp
+    }
+
+    /// Calls `body` with every image the silhouette samples (its shadows' too).
+    public func forEachImage(_ body: (Image) -> Void) {
+        for quad in silhouette.quads {
+            switch quad.paint {
+            case .texture(let texture): body(texture.image)
+            case .shadow(let inner): inner.forEachImage(body)
+            case .solid: break
+            }
+        }
+    }
+}
+
+/// What renderers key their blurred shadows by: the source, and the generations of the images it samples then.
+public struct ShadowKey: Hashable, Sendable {
+    public let source: ShadowSource
+    public let stamp: UInt64
+
+    public init(_ source: ShadowSource) {
+        self.source = source
+        stamp = source.textureStamp
+    }
+}

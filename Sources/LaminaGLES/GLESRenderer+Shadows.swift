@@ -30,12 +30,13 @@ extension GLESRenderer {
         for quad in plan.quads {
             guard case .shadow(let source) = quad.paint, tiles[source] == nil else { continue }
             let texture: GLuint
-            if let entry = shadows.use(source) {
+            let key = ShadowKey(source)
+            if let entry = shadows.use(key) {
                 texture = entry.texture
                 stats.shadowsReused += 1
             } else {
                 let entry = try makeShadow(source, statistics: &stats)
-                shadows.insert(entry, for: source)
+                shadows.insert(entry, for: key)
                 texture = entry.texture
                 stats.shadowsBlurred += 1
                 stats.offscreenPasses += 2
