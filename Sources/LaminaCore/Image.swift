@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The largest images and outputs Lamina will allocate. Sizes are checked against these before any
 /// allocation or decoding, so a hostile file or an absurd scene gets an error, not an out-of-memory kill.
@@ -89,7 +90,24 @@ public final class Image: @unchecked Sendable {
     public var byteCount: Int { bytesPerRow * height }
 
     /// Tells texture caches that the pixels changed.
-    public func markModified() { generation &+= 1 }
+    public func markModified() {
+        generation &+= 1
+        if sampled.load(ordering: .relaxed) { Self.sampledModifications.add(1, ordering: .releasing) }
+    }
+
+    /// Set once a plan samples the image (`markSampled()`): from then on, changing its pixels moves
+    /// `sampledModificationCount`, which tells the planner's damage that some texture may have changed in place.
+    private let sampled = Atomic<Bool>(false)
+    private static let sampledModifications = Atomic<UInt64>(0)
+
+    /// Notes that a plan samples this image (the planner calls it for every texture it plans).
+    public func markSampled() {
+        if !sampled.load(ordering: .relaxed) { sampled.store(true, ordering: .relaxed) }
+    }
+
+    /// Changes of images that plans sample, since the process started: while it stays the same, no such image's
+    /// pixels changed in place.
+    public static var sampledModificationCount: UInt64 { sampledModifications.load(ordering: .acquiring) }
 
     /// The premultiplied BGRA word of one pixel (0xAARRGGBB).
     @inlinable

@@ -221,6 +221,13 @@ public struct RenderPlan: Sendable {
     /// The nesting of `groups`, worked out on first use (PlanNesting.swift).
     private var nestingBox = PlanNestingBox()
 
+    /// Which plan this is: a number unique in the process (`PlanIdentity`), given by the planner; 0 for a plan made
+    /// by hand. Damage (`damage`) and retained frames name plans by it.
+    public var identity: UInt64 = 0
+    /// The pixels that may differ from an earlier plan (the planner's last plan of the same tree, for the same
+    /// renderer); nil when unknown: every pixel may differ.
+    public var damage: PlanDamage?
+
     /// The explicit nesting of the groups (begin, mask begin, end, in drawing order), worked out once for these
     /// groups and kept while they do not change; what validation and both renderers walk.
     public var nesting: PlanNesting { nestingBox.nesting { PlanNesting(groups: groups) } }

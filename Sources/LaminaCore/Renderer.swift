@@ -18,6 +18,13 @@ public struct RenderStatistics: Hashable, Sendable {
     public var shadowsBlurred = 0
     /// Shadows taken from the renderer's cache: unchanged since an earlier frame, not blurred again.
     public var shadowsReused = 0
+    /// Target pixels drawn this frame: the whole target, or the damage a retained frame redrew
+    /// (`render(_:into:redrawing:)`); 0 for a frame with nothing to redraw.
+    public var pixelsRedrawn = 0
+    /// Pixels in the target.
+    public var targetPixels = 0
+    /// The share of the target redrawn (0...1): 1 for a full frame, less for an incremental one.
+    public var damagedShare: Double { targetPixels == 0 ? 0 : Double(pixelsRedrawn) / Double(targetPixels) }
 
     public init() {}
 }
@@ -34,6 +41,10 @@ public protocol Renderer: AnyObject {
     func render(_ plan: RenderPlan) throws -> Image
     /// Renders `plan` over the current contents of `target`, which must have the plan's size.
     func render(_ plan: RenderPlan, into target: Image) throws
+    /// Redraws the pixels of `region` in `target`, which must have the plan's size and hold, outside `region`, this
+    /// plan's pixels already (a retained frame): `region` is cleared and the plan drawn inside it only; the other
+    /// pixels are not touched. What a live frame does with its damage (`RetainedFrames`).
+    func render(_ plan: RenderPlan, into target: Image, redrawing region: DamageRegion) throws
     /// The limit on the memory the renderer allocates: the output image of `render(_:)`, offscreen buffers
     /// (groups, masks, shadows) and GPU textures, each reserved before it is allocated; over it, rendering
     /// throws `MemoryLimitError`. A budget of 2 GiB of its own unless set; share one with
@@ -45,6 +56,13 @@ public protocol Renderer: AnyObject {
 }
 
 extension Renderer {
+    /// The plain way, for renderers with nothing better: the whole target cleared and drawn again.
+    public func render(_ plan: RenderPlan, into target: Image, redrawing region: DamageRegion) throws {
+        guard !region.isEmpty else { return }
+        memset(target.baseAddress, 0, target.byteCount)
+        try render(plan, into: target)
+    }
+
     public func render(_ plan: RenderPlan) throws -> Image {
         try plan.validate()
         let reservation = try memoryBudget.reserve(

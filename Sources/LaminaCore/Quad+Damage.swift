@@ -1,0 +1,84 @@
+import Foundation
+
+extension Quad {
+    /// The target pixels that drawing this quad may change, as a box one pixel wider each way than its geometry (for
+    /// antialiased edges and rounding), cut to the target; nil when it reaches none. A solid quad that paints its
+    /// whole shape counts the shape's box instead of its own rectangle. Cheap for affine quads (no allocation): the
+    /// planner and renderers work it out for every changed quad of a frame.
+    public func damageBounds(width: Int, height: Int) -> PixelBox? {
+        guard width > 0, height > 0 else { return nil }
+        let target = PixelBox(x0: 0, y0: 0, x1: width, y1: height)
+        guard hasFiniteGeometry else { return target }
+        var rect: CGRect
+        if case .solid = paint, let shape, shape.fillsShape {
+            guard shape.toTarget.isAffine, shape.toTarget.isFinite else { return target }
+            rect = Self.affineBounds(Matrix3.unitSquare(to: shape.outer.rect).concatenating(shape.toTarget))
+        } else if unitToTarget.isAffine {
+            rect = Self.affineBounds(unitToTarget)
+        } else {
+            guard let polygon = ConvexPolygon(projecting: corners) else { return nil }
+            rect = polygon.bounds
+        }
+        if let clip { rect = rect.intersection(clip.bounds) }
+        guard !rect.isNull, rect.minX.isFinite, rect.maxX.isFinite, rect.minY.isFinite, rect.maxY.isFinite else {
+            return rect.isNull ? nil : target
+        }
+        func pixel(_ v: CGFloat, _ limit: Int) -> Int { Int(min(max(v, -1), CGFloat(limit) + 1)) }
+        let box = PixelBox(
+            x0: pixel((rect.minX - 1).rounded(.down), width), y0: pixel((rect.minY - 1).rounded(.down), height),
+            x1: pixel((rect.maxX + 1).rounded(.up), width), y1: pixel((rect.maxY + 1).rounded(.up), height)
+        ).intersection(target)
+        return box.isEmpty ? nil : box
+    }
+
+    /// The bounding rectangle of the unit square under the affine map `m`.
+    private static func affineBounds(_ m: Matrix3) -> CGRect {
+        let xs = (m.m31, m.m31 + m.m11, m.m31 + m.m21, m.m31 + m.m11 + m.m21)
+        let ys = (m.m32, m.m32 + m.m12, m.m32 + m.m22, m.m32 + m.m12 + m.m22)
+        let minX = min(min(xs.0, xs.1), min(xs.2, xs.3)), maxX = max(max(xs.0, xs.1), max(xs.2, xs.3))
+        let minY = min(min(ys.0, ys.1), min(ys.2, ys.3)), maxY = max(max(ys.0, ys.1), max(ys.2, ys.3))
+        return CGRect(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
+    }
+}
+
+/// A coarse bitmap of the tiles a damage region touches: a quick answer to "does this box meet the region?" for every
+/// quad of a frame, in O(tiles the box spans) instead of O(rectangles).
+public struct DamageTiles {
+    /// Tile side in pixels.
+    static let side = 16
+    private let columns: Int, rows: Int
+    private var bits: [Bool]
+    private let region: DamageRegion
+    private let bounds: PixelBox?
+
+    public init(_ region: DamageRegion, width: Int, height: Int) {
+        self.region = region
+        bounds = region.bounds
+        columns = (width + Self.side - 1) / Self.side
+        rows = (height + Self.side - 1) / Self.side
+        bits = [Bool](repeating: false, count: region.rects.count > 4 ? columns * rows : 0)
+        guard !bits.isEmpty else { return }
+        for rect in region.rects {
+            for row in max(0, rect.y0 / Self.side)..<min(rows, (rect.y1 + Self.side - 1) / Self.side) {
+                for column in max(0, rect.x0 / Self.side)..<min(columns, (rect.x1 + Self.side - 1) / Self.side) {
+                    bits[row * columns + column] = true
+                }
+            }
+        }
+    }
+
+    /// Whether `box` meets the region.
+    public func intersects(_ box: PixelBox) -> Bool {
+        guard let bounds, bounds.intersects(box) else { return false }
+        if bits.isEmpty { return region.intersects(box) }
+        let r0 = max(0, box.y0 / Self.side), r1 = min(rows, (box.y1 + Self.side - 1) / Self.side)
+        let c0 = max(0, box.x0 / Self.side), c1 = min(columns, (box.x1 + Self.side - 1) / Self.side)
+        for row in r0..<max(r0, r1) {
+            for column in c0..<max(c0, c1) where bits[row * columns + column] {
+                // A touched tile: the rectangles decide.
+                return region.intersects(box)
+            }
+        }
+        return false
+    }
+}
