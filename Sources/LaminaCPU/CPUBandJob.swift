@@ -2,37 +2,51 @@ import CPixman
 import Foundation
 import LaminaCore
 
-/// The bands of one frame: each draws every prepared quad clipped to its rows, into its own pixman view of the
-/// target (pixman images are not shared between threads; their memory is). A group is drawn into an offscreen
-/// buffer covering the group's pixels in the band's rows, then composited with its opacity (source-over or plus,
-/// `PlanGroup.composite`).
+/// The areas of one frame (horizontal bands of the target, or the pieces of a damage region): each draws every
+/// prepared quad clipped to its rectangle, into its own pixman view of the target (pixman images are not shared
+/// between threads; their memory is). A group is drawn into an offscreen buffer covering the group's pixels in the
+/// area's rows, then composited with its opacity (source-over or plus, `PlanGroup.composite`). Areas never overlap,
+/// so they may be drawn in parallel.
 final class CPUBandJob: @unchecked Sendable {
     let prepared: [CPUPreparedQuad]
     /// The plan (for its groups, through `forEachStep`).
     let plan: RenderPlan
     let target: Image
-    let rows: [Int]
+    let areas: [PixelBox]
+    /// Clear each area to transparent first (a retained frame's damage); else draw over what is there.
+    let clear: Bool
     let views: [CPUTextureViews]
     private let lock = NSLock()
     private(set) var error: Error?
 
-    init(prepared: [CPUPreparedQuad], plan: RenderPlan, target: Image, rows: [Int], views: [CPUTextureViews]) {
+    init(prepared: [CPUPreparedQuad], plan: RenderPlan, target: Image, areas: [PixelBox], clear: Bool,
+         views: [CPUTextureViews]) {
         self.prepared = prepared
         self.plan = plan
         self.target = target
-        self.rows = rows
+        self.areas = areas
+        self.clear = clear
         self.views = views
     }
 
-    func draw(band: Int) {
-        let top = rows[band], bottom = rows[band + 1]
-        guard bottom > top else { return }
-        let views = views[band]
+    /// Draws area `index`, on a thread of `views[slot]`'s own.
+    func draw(area index: Int, slot: Int) {
+        let area = areas[index]
+        let top = area.y0, bottom = area.y1
+        guard !area.isEmpty else { return }
+        let views = views[slot]
         defer { views.removeAll() }
-        let first = target.baseAddress.advanced(by: top * target.bytesPerRow).assumingMemoryBound(to: UInt32.self)
+        let first = target.baseAddress.advanced(by: top * target.bytesPerRow + area.x0 * 4)
+            .assumingMemoryBound(to: UInt32.self)
+        if clear {
+            for row in 0..<(bottom - top) {
+                memset(UnsafeMutableRawPointer(first).advanced(by: row * target.bytesPerRow), 0, area.width * 4)
+            }
+        }
+        // The view covers the area only: pixman clips every composite to it.
         guard let destination = pixman_image_create_bits_no_clear(
-            PIXMAN_a8r8g8b8, Int32(target.width), Int32(bottom - top), first, Int32(target.bytesPerRow))
-        else { return fail(RenderError.failed("pixman could not wrap rows \(top)..<\(bottom) of the target")) }
+            PIXMAN_a8r8g8b8, Int32(area.width), Int32(bottom - top), first, Int32(target.bytesPerRow))
+        else { return fail(RenderError.failed("pixman could not wrap the area \(area) of the target")) }
         defer { pixman_image_unref(destination) }
         // Where quads go now: the band, or the innermost open group's buffer (nil when the group misses the band).
         struct Target {
@@ -43,7 +57,7 @@ final class CPUBandJob: @unchecked Sendable {
             /// true: this buffer holds `group`'s mask, above its content buffer.
             var isMask = false
         }
-        var stack = [Target(image: destination, origin: (0, top), rows: top..<bottom, group: nil)]
+        var stack = [Target(image: destination, origin: (area.x0, top), rows: top..<bottom, group: nil)]
         func close() {
             var done = stack.removeLast()
             if done.isMask {

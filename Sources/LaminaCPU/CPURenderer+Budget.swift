@@ -5,20 +5,22 @@ import LaminaCore
 /// hold at once keeps every allocation inside the budget without a lock on the drawing path).
 extension CPURenderer {
     /// Reserves the most that the group and mask buffers of the plan's groups (`nesting`) can take at once when
-    /// the frame is drawn in bands split at `rows`: for each band, the deepest chain of open groups (each buffer
-    /// covers the group's columns and its rows within the band, twice for a group with a mask), summed over the
-    /// bands, which draw at the same time. Released by the caller when the frame is done.
-    func reserveGroupBuffers(_ nesting: PlanNesting, rows: [Int]) throws -> MemoryReservation {
+    /// the frame is drawn in areas over the rows `bands`: for each area, the deepest chain of open groups (each buffer
+    /// covers the group's columns and its rows within the area, twice for a group with a mask), summed over the
+    /// `concurrent` largest, which may draw at the same time. Released by the caller when the frame is done.
+    func reserveGroupBuffers(_ nesting: PlanNesting, rows bands: [Range<Int>], concurrent: Int) throws
+        -> MemoryReservation
+    {
         let groups = nesting.groups
         guard !groups.isEmpty else { return try memoryBudget.reserve(0, for: "") }
-        var total = 0
+        var peaks: [Int] = []
         var largest = (width: 0, height: 0, bytes: 0)
         for group in groups {
             let (width, height) = (max(0, group.bounds.x1 - group.bounds.x0), max(0, group.bounds.y1 - group.bounds.y0))
             if width * height * 4 > largest.bytes { largest = (width, height, width * height * 4) }
         }
-        for band in 0..<(rows.count - 1) {
-            let (top, bottom) = (rows[band], rows[band + 1])
+        for band in bands {
+            let (top, bottom) = (band.lowerBound, band.upperBound)
             // The buffers open at once follow the plan's nesting: one per open group, taken at its begin (twice for
             // a group with a mask), given back at its end.
             var open: [Int] = []
@@ -40,6 +42,10 @@ extension CPURenderer {
                     break
                 }
             }
+            peaks.append(peak)
+        }
+        var total = 0
+        for peak in peaks.sorted(by: >).prefix(max(1, concurrent)) {
             total = total.addingReportingOverflow(peak).overflow ? Int.max / 2 : total + peak
         }
         let deepest = nesting.depth

@@ -35,10 +35,60 @@ public final class CPURenderer: Renderer {
 
     public func render(_ plan: RenderPlan, into target: Image) throws {
         try plan.validate()
+        try checkTarget(target, for: plan)
+        // Two bands per thread even out uneven scenes; bands of fewer than 16 rows are not worth a thread.
+        let bandCount = threads == 1 ? 1 : max(1, min(threads * 2, plan.height / 16))
+        let areas = (0..<bandCount).map {
+            PixelBox(x0: 0, y0: $0 * plan.height / bandCount, x1: plan.width, y1: ($0 + 1) * plan.height / bandCount)
+        }
+        try draw(plan, into: target, areas: areas, clear: false)
+    }
+
+    /// Clears `region` of `target` and draws the plan there only: the part of the plan that reaches the region
+    /// (`RenderPlan.restricted(to:)`), each of its rectangles cut into bands for the threads.
+    public func render(_ plan: RenderPlan, into target: Image, redrawing region: DamageRegion) throws {
+        try plan.validate()
+        try checkTarget(target, for: plan)
+        let region = region.clipped(to: PixelBox(x0: 0, y0: 0, x1: plan.width, y1: plan.height))
+        guard !region.isEmpty else {
+            var stats = RenderStatistics()
+            stats.quads = plan.quads.count
+            stats.targetPixels = plan.width * plan.height
+            statistics = stats
+            return
+        }
+        let areas = Self.areas(of: region, pieces: threads == 1 ? 1 : threads * 2)
+        try draw(plan.restricted(to: region), into: target, areas: areas, clear: true, planQuads: plan.quads.count)
+    }
+
+    /// The rectangles of `region` cut into horizontal pieces of at least 16 rows, about `pieces` in all, so that
+    /// the threads share the work.
+    static func areas(of region: DamageRegion, pieces: Int) -> [PixelBox] {
+        let rows = max(16, region.rects.reduce(0) { $0 + $1.height } / max(1, pieces))
+        var areas: [PixelBox] = []
+        for rect in region.rects {
+            var top = rect.y0
+            while top < rect.y1 {
+                let bottom = rect.y1 - top < rows * 2 ? rect.y1 : top + rows
+                areas.append(PixelBox(x0: rect.x0, y0: top, x1: rect.x1, y1: bottom))
+                top = bottom
+            }
+        }
+        return areas
+    }
+
+    private func checkTarget(_ target: Image, for plan: RenderPlan) throws {
         guard target.width == plan.width, target.height == plan.height else {
             throw RenderError.targetMismatch(
                 "plan is \(plan.width)x\(plan.height), target is \(target.width)x\(target.height)")
         }
+    }
+
+    /// Draws `plan` in `areas` of `target` (disjoint rectangles, in parallel), clearing each first when `clear`.
+    /// `planQuads`: the quads of the whole plan, when `plan` is a part of it (for the statistics).
+    private func draw(_ plan: RenderPlan, into target: Image, areas: [PixelBox], clear: Bool, planQuads: Int? = nil)
+        throws
+    {
         defer { target.markModified() }
         var stats = RenderStatistics()
         let shadowMemory = try reserveShadowBuffers(plan.quads)
@@ -50,24 +100,27 @@ public final class CPURenderer: Renderer {
         let prepared = try quads.map {
             try CPUPreparedQuad($0, width: plan.width, height: plan.height, coverages: coverages).withMipLevels()
         }
-        // Two bands per thread even out uneven scenes; bands of fewer than 16 rows are not worth a thread.
-        let bandCount = threads == 1 ? 1 : max(1, min(threads * 2, plan.height / 16))
-        while bandViews.count < bandCount { bandViews.append(CPUTextureViews()) }
-        let rows = (0...bandCount).map { $0 * plan.height / bandCount }
-        let groupMemory = try reserveGroupBuffers(plan.nesting, rows: rows)
+        let slots = min(areas.count, threads)
+        while bandViews.count < slots { bandViews.append(CPUTextureViews()) }
+        let groupMemory = try reserveGroupBuffers(plan.nesting, rows: areas.map { $0.y0..<$0.y1 }, concurrent: slots)
         defer { groupMemory.release() }
-        let job = CPUBandJob(
-            prepared: prepared, plan: plan, target: target, rows: rows,
-            views: Array(bandViews.prefix(bandCount)))
-        if bandCount == 1 {
-            job.draw(band: 0)
+        let job = CPUBandJob(prepared: prepared, plan: plan, target: target, areas: areas, clear: clear,
+                             views: Array(bandViews.prefix(slots)))
+        if slots <= 1 {
+            for index in areas.indices { job.draw(area: index, slot: 0) }
         } else {
-            DispatchQueue.concurrentPerform(iterations: bandCount) { job.draw(band: $0) }
+            // Each slot (a thread's texture views) takes areas in turn until none is left.
+            let next = AreaCounter()
+            DispatchQueue.concurrentPerform(iterations: slots) { slot in
+                while let index = next.take(below: areas.count) { job.draw(area: index, slot: slot) }
+            }
         }
         if let error = job.error { throw error }
-        stats.quads = plan.quads.count
+        stats.quads = planQuads ?? plan.quads.count
         stats.quadsDrawn = prepared.reduce(0) { $0 + ($1.isEmpty ? 0 : 1) }
         stats.drawCalls = stats.quadsDrawn
+        stats.pixelsRedrawn = areas.reduce(0) { $0 + $1.area }
+        stats.targetPixels = plan.width * plan.height
         // Passes inside silhouettes (their groups) were counted as the silhouettes were drawn, as the GLES renderer
         // counts them.
         stats.offscreenPasses += plan.groups.count + 2 * stats.shadowsBlurred
@@ -77,10 +130,24 @@ public final class CPURenderer: Renderer {
     // MARK: Shadows (drawn and blurred in CPURenderer+Shadows.swift)
 
     /// Blurred shadows by source, forgotten after 4 frames unused (the GLES renderer's policy too).
-    let shadows = FrameCache<ShadowSource, Image>(keep: 4)
+    let shadows = FrameCache<ShadowKey, Image>(keep: 4)
     /// Draws silhouettes (which may hold shadows of their own).
     lazy var silhouetteRenderer = CPURenderer(threads: threads)
 
     /// Shadows whose blurred picture was kept from an earlier frame.
     public var cachedShadowCount: Int { shadows.count }
+}
+
+/// Hands out area numbers to the threads of one frame.
+private final class AreaCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var next = 0
+
+    func take(below count: Int) -> Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard next < count else { return nil }
+        next += 1
+        return next - 1
+    }
 }

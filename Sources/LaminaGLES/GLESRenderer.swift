@@ -63,6 +63,9 @@ public final class GLESRenderer: Renderer {
     private var framebuffer: GLuint = 0
     private var colorTexture: GLuint = 0
     private var framebufferSize = (width: 0, height: 0)
+    /// The identity of the plan whose picture alone the framebuffer holds (`RenderPlan.identity`); nil when it holds
+    /// something else (a caller's pixels under a plan, a lost context's nothing).
+    private var retainedPlan: UInt64?
     private var encoder = GLESBatchEncoder()
     /// GPU resets recovered from (a new context and new GL objects each).
     public internal(set) var contextResets = 0
@@ -114,6 +117,7 @@ public final class GLESRenderer: Renderer {
         }
         (vertexArray, framebuffer, colorTexture) = (0, 0, 0)
         framebufferSize = (0, 0)
+        retainedPlan = nil
         groupTargets.removeAll()
         shadows.removeAll()  // Deletes their textures (ShadowEntry.delete).
         encoder = GLESBatchEncoder()
@@ -134,10 +138,12 @@ public final class GLESRenderer: Renderer {
         let reservation = try reserveOutput(plan)
         let target = try Image(width: plan.width, height: plan.height)
         target.memoryReservation = reservation
+        retainedPlan = nil
         try recovering {
             try draw(plan, startingFrom: nil)
             try readBack(into: target)
         }
+        retain(plan)
         return target
     }
 
@@ -152,13 +158,57 @@ public final class GLESRenderer: Renderer {
             try draw(plan, startingFrom: target)
             try readBack(into: target)
         }
+        // The framebuffer holds the target's old pixels under the plan: not a plan's picture alone.
+        retainedPlan = nil
+    }
+
+    /// Brings the retained framebuffer to `plan` (redrawing only the plan's damage, scissored, when the framebuffer
+    /// holds the plan the damage is measured against; else all of it), then reads back only the rows and columns
+    /// of `region` into `target`.
+    public func render(_ plan: RenderPlan, into target: Image, redrawing region: DamageRegion) throws {
+        try plan.validate()
+        guard target.width == plan.width, target.height == plan.height else {
+            throw RenderError.targetMismatch(
+                "plan is \(plan.width)x\(plan.height), target is \(target.width)x\(target.height)")
+        }
+        let whole = PixelBox(x0: 0, y0: 0, x1: plan.width, y1: plan.height)
+        let region = region.clipped(to: whole)
+        let base = retainedPlan
+        retainedPlan = nil
+        try recovering {
+            try startFrame()
+            let sameSize = framebufferSize == (plan.width, plan.height) && colorTexture != 0
+            if sameSize, let damage = plan.damage, let base, damage.since == base {
+                let pieces = damage.region.clipped(to: whole).rects.map { (plan.restricted(to: DamageRegion($0)), $0) }
+                if pieces.isEmpty {
+                    statistics = RenderStatistics()
+                } else {
+                    try encodeAndDraw(pieces, framebuffer: framebuffer, swapRedBlue: false)
+                }
+                statistics.quads = plan.quads.count
+                statistics.pixelsRedrawn = damage.region.clipped(to: whole).area
+            } else {
+                try draw(plan, startingFrom: nil)
+                statistics.pixelsRedrawn = plan.width * plan.height
+            }
+            statistics.targetPixels = plan.width * plan.height
+            try readBack(region, into: target)
+        }
+        retain(plan)
+    }
+
+    /// Notes that the framebuffer holds `plan`'s picture (for a later plan's damage), unless it has no identity.
+    private func retain(_ plan: RenderPlan) {
+        retainedPlan = plan.identity == 0 ? nil : plan.identity
     }
 
     /// Renders into the renderer's own framebuffer, cleared first, and leaves it there (no read-back): for
     /// benchmarks and for callers that go on with GL. `finish()` waits for the GPU.
     public func renderOffscreen(_ plan: RenderPlan) throws {
         try plan.validate()
+        retainedPlan = nil
         try recovering { try draw(plan, startingFrom: nil) }
+        retain(plan)
     }
 
     /// Draws `plan` into a framebuffer object of the caller's (bound in this renderer's context, `width` x
@@ -170,7 +220,7 @@ public final class GLESRenderer: Renderer {
         try plan.validate()
         do {
             try startFrame()
-            try encodeAndDraw(plan, framebuffer: target, swapRedBlue: true)
+            try encodeAndDraw([(plan, nil)], framebuffer: target, swapRedBlue: true)
         } catch let lost as GLESContextLost {
             try recover(from: lost)
             throw RenderError.failed(
@@ -208,18 +258,29 @@ public final class GLESRenderer: Renderer {
             glClearColor(0, 0, 0, 0)
             glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
         }
-        try encodeAndDraw(plan, framebuffer: framebuffer, swapRedBlue: false)
+        try encodeAndDraw([(plan, nil)], framebuffer: framebuffer, swapRedBlue: false)
         statistics.bytesUploaded += uploaded
     }
 
-    private func encodeAndDraw(_ plan: RenderPlan, framebuffer target: GLuint, swapRedBlue: Bool) throws {
+    /// Draws one frame made of `pieces`: each plan in turn, the ones with a box scissored to it on the target
+    /// (cleared there first): a retained frame's damage, a rectangle at a time.
+    private func encodeAndDraw(
+        _ pieces: [(plan: RenderPlan, scissor: PixelBox?)], framebuffer target: GLuint, swapRedBlue: Bool
+    ) throws {
         textures.beginFrame()
         framesDrawn += 1
         var stats = RenderStatistics()
-        let shadowTiles = try prepareShadows(plan, statistics: &stats)
-        try drawPlan(plan, framebuffer: target, swapRedBlue: swapRedBlue, shadowTiles: shadowTiles, statistics: &stats)
-        stats.quads = plan.quads.count
-        stats.quadsDrawn = encoder.quadsDrawn
+        var quadsDrawn = 0
+        for (plan, scissor) in pieces {
+            let shadowTiles = try prepareShadows(plan, statistics: &stats)
+            try drawPlan(plan, framebuffer: target, swapRedBlue: swapRedBlue, shadowTiles: shadowTiles,
+                         scissor: scissor, statistics: &stats)
+            stats.quads += plan.quads.count
+            quadsDrawn += encoder.quadsDrawn
+        }
+        stats.targetPixels = pieces.first.map { $0.plan.width * $0.plan.height } ?? 0
+        stats.pixelsRedrawn = pieces.reduce(0) { $0 + ($1.scissor?.area ?? $1.plan.width * $1.plan.height) }
+        stats.quadsDrawn = quadsDrawn
         trimGroupTargets()
         shadows.endFrame()
         encoder.coverages.endFrame()
@@ -232,9 +293,10 @@ public final class GLESRenderer: Renderer {
     }
 
     /// Encodes `plan` and draws it into `target` (whose size is the plan's), adding to `stats`.
+    /// With `scissor`, drawing into `target` (not into group buffers) is cut to that box, which is cleared first.
     func drawPlan(
         _ plan: RenderPlan, framebuffer target: GLuint, swapRedBlue: Bool, shadowTiles: [ShadowSource: GLESTile],
-        statistics stats: inout RenderStatistics
+        scissor: PixelBox? = nil, statistics stats: inout RenderStatistics
     ) throws {
         encoder.shadowTiles = shadowTiles
         defer { encoder.shadowTiles = [:] }
@@ -242,13 +304,28 @@ public final class GLESRenderer: Renderer {
 
         glBindFramebuffer(GLenum(GL_FRAMEBUFFER), target)
         glViewport(0, 0, GLsizei(plan.width), GLsizei(plan.height))
+        // The scissor holds only while the target itself is bound: group buffers are drawn whole.
+        func scissorTarget(_ on: Bool) {
+            guard let scissor else { return }
+            if on {
+                glEnable(GLenum(GL_SCISSOR_TEST))
+                glScissor(GLint(scissor.x0), GLint(scissor.y0), GLsizei(scissor.width), GLsizei(scissor.height))
+            } else {
+                glDisable(GLenum(GL_SCISSOR_TEST))
+            }
+        }
+        defer { glDisable(GLenum(GL_SCISSOR_TEST)) }
+        if scissor != nil {
+            scissorTarget(true)
+            glClearColor(0, 0, 0, 0)
+            glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
+        }
         if let clear = encoder.clearColor {
             let (b, g, r, a) = clear
             if swapRedBlue { glClearColor(r, g, b, a) } else { glClearColor(b, g, r, a) }
             glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
         }
         glDisable(GLenum(GL_DEPTH_TEST))
-        glDisable(GLenum(GL_SCISSOR_TEST))
         glEnable(GLenum(GL_BLEND))
         glBlendFunc(GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA))
         glBindVertexArray(vertexArray)
@@ -277,6 +354,7 @@ public final class GLESRenderer: Renderer {
                 destinations.append(Destination(
                     framebuffer: groupTargets[index].framebuffer, width: b.x1 - b.x0, height: b.y1 - b.y0,
                     origin: (b.x0, b.y0), swap: false, pooled: index))
+                scissorTarget(false)
                 glBindFramebuffer(GLenum(GL_FRAMEBUFFER), groupTargets[index].framebuffer)
                 glViewport(0, 0, GLsizei(b.x1 - b.x0), GLsizei(b.y1 - b.y0))
                 glClearColor(0, 0, 0, 0)
@@ -311,6 +389,7 @@ public final class GLESRenderer: Renderer {
                 let parent = destinations[destinations.count - 1]
                 glBindFramebuffer(GLenum(GL_FRAMEBUFFER), parent.framebuffer)
                 glViewport(0, 0, GLsizei(parent.width), GLsizei(parent.height))
+                scissorTarget(destinations.count == 1)
                 if let pooled = done.pooled {
                     texture = groupTargets[pooled].texture
                     groupTargets[pooled].inUse = false
@@ -364,7 +443,7 @@ public final class GLESRenderer: Renderer {
 
     /// Blurred shadows kept on the GPU, by source, forgotten (and their textures deleted) after 4 frames unused: the
     /// CPU renderer's policy too.
-    let shadows = FrameCache<ShadowSource, ShadowEntry>(keep: 4, onEvict: { $0.delete() })
+    let shadows = FrameCache<ShadowKey, ShadowEntry>(keep: 4, onEvict: { $0.delete() })
     /// Frames drawn: the clock that ages idle offscreen targets.
     var framesDrawn = 0
     /// Offscreen buffers for groups, masks and shadows, reused between groups and frames.
@@ -396,11 +475,20 @@ public final class GLESRenderer: Renderer {
     }
 
     private func readBack(into target: Image) throws {
+        try readBack(.full(width: target.width, height: target.height), into: target)
+    }
+
+    /// Reads the pixels of `region` from the framebuffer into the same pixels of `target`.
+    private func readBack(_ region: DamageRegion, into target: Image) throws {
         glBindFramebuffer(GLenum(GL_FRAMEBUFFER), framebuffer)
         glPixelStorei(GLenum(GL_PACK_ALIGNMENT), 4)
+        glPixelStorei(GLenum(GL_PACK_ROW_LENGTH), GLint(target.width))
+        defer { glPixelStorei(GLenum(GL_PACK_ROW_LENGTH), 0) }
         // The framebuffer holds B, G, R, A in its R, G, B, A channels: reading RGBA gives Lamina's layout.
-        glReadPixels(0, 0, GLsizei(target.width), GLsizei(target.height), GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE),
-                     target.baseAddress)
+        for rect in region.rects {
+            glReadPixels(GLint(rect.x0), GLint(rect.y0), GLsizei(rect.width), GLsizei(rect.height), GLenum(GL_RGBA),
+                         GLenum(GL_UNSIGNED_BYTE), target.baseAddress.advanced(by: rect.y0 * target.bytesPerRow + rect.x0 * 4))
+        }
         try checkErrors("reading pixels back")
         target.markModified()
     }
