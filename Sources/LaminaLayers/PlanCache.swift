@@ -23,6 +23,11 @@ public final class PlanCache: @unchecked Sendable {
     var shadows: [LayerID: PlannedShadow] = [:]
     /// Each filled shadowPath as last drawn, by layer.
     var shadowPaths: [LayerID: ShadowPathImage] = [:]
+    /// `Image.sampledModificationCount` when the last plan was made, and the generation of each image its textures
+    /// sampled when they were last compared (Planner+Damage.swift).
+    var sampledModifications: UInt64 = 0
+    var imageGenerations: [ObjectIdentifier: SampledImage] = [:]
+    var shadowStamps: [ObjectIdentifier: SampledShadow] = [:]
     /// Planning counters of the last frame, for tests and benchmarks.
     public internal(set) var statistics = PlanStatistics()
 

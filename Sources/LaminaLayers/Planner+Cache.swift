@@ -11,6 +11,9 @@ final class PlanRun {
     /// rounded clips): a subtree with none of them can be moved as a whole.
     var fixedDecisions = 0
     var statistics = PlanStatistics()
+    /// The runs of quads copied from the last plan to the same place in the target, in the order of this plan: what
+    /// damage (Planner+Damage.swift) leaves out.
+    var reusedRuns: [ReusedRun] = []
 
     init(cache: PlanCache?) {
         self.cache = cache
@@ -35,6 +38,8 @@ final class PlanRun {
                 plan.quads.append(contentsOf: last.quads[old.quads])
             }
             if !old.groups.isEmpty { plan.groups += last.groups[old.groups].map { $0.shifted(by: quadShift) } }
+            noteReused(old: old.quads, new: base..<plan.quads.count, oldGroups: old.groups,
+                       newGroups: (plan.groups.count - old.groups.count)..<plan.groups.count)
             statistics.subtreesReused += 1
             if !old.movable { fixedDecisions += 1 }
             if old.firstDescendant == index {
@@ -108,7 +113,16 @@ final class PlanRun {
         statistics.subtreesReused = 1
         statistics.quadsReused = last.quads.count
         cache.statistics = statistics
-        return ordered
+        // The same quads; only textures changed in place can make pixels differ.
+        var region = DamageRegion()
+        addChangedImages(of: last, to: &region)
+        let identity = PlanIdentity.next()
+        let damage = last.identity == 0 ? nil : PlanDamage(region: region, since: last.identity)
+        var result = ordered
+        (result.identity, result.damage) = (identity, damage)
+        (cache.plan!.identity, cache.plan!.damage) = (identity, damage)
+        cache.orderedPlan = result
+        return result
     }
 
     /// Keeps the planned shadows of the shadow quads among `range`, copied from the last plan.
@@ -134,6 +148,8 @@ final class PlanRun {
     /// Forgets the fragments of quads from `quadIndex` on, which the planner has just removed.
     func dropFragments(from quadIndex: Int) {
         while let last = fragments.last, last.quads.upperBound > quadIndex { fragments.removeLast() }
+        // Quads from here on were removed or changed in place: they no longer stand for the copied ones.
+        while let last = reusedRuns.last, last.new.upperBound > quadIndex { reusedRuns.removeLast() }
     }
 
     /// The shadow planned for `id` in the last plan, and records the one used in this plan.
@@ -142,9 +158,12 @@ final class PlanRun {
     func lastShadowPath(_ id: LayerID) -> ShadowPathImage? { cache?.shadowPaths[id] }
     func keepShadowPath(_ image: ShadowPathImage, for id: LayerID) { shadowPaths[id] = image }
 
-    /// Leaves `plan` and what this run kept in the cache, for the next plan.
-    func finish(_ plan: RenderPlan) {
+    /// Gives `plan` an identity and its damage against the cache's last plan, and leaves it and what this run kept in
+    /// the cache, for the next plan.
+    func finish(_ plan: inout RenderPlan) {
         guard let cache else { return }
+        plan.identity = PlanIdentity.next()
+        plan.damage = damage(of: plan, last: cache.plan)
         cache.plan = plan
         cache.fragmentIndex = Dictionary(fragments.indices.map { (fragments[$0].id, $0) }, uniquingKeysWith: { $1 })
         cache.fragments = fragments

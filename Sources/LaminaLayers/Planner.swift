@@ -86,7 +86,7 @@ public struct Planner {
         var plan = try plan(root, rootToTarget: rootToTarget, width: width, height: height, silhouette: false,
                             run: run)
         // The cache keeps the groups in the order they were made, which its fragments' group ranges index.
-        run.finish(plan)
+        run.finish(&plan)
         plan.groups = RenderPlan.ordered(plan.groups)
         cache?.orderedPlan = plan
         return plan
@@ -473,16 +473,27 @@ extension Array where Element == Quad {
 let unitCorners = [CGPoint(x: 0, y: 0), CGPoint(x: 1, y: 0), CGPoint(x: 1, y: 1), CGPoint(x: 0, y: 1)]
 
 extension Renderer {
-    /// Draws a frame of `root` at `scale` (output pixels per point) into a new image of
-    /// round(root.bounds.size x scale) pixels, at media time `time` (nil: `currentMediaTime()`, a live frame):
-    /// commits every thread's implicit transaction, draws the marked layers, snapshots the committed tree, applies
-    /// every animation at that time and plans the result with this renderer's own `PlanCache` (so an unchanged
-    /// subtree is not planned again), then renders the plan. The picture depends only on the model and the time,
-    /// so frames may be drawn in any order.
+    /// Draws a frame of `root` at `scale` (output pixels per point), an image of round(root.bounds.size x scale)
+    /// pixels, at media time `time` (nil: `currentMediaTime()`, a live frame): commits every thread's implicit
+    /// transaction, draws the marked layers, snapshots the committed tree, applies every animation at that time and
+    /// plans the result with this renderer's own `PlanCache` (so an unchanged subtree is not planned again), then
+    /// renders the plan. The picture depends only on the model and the time, so frames may be drawn in any order.
+    ///
+    /// Frames are live (docs/architecture.md, "Damage"): the renderer keeps the images it returned and, once the
+    /// caller lets one go, draws a later frame into it, redrawing only the pixels that changed since (the plan's
+    /// damage). An image the caller still holds is never written again. `statistics.damagedShare` says how much of
+    /// the frame was redrawn.
     public func render(_ root: Layer, scale: CGFloat = 1, at time: Double? = nil, limits: PixelLimits = .default)
         throws -> Image
     {
-        try render(plan(root, scale: scale, at: time, limits: limits))
+        let plan = try plan(root, scale: scale, at: time, limits: limits)
+        return try retainedFrames(for: root).render(plan, with: self)
+    }
+
+    /// The frames this renderer keeps for the tree of `root` (`render(_:scale:at:limits:)`): those of the four trees
+    /// drawn last are kept, so that a renderer drawing many trees in turn does not hold a frame of each.
+    public func retainedFrames(for root: Layer) -> RetainedFrames {
+        caches.slot("LaminaLayers.RetainedFrames") { RecentFrames() }.frames(for: root.id)
     }
 
     /// The plan of a frame of `root`, made as `render(_:scale:at:limits:)` makes it (with this renderer's cache).
@@ -496,5 +507,22 @@ extension Renderer {
     /// The planner's cache this renderer keeps for the tree of `root`.
     public func planCache(for root: Layer) -> PlanCache {
         PlanCache.of(self, root: root.id)
+    }
+}
+
+/// The retained frames of the trees a renderer drew last, fewest first to go.
+final class RecentFrames {
+    private var trees: [(id: LayerID, frames: RetainedFrames)] = []
+    static let limit = 4
+
+    func frames(for id: LayerID) -> RetainedFrames {
+        if let index = trees.firstIndex(where: { $0.id == id }) {
+            let entry = trees.remove(at: index)
+            trees.append(entry)
+            return entry.frames
+        }
+        if trees.count >= Self.limit { trees.removeFirst() }
+        trees.append((id, RetainedFrames()))
+        return trees[trees.count - 1].frames
     }
 }
