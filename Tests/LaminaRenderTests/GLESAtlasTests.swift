@@ -324,6 +324,7 @@ struct GLESAtlasTests {
         #expect(image.rgba(x: 40, y: 0) == RGBA8(r: 0, g: 0, b: 255, a: 255))
         _ = try renderer.render(r)
         #expect(renderer.textureUploads == 4 && renderer.statistics.bytesUploaded == 0)
+        #expect(renderer.statistics.pixelsRedrawn == 0, "nothing changed: a live frame redraws nothing")
     }
 
     @Test func slotsOfGoneImagesAreReusedSoPagesDoNotPileUp() throws {

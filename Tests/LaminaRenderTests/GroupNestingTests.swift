@@ -135,7 +135,8 @@ import Testing
         plain.backgroundColor = .red
         var counts: [Int] = []
         for _ in 0..<5 {
-            _ = try gles.render(plain)
+            // Whole frames: a live frame of an unchanged tree draws nothing, and ages nothing.
+            _ = try gles.render(gles.plan(plain))
             counts.append(gles.pooledTargetCount)
         }
         // Idle buffers stay for the next three frames, then go.

@@ -61,10 +61,13 @@ import Testing
         for renderer in ReferenceScenes.renderers() {
             let budget = MemoryBudget(limit: 1 << 20)
             renderer.memoryBudget = budget
-            var image: Image? = try renderer.render(groupScene())
+            // A plan drawn into a new image (live frames keep their images: `render(root)`).
+            var image: Image? = try renderer.render(renderer.plan(groupScene()))
             let pixel = try #require(image?.rgba(x: 50, y: 30))
             #expect(pixel.maxChannelDifference(to: RGBA8(r: 128, g: 255, b: 128, a: 255)) <= 1, "\(renderer.name)")
-            #expect(budget.peak >= 100 * 60 * 4 + 80 * 40 * 4, "\(renderer.name)")
+            // The group's buffer: whole on the GPU; on the CPU, its rows in the bands drawn at once (one per thread).
+            #expect(budget.peak > 100 * 60 * 4, "\(renderer.name)")
+            if renderer.name == "gles" { #expect(budget.peak >= 100 * 60 * 4 + 80 * 40 * 4) }
             let held = budget.inUse
             image = nil
             // The output image's bytes come back; a GLES renderer keeps its render targets for the next frame.

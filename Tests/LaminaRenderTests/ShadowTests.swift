@@ -152,22 +152,23 @@ import Testing
         // Changes after a frame would animate implicitly; this test checks the frame right after them.
         Transaction.setDisableActions(true)
         defer { Transaction.flush() }
+        // Whole frames (plans with the renderer's plan cache, drawn whole): live frames would redraw only the damage.
         for renderer in ReferenceScenes.renderers() {
             let (root, layer) = Self.scene { $0.shadowRadius = 3 }
-            let first = try renderer.render(root)
+            let first = try renderer.render(renderer.plan(root))
             #expect(renderer.statistics.shadowsBlurred == 1 && renderer.statistics.shadowsReused == 0)
-            let second = try renderer.render(root)
+            let second = try renderer.render(renderer.plan(root))
             #expect(renderer.statistics.shadowsBlurred == 0 && renderer.statistics.shadowsReused == 1,
                     "\(renderer.name): \(renderer.statistics)")
             #expect(renderer.statistics.offscreenPasses == 0)
             #expect(ImageDifference(first, second, tolerance: 0)?.maxChannelDifference == 0)
             layer.position.x += 5
-            let moved = try renderer.render(root)
+            let moved = try renderer.render(renderer.plan(root))
             #expect(renderer.statistics.shadowsBlurred == 0 && renderer.statistics.shadowsReused == 1,
                     "\(renderer.name): the silhouette is relative to its buffer")
             #expect(moved.rgba(x: 64, y: 40) != first.rgba(x: 64, y: 40) || moved.rgba(x: 18, y: 40) != first.rgba(x: 18, y: 40))
             layer.bounds.size.width += 4
-            _ = try renderer.render(root)
+            _ = try renderer.render(renderer.plan(root))
             #expect(renderer.statistics.shadowsBlurred == 1, "\(renderer.name): a new shape is blurred again")
         }
     }
@@ -178,24 +179,24 @@ import Testing
         defer { Transaction.flush() }
         let (root, layer) = Self.scene { $0.shadowRadius = 2 }
         let cpu = CPURenderer()
-        _ = try cpu.render(root)
+        _ = try cpu.render(cpu.plan(root))
         #expect(cpu.cachedShadowCount == 1)
         layer.shadowOpacity = 0
-        for _ in 0..<4 { _ = try cpu.render(root) }
+        for _ in 0..<4 { _ = try cpu.render(cpu.plan(root)) }
         #expect(cpu.cachedShadowCount == 0)
         if let gles = GLESAvailability.renderer() {
             layer.shadowOpacity = 1
-            _ = try gles.render(root)
+            _ = try gles.render(gles.plan(root))
             #expect(gles.cachedShadowCount == 1)
             // A new shape each frame: the old ones go after four frames unused, so at most five are held.
             for step in 1...8 {
                 layer.bounds.size.width = 40 + CGFloat(step)
-                _ = try gles.render(root)
+                _ = try gles.render(gles.plan(root))
                 #expect(gles.statistics.shadowsBlurred == 1)
             }
             #expect(gles.cachedShadowCount <= 5)
             layer.shadowOpacity = 0
-            for _ in 0..<4 { _ = try gles.render(root) }
+            for _ in 0..<4 { _ = try gles.render(gles.plan(root)) }
             #expect(gles.cachedShadowCount == 0)
         }
     }
