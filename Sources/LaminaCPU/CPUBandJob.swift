@@ -19,6 +19,11 @@ final class CPUBandJob: @unchecked Sendable {
     private let lock = NSLock()
     private(set) var error: Error?
 
+    /// Each quad's pixel bounds (nil: it draws nothing).
+    private let bounds: [PixelBox?]
+    /// For a plan without groups and several areas: the quads that reach each area, in order.
+    private let areaQuads: [[Int32]]?
+
     init(prepared: [CPUPreparedQuad], plan: RenderPlan, target: Image, areas: [PixelBox], clear: Bool,
          views: [CPUTextureViews]) {
         self.prepared = prepared
@@ -27,6 +32,34 @@ final class CPUBandJob: @unchecked Sendable {
         self.areas = areas
         self.clear = clear
         self.views = views
+        bounds = prepared.map(\.pixelBounds)
+        areaQuads = plan.groups.isEmpty && areas.count > 1 ? Self.quadsByArea(bounds, areas: areas) : nil
+    }
+
+    /// The indices of the quads that reach each area: areas sorted by top edge, each quad looks only at those that
+    /// can reach its rows.
+    private static func quadsByArea(_ bounds: [PixelBox?], areas: [PixelBox]) -> [[Int32]] {
+        let order = areas.indices.sorted { areas[$0].y0 < areas[$1].y0 }
+        let tops = order.map { areas[$0].y0 }
+        let tallest = areas.map(\.height).max() ?? 0
+        var lists = [[Int32]](repeating: [], count: areas.count)
+        for (index, box) in bounds.enumerated() {
+            guard let box else { continue }
+            // The first area whose top is low enough to reach the quad's first row.
+            var (low, high) = (0, tops.count)
+            let from = box.y0 - tallest + 1
+            while low < high {
+                let middle = (low + high) / 2
+                if tops[middle] < from { low = middle + 1 } else { high = middle }
+            }
+            var position = low
+            while position < order.count, tops[position] < box.y1 {
+                let area = order[position]
+                if areas[area].intersects(box) { lists[area].append(Int32(index)) }
+                position += 1
+            }
+        }
+        return lists
     }
 
     /// Draws area `index`, on a thread of `views[slot]`'s own.
@@ -86,6 +119,18 @@ final class CPUBandJob: @unchecked Sendable {
                 Int32(done.rows.lowerBound - parent.origin.y), Int32(group.bounds.x1 - group.bounds.x0),
                 Int32(done.rows.count))
         }
+        if let areaQuads {
+            // No groups: only the quads that reach this area, straight into it.
+            do {
+                for index in areaQuads[index] {
+                    try draw(prepared[Int(index)], rows: top..<bottom, into: destination, origin: (area.x0, top),
+                             views: views)
+                }
+            } catch {
+                fail(error)
+            }
+            return
+        }
         do {
             try plan.forEachStep { step in
                 switch step {
@@ -116,7 +161,7 @@ final class CPUBandJob: @unchecked Sendable {
                     close()
                 case .quad(let index):
                     let current = stack[stack.count - 1]
-                    guard let into = current.image else { return }
+                    guard let into = current.image, let box = bounds[index], box.intersects(area) else { return }
                     try draw(prepared[index], rows: current.rows, into: into, origin: current.origin, views: views)
                 }
             }

@@ -17,7 +17,7 @@ public struct DamageRegion: Hashable, Sendable, CustomStringConvertible {
     private var additions = 0
 
     /// An empty region.
-    public init(rectLimit: Int = 64, exactAdditions: Int = 4096) {
+    public init(rectLimit: Int = 256, exactAdditions: Int = 4096) {
         self.rectLimit = max(1, rectLimit)
         self.exactAdditions = max(1, exactAdditions)
     }

@@ -37,7 +37,12 @@ extension RenderPlan {
     public func restricted(to region: DamageRegion) -> RenderPlan {
         guard let regionBounds = region.bounds else { return RenderPlan(width: width, height: height) }
         let tiles = DamageTiles(region, width: width, height: height)
-        var keep = quads.map { quad in quad.damageBounds(width: width, height: height).map(tiles.intersects) ?? false }
+        var keep: [Bool]
+        if let known = quadBounds, known.count == quads.count {
+            keep = known.map { $0.map(tiles.intersects) ?? false }
+        } else {
+            keep = quads.map { quad in quad.damageBounds(width: width, height: height).map(tiles.intersects) ?? false }
+        }
         func anyKept(_ range: Range<Int>) -> Bool { range.contains { keep[$0] } }
         func drop(_ range: Range<Int>) { for index in range { keep[index] = false } }
         // Inner groups first (the reverse of drawing order), so that an outer group sees what its inner ones left.
@@ -55,21 +60,27 @@ extension RenderPlan {
         }
         // Where each old quad lands: the kept quads before it.
         var newIndex = [Int](repeating: 0, count: quads.count + 1)
-        var restricted = RenderPlan(width: width, height: height)
+        var kept: [Quad] = []
+        var keptBounds: [PixelBox?] = []
+        let known = quadBounds.flatMap { $0.count == quads.count ? $0 : nil }
         for index in quads.indices {
-            newIndex[index] = restricted.quads.count
-            if keep[index] { restricted.quads.append(quads[index]) }
+            newIndex[index] = kept.count
+            guard keep[index] else { continue }
+            kept.append(quads[index])
+            if let known { keptBounds.append(known[index]) }
         }
-        newIndex[quads.count] = restricted.quads.count
-        var kept: [PlanGroup] = []
+        newIndex[quads.count] = kept.count
+        var restricted = RenderPlan(width: width, height: height, quads: kept)
+        if known != nil { restricted.quadBounds = keptBounds }
+        var keptGroups: [PlanGroup] = []
         for (index, group) in ordered.enumerated() {
             guard let cut = bounds[index] else { continue }
             let range = newIndex[group.range.lowerBound]..<newIndex[group.range.upperBound]
             guard !range.isEmpty else { continue }
-            kept.append(PlanGroup(range: range, opacity: group.opacity, bounds: cut,
-                                  maskStart: group.maskStart.map { newIndex[$0] }, composite: group.composite))
+            keptGroups.append(PlanGroup(range: range, opacity: group.opacity, bounds: cut,
+                                        maskStart: group.maskStart.map { newIndex[$0] }, composite: group.composite))
         }
-        restricted.groups = kept
+        restricted.groups = keptGroups
         return restricted
     }
 }

@@ -211,7 +211,13 @@ public struct PlanGroup: Hashable, Sendable {
 public struct RenderPlan: Sendable {
     public var width: Int
     public var height: Int
+    /// The quads, bottom to top.
     public var quads: [Quad]
+    /// Each quad's `damageBounds`, when the planner worked them out (nil: not known): `restricted(to:)` reads them
+    /// instead of working them out again, so redrawing a corner of a plan of 100,000 quads costs a comparison per
+    /// quad. Package-internal: code outside Lamina that changes a plan's quads cannot leave them stale. (Not an
+    /// observer on `quads`: that would copy the array on every append.)
+    package var quadBounds: [PixelBox?]?
     /// Offscreen groups, outer before inner (ascending start, then descending length); their ranges nest.
     /// Empty: every quad is composited straight onto the target. Changing them forgets the worked-out `nesting`.
     public var groups: [PlanGroup] {
