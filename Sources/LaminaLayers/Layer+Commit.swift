@@ -24,6 +24,8 @@ extension Layer {
             childrenStale = true
         }
         if fields & ~LayerState.placementFields != 0 || contentVersion == 0 { contentVersion = stamp }
+        let listFields = LayerState.Field.sublayers.bit | LayerState.Field.mask.bit
+        if fields & ~(LayerState.placementFields | listFields) != 0 || ownVersion == 0 { ownVersion = stamp }
         snapshotStale = true
         invalidateAncestorsLocked(stamp: stamp)
     }
@@ -33,6 +35,7 @@ extension Layer {
     func markCommittedChangeLocked() {
         Transaction.commits &+= 1
         contentVersion = Transaction.commits
+        ownVersion = Transaction.commits
         snapshotStale = true
         invalidateAncestorsLocked(stamp: Transaction.commits)
     }

@@ -40,6 +40,9 @@ open class Layer: @unchecked Sendable {
     /// The commit that last changed what this layer's subtree paints in its own space (everything but its own
     /// placement in the superlayer): plan caches of the subtree key on it.
     var contentVersion: UInt64 = 0
+    /// The commit that last changed what this layer paints itself (any field but its placement and its lists of
+    /// sublayers and mask): `LayerSnapshot.ownVersion`.
+    var ownVersion: UInt64 = 0
     /// The snapshot of the committed subtree, while it stays valid.
     var snapshotNode: LayerSnapshot?
     /// The layer's committed state changed since `snapshotNode` was made.

@@ -88,7 +88,8 @@ extension LayerSnapshot {
                 presented = LayerSnapshot(
                     id: node.id, state: presented.state,
                     sublayers: children[index].map(SnapshotChildren.init) ?? node.sharedChildren,
-                    mask: masks[index] ?? node.mask, contentVersion: stamp, effects: presented.effects)
+                    mask: masks[index] ?? node.mask, contentVersion: stamp, ownVersion: presented.ownVersion,
+                    effects: presented.effects)
             }
             guard parent >= 0 else {
                 result = presented
@@ -177,7 +178,8 @@ private struct EvaluationBuffers: @unchecked Sendable {
             let effects = presented.hasEffects ? presented.effects : nil
             (results + index).initialize(to: LayerSnapshot(
                 id: node.id, state: presented.state, sublayers: node.sharedChildren, mask: node.mask,
-                contentVersion: version, effects: effects))
+                contentVersion: version,
+                ownVersion: presented.contentChanged || presented.hasEffects ? stamp : node.ownVersion, effects: effects))
         }
     }
 

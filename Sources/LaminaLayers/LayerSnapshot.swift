@@ -22,6 +22,10 @@ public final class LayerSnapshot: @unchecked Sendable {
     /// Changes when anything this subtree paints in its own space changes; not when only its placement in the
     /// superlayer (position, anchorPoint, transform, zPosition) does. Plan caches key on it.
     public let contentVersion: UInt64
+    /// Changes when what this layer paints itself changes: any field but its placement and its lists of sublayers
+    /// and mask (a layer whose child moved keeps it). Plan caches patch such a layer's plan in place
+    /// (Planner+Patch.swift).
+    let ownVersion: UInt64
     /// Something in this subtree has an animation attached: its presentation at a time differs from the
     /// committed state (LayerSnapshot+Presentation.swift).
     let animatedSubtree: Bool
@@ -30,12 +34,13 @@ public final class LayerSnapshot: @unchecked Sendable {
     let effects: PresentationEffects?
 
     init(id: LayerID, state: LayerState, sublayers: SnapshotChildren, mask: LayerSnapshot?, contentVersion: UInt64,
-         effects: PresentationEffects? = nil) {
+         ownVersion: UInt64? = nil, effects: PresentationEffects? = nil) {
         self.id = id
         self.state = state
         self.children = sublayers
         self.mask = mask
         self.contentVersion = contentVersion
+        self.ownVersion = ownVersion ?? contentVersion
         self.effects = effects
         self.animatedSubtree = !state.animations.isEmpty || (mask?.animatedSubtree ?? false)
             || sublayers.items.contains { $0.animatedSubtree }
@@ -134,7 +139,7 @@ extension Layer {
                 mask = layer.committedMask.flatMap { $0.snapshotInProgress ? nil : $0.snapshotNode }
             }
             layer.snapshotNode = LayerSnapshot(id: layer.id, state: layer.committed, sublayers: sublayers, mask: mask,
-                                               contentVersion: layer.contentVersion)
+                                               contentVersion: layer.contentVersion, ownVersion: layer.ownVersion)
             layer.snapshotStale = false
             layer.childrenStale = false
         }

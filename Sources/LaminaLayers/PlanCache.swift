@@ -56,6 +56,8 @@ public struct PlanStatistics: Hashable, Sendable {
 /// One subtree's part of a plan, and the conditions it was planned under.
 struct PlanFragment {
     var id: LayerID
+    /// The snapshot node planned (or one with the same content): a patch compares its sublayers with the new ones.
+    var node: LayerSnapshot?
     var contentVersion: UInt64
     var layerToTarget: Matrix3
     var opacity: Float

@@ -139,7 +139,7 @@ final class PlanRun {
         guard cache != nil else { return }
         let layer = ended.visit.layer
         fragments.append(PlanFragment(
-            id: layer.id, contentVersion: layer.contentVersion, layerToTarget: ended.visit.layerToTarget,
+            id: layer.id, node: layer, contentVersion: layer.contentVersion, layerToTarget: ended.visit.layerToTarget,
             opacity: ended.visit.opacity, clip: ended.visit.clip, quads: ended.start..<quadCount,
             groups: ended.groupStart..<groupCount, firstDescendant: ended.fragmentStart,
             movable: fixedDecisions == ended.fixedAtStart))
@@ -164,6 +164,7 @@ final class PlanRun {
         guard let cache else { return }
         plan.identity = PlanIdentity.next()
         plan.damage = damage(of: plan, last: cache.plan)
+        plan.quadBounds = plan.quads.map { $0.damageBounds(width: plan.width, height: plan.height) }
         cache.plan = plan
         cache.fragmentIndex = Dictionary(fragments.indices.map { (fragments[$0].id, $0) }, uniquingKeysWith: { $1 })
         cache.fragments = fragments

@@ -166,7 +166,7 @@ extension PlanRun {
     }
 
     /// Notes that the plan samples the images of `quads`, so that changing them in place is seen.
-    private func markSampled(_ quads: ArraySlice<Quad>) {
+    func markSampled(_ quads: ArraySlice<Quad>) {
         var last: Image?
         for quad in quads {
             switch quad.paint {

@@ -83,6 +83,7 @@ public struct Planner {
         }
         let run = PlanRun(cache: cache)
         if let unchanged = run.unchangedPlan(root: root, rootToTarget: rootToTarget) { return unchanged }
+        if let cache, let patched = try patchedPlan(root, rootToTarget: rootToTarget, cache: cache) { return patched }
         var plan = try plan(root, rootToTarget: rootToTarget, width: width, height: height, silhouette: false,
                             run: run)
         // The cache keeps the groups in the order they were made, which its fragments' group ranges index.

@@ -1,0 +1,181 @@
+import Foundation
+import LaminaCore
+
+// Patching the last plan (docs/architecture.md, "Damage"): when a layer's own state and its list of sublayers are
+// as they were and only some sublayers changed, the last plan is kept and only those sublayers' quads are planned
+// again, in place. A tree of 100,000 sprites where one moved costs a scan of the root's sublayers (a pointer compare
+// each) and the one sprite, instead of copying 100,000 quads and their records.
+
+extension Planner {
+    /// A sublayer planned again: the quads that replace its old ones, and the record it keeps.
+    private struct Replacement {
+        var fragment: Int
+        var quads: [Quad]
+        var record: PlanFragment
+    }
+
+    /// The last plan of `cache` with the changed sublayers of `root` planned again in place, its identity and damage
+    /// set and the cache updated; nil when the tree changed in a way patching does not cover (then the plan is made
+    /// the usual way).
+    func patchedPlan(_ root: LayerSnapshot, rootToTarget: Matrix3, cache: PlanCache) throws -> RenderPlan? {
+        // Fields are read from the cache one by one: a copy of its plan held here would make the quads be copied
+        // when they are changed.
+        guard let lastIdentity = cache.plan?.identity, lastIdentity != 0, let groups = cache.plan?.groups,
+            let orderedGroups = cache.orderedPlan?.groups, let width = cache.plan?.width,
+            let height = cache.plan?.height, let count = cache.plan?.quads.count,
+            let index = cache.fragmentIndex[root.id], index == cache.fragments.count - 1
+        else { return nil }
+        let old = cache.fragments[index]
+        guard old.layerToTarget == rootToTarget, old.opacity == 1, old.clip == nil, old.quads == 0..<count
+        else { return nil }
+        var replacements: [Replacement] = []
+        var patched: [(fragment: Int, node: LayerSnapshot)] = [(index, root)]
+        let visit = Visit(layer: root, layerToTarget: rootToTarget, opacity: 1, clip: nil)
+        guard try patch(visit, fragment: index, cache: cache, size: (width, height), into: &replacements,
+                        patched: &patched)
+        else { return nil }
+        var bounds = cache.plan?.quadBounds
+        // The cache lets go of the last plan, so that its quads are changed in place rather than copied.
+        var quads = Self.takeQuads(from: cache)
+        var region = DamageRegion()
+        var fresh: [Quad] = []
+        for replacement in replacements {
+            let range = cache.fragments[replacement.fragment].quads
+            for position in range {
+                quads[position].damageBounds(width: width, height: height).map { region.add($0) }
+            }
+            for (offset, quad) in replacement.quads.enumerated() {
+                let box = quad.damageBounds(width: width, height: height)
+                box.map { region.add($0) }
+                bounds?[range.lowerBound + offset] = box
+                quads[range.lowerBound + offset] = quad
+            }
+            fresh += replacement.quads
+            cache.fragments[replacement.fragment] = replacement.record
+        }
+        for (fragment, node) in patched {
+            cache.fragments[fragment].node = node
+            cache.fragments[fragment].contentVersion = node.contentVersion
+        }
+        var result = RenderPlan(width: width, height: height, quads: quads, groups: groups)
+        result.quadBounds = bounds
+        let run = PlanRun(cache: cache)
+        run.markSampled(fresh[...])
+        run.addChangedImages(of: result, to: &region)
+        result.identity = PlanIdentity.next()
+        result.damage = PlanDamage(region: region, since: lastIdentity)
+        var statistics = PlanStatistics()
+        statistics.layersPlanned = replacements.count
+        statistics.subtreesReused = 1
+        statistics.quadsReused = quads.count - fresh.count
+        cache.statistics = statistics
+        cache.plan = result
+        var orderedResult = result
+        orderedResult.groups = orderedGroups
+        cache.orderedPlan = orderedResult
+        return orderedResult
+    }
+
+    /// The quads of the cache's last plan, which the cache no longer holds: the array is changed in place, not copied.
+    private static func takeQuads(from cache: PlanCache) -> [Quad] {
+        var quads: [Quad] = []
+        if cache.plan != nil { swap(&quads, &cache.plan!.quads) }
+        cache.plan = nil
+        cache.orderedPlan = nil
+        return quads
+    }
+
+    /// Collects the replacements that bring `visit`'s subtree (kept as fragment `fragment`) up to date; false when it
+    /// cannot be patched: its own state, mask or list of sublayers changed, it draws through a group or a rounded
+    /// clip or casts a shadow (all of which follow its sublayers), or a changed sublayer paints a different number of
+    /// quads, a group or a shadow.
+    private func patch(
+        _ visit: Visit, fragment: Int, cache: PlanCache, size: (width: Int, height: Int),
+        into replacements: inout [Replacement], patched: inout [(fragment: Int, node: LayerSnapshot)]
+    ) throws -> Bool {
+        let layer = visit.layer
+        guard let old = cache.fragments[fragment].node, old.ownVersion == layer.ownVersion, layer.effects == nil,
+            old.effects == nil, layer.mask == nil, old.mask == nil, !layer.isHidden,
+            // A shadow's silhouette is the layer's whole subtree: it changes with the sublayers.
+            layer.shadowOpacity <= 0
+        else { return false }
+        let own = min(max(layer.opacity, 0), 1)
+        let (kids, oldKids) = (layer.sublayers, old.sublayers)
+        guard kids.count == oldKids.count else { return false }
+        // A group's bounds and a rounded clip's shape follow the sublayers: such a layer is planned anew.
+        let grouped = own < 1 && layer.allowsGroupOpacity && kids.contains { !$0.isHidden && $0.opacity > 0 }
+        guard !grouped, !(layer.masksToBounds && layer.roundedBounds != nil) else { return false }
+        var changed: [Int] = []
+        for position in kids.indices where kids[position] !== oldKids[position] {
+            let (kid, oldKid) = (kids[position], oldKids[position])
+            guard kid.id == oldKid.id, kid.state.zPosition == oldKid.state.zPosition else { return false }
+            changed.append(position)
+            // Many changed: planning the usual way is cheaper than patching each.
+            if changed.count > 64 && changed.count * 4 > kids.count { return false }
+        }
+        var clip = visit.clip
+        if layer.masksToBounds, !changed.isEmpty {
+            guard let bounds = ConvexPolygon(projecting: unitCorners.map(Matrix3.unitSquare(to: layer.bounds)
+                .concatenating(visit.layerToTarget).apply)) else { return false }
+            clip = clip.map { $0.intersection(bounds) } ?? bounds
+            guard clip.map({ !$0.isEmpty }) ?? true else { return false }
+        }
+        let opacity = visit.opacity * own
+        let sublayerSpace = layer.sublayerTransformAboutAnchor
+        for position in changed {
+            let kid = kids[position]
+            let childVisit = Visit(
+                layer: kid, layerToTarget: kid.state.mapToSuperlayer(sublayerSpace: sublayerSpace)
+                    .concatenating(visit.layerToTarget), opacity: opacity, clip: clip)
+            guard let kidIndex = cache.fragmentIndex[kid.id] else {
+                // It painted nothing before: it must paint nothing now.
+                let invisible = !childVisit.layerToTarget.isFinite || kid.isHidden || opacity * kid.opacity <= 0
+                if invisible { continue }
+                guard try planned(childVisit, width: size.width, height: size.height)?.isEmpty == true else {
+                    return false
+                }
+                continue
+            }
+            let record = cache.fragments[kidIndex]
+            if record.firstDescendant == kidIndex {
+                // A leaf's record: its quads planned again must fit its place.
+                guard childVisit.layerToTarget.isFinite,
+                    let quads = try planned(childVisit, width: size.width, height: size.height),
+                    quads.count == record.quads.count, record.groups.isEmpty
+                else { return false }
+                if quads.contains(where: { if case .shadow = $0.paint { return true } else { return false } })
+                    || cache.plan!.quads[record.quads].contains(where: {
+                        if case .shadow = $0.paint { return true } else { return false }
+                    })
+                {
+                    return false
+                }
+                var updated = record
+                updated.node = kid
+                updated.contentVersion = kid.contentVersion
+                updated.layerToTarget = childVisit.layerToTarget
+                updated.opacity = childVisit.opacity
+                updated.clip = childVisit.clip
+                replacements.append(Replacement(fragment: kidIndex, quads: quads, record: updated))
+            } else {
+                // A branch placed as before: patch inside it.
+                guard record.layerToTarget == childVisit.layerToTarget, record.opacity == childVisit.opacity,
+                    record.clip == childVisit.clip,
+                    try patch(childVisit, fragment: kidIndex, cache: cache, size: size, into: &replacements,
+                              patched: &patched)
+                else { return false }
+                patched.append((kidIndex, kid))
+            }
+        }
+        return true
+    }
+
+    /// The quads of a leaf's subtree planned on their own (no groups may come of it); nil when it made groups.
+    private func planned(_ visit: Visit, width: Int, height: Int) throws -> [Quad]? {
+        guard visit.layer.sublayers.isEmpty, visit.layer.mask == nil else { return nil }
+        let piece = try plan(visit.layer, rootToTarget: visit.layerToTarget, width: width, height: height,
+                             silhouette: false, run: PlanRun(cache: nil), rootOpacity: visit.opacity,
+                             rootClip: visit.clip, caching: false)
+        return piece.groups.isEmpty ? piece.quads : nil
+    }
+}
