@@ -38,6 +38,11 @@ struct Bench: ParsableCommand {
     @Flag(help: ArgumentHelp(
         "Instead of the scenes' frame times: export each scene (default animated-1k) through lamina export's pipeline with 1 job on 1 thread, 1 job on every core, and a job per core, and report frames/s; --frames frames (at least 60) at 60 fps."))
     var export = false
+    @Flag(help: ArgumentHelp(
+        "Instead of the scenes: live frames of a tree of small textured layers (100,000 on cpu, 20,000 on gles, or --layers) with nothing, one, 100 and every layer moved before each frame; medians of --frames frames (default here 7) against the frame where every layer moved, and a byte-for-byte check against a fresh renderer."))
+    var live = false
+    @Option(help: "With --live: the number of layers (default 100,000 on cpu, 20,000 on gles).")
+    var layers: Int?
 
     mutating func run() throws {
         let settings = try validatedSettings()
@@ -50,6 +55,10 @@ struct Bench: ParsableCommand {
         for path in [json, chart].compactMap({ $0 }) { try Self.checkWritable(path) }
         if export {
             try runExports(settings)
+            return
+        }
+        if live {
+            try runLive(settings)
             return
         }
         let machine = BenchMachine.current()
@@ -93,6 +102,28 @@ struct Bench: ParsableCommand {
         if let chart {
             try Self.write(report.chartSVG(), to: chart)
             note("lamina: wrote \(chart)")
+        }
+    }
+
+    /// `--live`: the live tree's frames on each backend.
+    private func runLive(_ settings: Settings) throws {
+        if let layers, layers < 1 { throw CLIFailure.badInput("--layers must be at least 1") }
+        let machine = BenchMachine.current()
+        print("lamina \(LaminaVersion.string) bench --live (\(BenchMachine.build) build): \(machine.cpuModel), "
+              + "\(machine.cores) cores")
+        // 7 frames of each kind unless --frames says otherwise (its default, 20, is for the scenes).
+        let counted = CommandLine.arguments.contains("--frames") ? frames : 7
+        let bench = LiveBench(frames: counted, size: settings.size ?? CGSize(width: 1920, height: 1080),
+                              layers: layers)
+        var lines: [String] = []
+        for choice in settings.backends {
+            let figures = try bench.measure(choice)
+            figures.printSummary()
+            lines.append(figures.json)
+        }
+        if let json {
+            try Self.write("{\"live\": [\n  " + lines.joined(separator: ",\n  ") + "\n]}\n", to: json)
+            note("lamina: wrote \(json)")
         }
     }
 

@@ -1,0 +1,96 @@
+import Foundation
+import Lamina
+import LaminaBench
+
+/// `lamina bench --live`: live frames of a large tree (LiveTree) through `renderer.render(root)`, with nothing, one,
+/// 100 and every sprite moved before each frame; each figure is a median over `frames` frames, and compared with the
+/// frame where every sprite moved (docs/benchmarks.md, "Live frames").
+struct LiveBench {
+    var frames: Int
+    var size: CGSize
+    /// Sprites; nil: 100,000 on the CPU renderer, 20,000 on GLES (the issue's sizes).
+    var layers: Int?
+
+    struct Kind {
+        var change: LiveTree.Change
+        /// Whole frame (plan and draw), plan, draw: medians in ms.
+        var frame: Double, plan: Double, draw: Double
+        /// Median share of the target redrawn.
+        var damaged: Double
+    }
+
+    struct Figures {
+        var backend: String
+        var layers: Int
+        var width: Int, height: Int
+        var kinds: [Kind]
+        /// Whether a live frame after the measured ones equals a fresh renderer's, byte for byte.
+        var identical: Bool
+
+        func ratio(_ change: LiveTree.Change) -> Double {
+            let all = kinds.first { $0.change == .all }!.frame
+            return (kinds.first { $0.change == change }?.frame ?? .nan) / all
+        }
+
+        var json: String {
+            let entries = kinds.map { kind in
+                #"{"change": "\#(kind.change.rawValue)", "frameMs": \#(kind.frame), "planMs": \#(kind.plan), "#
+                    + #""drawMs": \#(kind.draw), "damagedShare": \#(kind.damaged), "ratioToAll": \#(ratio(kind.change))}"#
+            }
+            return #"{"backend": "\#(backend)", "layers": \#(layers), "width": \#(width), "height": \#(height), "#
+                + #""identicalToFresh": \#(identical), "frames": [\#(entries.joined(separator: ", "))]}"#
+        }
+
+        func printSummary() {
+            print("live \(backend): \(layers) sprites at \(width)x\(height), medians of the frames after each change")
+            for kind in kinds {
+                print(String(format: "  %-8@ %8.2f ms (plan %7.2f, draw %7.2f), %5.1f%% of the target redrawn, %6.2f%% of a frame where all moved",
+                             kind.change.rawValue as NSString, kind.frame, kind.plan, kind.draw, kind.damaged * 100,
+                             ratio(kind.change) * 100))
+            }
+            print("  a live frame equals a fresh renderer's, byte for byte: \(identical ? "yes" : "NO")")
+        }
+    }
+
+    func measure(_ choice: BackendChoice) throws -> Figures {
+        let (renderer, _) = try choice.makeRenderer()
+        let count = layers ?? (renderer is GLESRenderer ? 20_000 : 100_000)
+        let tree = try LiveTree(count: count, size: size)
+        let frames = renderer.retainedFrames(for: tree.root)
+        func frame() throws -> (total: Double, plan: Double, draw: Double, damaged: Double) {
+            let start = DispatchTime.now().uptimeNanoseconds
+            let plan = try renderer.plan(tree.root)
+            let planned = DispatchTime.now().uptimeNanoseconds
+            _ = try frames.render(plan, with: renderer)
+            let end = DispatchTime.now().uptimeNanoseconds
+            return (Double(end - start) / 1e6, Double(planned - start) / 1e6, Double(end - planned) / 1e6,
+                    renderer.statistics.damagedShare)
+        }
+        // Warm-up: the first frame plans everything and uploads the sheet.
+        for _ in 0..<2 { _ = try frame() }
+        var kinds: [Kind] = []
+        for change in [LiveTree.Change.all, .none, .one, .hundred] {
+            // One frame of each kind first, uncounted: it carries the change from the kind before.
+            tree.apply(change)
+            _ = try frame()
+            var samples: [(total: Double, plan: Double, draw: Double, damaged: Double)] = []
+            for _ in 0..<self.frames {
+                tree.apply(change)
+                samples.append(try frame())
+            }
+            kinds.append(Kind(change: change, frame: FrameStats.percentile(samples.map(\.total), 0.5),
+                              plan: FrameStats.percentile(samples.map(\.plan), 0.5),
+                              draw: FrameStats.percentile(samples.map(\.draw), 0.5),
+                              damaged: FrameStats.percentile(samples.map(\.damaged), 0.5)))
+        }
+        // The check a user would make: the incremental frame against a fresh renderer's whole frame.
+        tree.apply(.hundred)
+        let live = try renderer.render(tree.root)
+        let (fresh, _) = try choice.makeRenderer()
+        let expected = try fresh.render(Planner().plan(tree.root))
+        let identical = live.byteCount == expected.byteCount
+            && memcmp(live.baseAddress, expected.baseAddress, live.byteCount) == 0
+        return Figures(backend: renderer.name, layers: count, width: live.width, height: live.height, kinds: kinds,
+                       identical: identical)
+    }
+}
