@@ -210,3 +210,33 @@ import Testing
         }
     }
 }
+
+/// LiveFrames.md, the overview's example.
+@Suite struct DocCLiveFramesExampleTests {
+    @Test func aMovingDotRedrawsTwoSmallBoxes() throws {
+        Transaction.setDisableActions(true)   // the article's frames follow the model at once
+        defer { Transaction.flush() }
+        let root = Layer()
+        root.bounds = CGRect(x: 0, y: 0, width: 320, height: 200)
+        root.backgroundColor = .white
+        let dot = Layer(frame: CGRect(x: 10, y: 10, width: 16, height: 16))
+        dot.backgroundColor = .red
+        root.addSublayer(dot)
+
+        let renderer = CPURenderer()
+        _ = try renderer.render(root)                        // the first frame is drawn whole
+        var shares: [Double] = []
+        for _ in 0..<10 {
+            dot.position.x += 20
+            let frame = try renderer.render(root)            // redraws where the dot was and where it is
+            shares.append(renderer.statistics.damagedShare)
+            _ = frame                                        // let it go: the next frame is drawn into it
+        }
+
+        #expect(shares.allSatisfy { $0 == 648.0 / 64_000 }, "\(shares)")
+        let last = try renderer.render(root)
+        #expect(renderer.statistics.pixelsRedrawn == 0)
+        let fresh = try CPURenderer().render(Planner().plan(root))
+        #expect(memcmp(last.baseAddress, fresh.baseAddress, fresh.byteCount) == 0)
+    }
+}
