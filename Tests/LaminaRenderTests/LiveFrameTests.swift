@@ -162,3 +162,50 @@ import Testing
         #expect(part.groups.allSatisfy { $0.bounds.x0 >= 12 && $0.bounds.y0 >= 12 && $0.bounds.x1 <= 70 })
     }
 }
+
+/// Live frames of animations: each frame's damage follows what the animations moved, faded or dissolved.
+@Suite struct LiveAnimationFrameTests {
+    @Test func animatedLiveFramesEqualFreshFramesAtTheSameTimes() throws {
+        Transaction.setDisableActions(true)
+        defer { Transaction.flush() }
+        for renderer in ReferenceScenes.renderers() {
+            let root = Layer()
+            root.bounds = CGRect(x: 0, y: 0, width: 120, height: 80)
+            root.backgroundColor = .white
+            let mover = Layer(frame: CGRect(x: 10, y: 10, width: 20, height: 20))
+            mover.backgroundColor = .red
+            mover.cornerRadius = 5
+            mover.shadowOpacity = 0.5
+            let fader = Layer(frame: CGRect(x: 60, y: 30, width: 30, height: 30))
+            fader.backgroundColor = .blue
+            let still = Layer(frame: CGRect(x: 95, y: 5, width: 20, height: 20))
+            still.backgroundColor = .green
+            root.sublayers = [mover, fader, still]
+            let move = BasicAnimation(keyPath: "position.x")
+            move.fromValue = 20.0
+            move.toValue = 100.0
+            move.duration = 1
+            move.beginTime = 1
+            mover.add(move, forKey: "move")
+            let fade = BasicAnimation(keyPath: "opacity")
+            fade.fromValue = 1.0
+            fade.toValue = 0.2
+            fade.duration = 1
+            fade.beginTime = 1
+            fader.add(fade, forKey: "fade")
+            let fresh = renderer is CPURenderer ? CPURenderer() as Renderer : try #require(GLESAvailability.renderer())
+            for step in 0...12 {
+                let time = 1 + Double(step) * 0.1
+                let frame = try renderer.render(root, at: time)
+                let expected = try fresh.render(Planner().plan(root, at: time))
+                #expect(memcmp(frame.baseAddress, expected.baseAddress, frame.byteCount) == 0,
+                        "\(renderer.name) at \(time)")
+                if step > 0, step <= 10 {
+                    // The still square is never redrawn; the moving and fading ones are.
+                    #expect(renderer.statistics.damagedShare > 0 && renderer.statistics.damagedShare < 0.6,
+                            "\(renderer.name) at \(time): \(renderer.statistics.damagedShare)")
+                }
+            }
+        }
+    }
+}
