@@ -33,9 +33,34 @@ public final class PlanCache: @unchecked Sendable {
 
     public init() {}
 
-    /// The cache a renderer keeps for the tree of `root` at `scale`.
+    /// The cache a renderer keeps for the tree of `root`: those of the eight trees it planned last are kept, so a
+    /// renderer that draws many trees in turn does not keep the last plan (and snapshot) of each.
     static func of(_ renderer: Renderer, root: LayerID) -> PlanCache {
-        renderer.caches.slot("LaminaLayers.PlanCache.\(root.rawValue)") { PlanCache() }
+        renderer.caches.slot("LaminaLayers.PlanCaches") { RecentTrees<PlanCache>(limit: 8) }.value(for: root) {
+            PlanCache()
+        }
+    }
+}
+
+/// What a renderer keeps per tree (plan caches, retained frames), for the trees it drew last: one drawn after
+/// `limit` others is forgotten, so a renderer that draws many trees in turn does not keep something of each.
+final class RecentTrees<Value: AnyObject> {
+    private var trees: [(id: LayerID, value: Value)] = []
+    let limit: Int
+
+    init(limit: Int) {
+        self.limit = max(1, limit)
+    }
+
+    /// The value kept for the tree of `id`, made by `make` when none is.
+    func value(for id: LayerID, make: () -> Value) -> Value {
+        if let index = trees.firstIndex(where: { $0.id == id }) {
+            if index != trees.count - 1 { trees.append(trees.remove(at: index)) }
+            return trees[trees.count - 1].value
+        }
+        if trees.count >= limit { trees.removeFirst() }
+        trees.append((id, make()))
+        return trees[trees.count - 1].value
     }
 }
 

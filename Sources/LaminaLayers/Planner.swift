@@ -494,7 +494,9 @@ extension Renderer {
     /// The frames this renderer keeps for the tree of `root` (`render(_:scale:at:limits:)`): those of the four trees
     /// drawn last are kept, so that a renderer drawing many trees in turn does not hold a frame of each.
     public func retainedFrames(for root: Layer) -> RetainedFrames {
-        caches.slot("LaminaLayers.RetainedFrames") { RecentFrames() }.frames(for: root.id)
+        caches.slot("LaminaLayers.RetainedFrames") { RecentTrees<RetainedFrames>(limit: 4) }.value(for: root.id) {
+            RetainedFrames()
+        }
     }
 
     /// The plan of a frame of `root`, made as `render(_:scale:at:limits:)` makes it (with this renderer's cache).
@@ -511,19 +513,3 @@ extension Renderer {
     }
 }
 
-/// The retained frames of the trees a renderer drew last, fewest first to go.
-final class RecentFrames {
-    private var trees: [(id: LayerID, frames: RetainedFrames)] = []
-    static let limit = 4
-
-    func frames(for id: LayerID) -> RetainedFrames {
-        if let index = trees.firstIndex(where: { $0.id == id }) {
-            let entry = trees.remove(at: index)
-            trees.append(entry)
-            return entry.frames
-        }
-        if trees.count >= Self.limit { trees.removeFirst() }
-        trees.append((id, RetainedFrames()))
-        return trees[trees.count - 1].frames
-    }
-}
