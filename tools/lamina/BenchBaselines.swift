@@ -3,16 +3,6 @@ import Foundation
 import Lamina
 import LaminaBench
 
-/// Shoelace area of a polygon (either winding).
-private func area(_ points: [CGPoint]) -> Double {
-    var sum: CGFloat = 0
-    for i in points.indices {
-        let a = points[i], b = points[(i + 1) % points.count]
-        sum += a.x * b.y - b.x * a.y
-    }
-    return abs(Double(sum)) / 2
-}
-
 /// The memcpy floor: the time to copy the bytes a frame must at least read and write, had compositing no
 /// cost beyond moving them.
 enum MemcpyFloor {
@@ -22,23 +12,11 @@ enum MemcpyFloor {
     /// total is copied in pieces between the same two buffers.
     static let piece = 64 << 20
 
-    /// Written: the target once (width x height x 4). Read: for each texture quad, the texels under its visible
-    /// part (its area after the clip and the target's edges, in pixels, times the texels per pixel of its source
-    /// mapping, at most its clamp rectangle), x 4. Solid quads read nothing.
+    /// The bytes counted: `FrameBytes` (per quad, the target pixels it covers written and the texels it samples
+    /// read).
     static func bytes(for plan: RenderPlan) -> (read: Int, written: Int) {
-        var texels = 0.0
-        for quad in plan.quads {
-            guard case .texture(let texture) = quad.paint,
-                  let visible = quad.coverage(width: plan.width, height: plan.height)
-            else { continue }
-            let whole = area(quad.corners.map(\.projected))
-            guard whole > 1e-9 else { continue }
-            let unit = [CGPoint(x: 0, y: 0), CGPoint(x: 1, y: 0), CGPoint(x: 1, y: 1), CGPoint(x: 0, y: 1)]
-            let source = area(unit.map { texture.unitToTexel.apply($0).projected })
-            let clamp = Double(texture.clamp.width * texture.clamp.height)
-            texels += min(area(visible.vertices) / whole * source, clamp)
-        }
-        return (Int(texels.rounded()) * 4, plan.width * plan.height * 4)
+        let bytes = FrameBytes(plan: plan)
+        return (bytes.read, bytes.written)
     }
 
     static func measure(_ plan: RenderPlan, label: String) -> BaselineFigures {
