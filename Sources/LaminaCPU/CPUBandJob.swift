@@ -7,7 +7,7 @@ import LaminaCore
 /// buffer covering the group's pixels in the band's rows, then composited with its opacity (source-over or plus,
 /// `PlanGroup.composite`).
 final class CPUBandJob: @unchecked Sendable {
-    let prepared: [CPUPreparedQuad]
+    let prepared: CPUPreparedQuads
     /// The plan (for its groups, through `forEachStep`).
     let plan: RenderPlan
     let target: Image
@@ -16,7 +16,7 @@ final class CPUBandJob: @unchecked Sendable {
     private let lock = NSLock()
     private(set) var error: Error?
 
-    init(prepared: [CPUPreparedQuad], plan: RenderPlan, target: Image, rows: [Int], views: [CPUTextureViews]) {
+    init(prepared: CPUPreparedQuads, plan: RenderPlan, target: Image, rows: [Int], views: [CPUTextureViews]) {
         self.prepared = prepared
         self.plan = plan
         self.target = target
@@ -103,7 +103,7 @@ final class CPUBandJob: @unchecked Sendable {
                 case .quad(let index):
                     let current = stack[stack.count - 1]
                     guard let into = current.image else { return }
-                    try draw(prepared[index], rows: current.rows, into: into, origin: current.origin, views: views)
+                    try draw(quad: index, rows: current.rows, into: into, origin: current.origin, views: views)
                 }
             }
             while stack.count > 1 { close() }
@@ -120,7 +120,7 @@ final class CPUBandJob: @unchecked Sendable {
     }
 
     /// Draws one quad's part in `rows` into `destination`, whose pixel (0, 0) is target pixel `origin`.
-    private func draw(
+    func draw(
         _ item: CPUPreparedQuad, rows: Range<Int>, into destination: OpaquePointer, origin: (x: Int, y: Int),
         views: CPUTextureViews
     ) throws {
@@ -175,6 +175,16 @@ final class CPUBandJob: @unchecked Sendable {
             try composite(item, x0: box.x0, y0: y0, x1: box.x1, y1: y1, origin: origin, mask: nil, destination, views)
             return
         }
+        if item.blit != nil, boxes.count <= 8 {
+            // A copy's pixels do not depend on where a composite starts (a transformed source's can, by pixman's
+            // rounding): a few boxes one by one cost less than a clip region made for them.
+            for box in boxes {
+                let a = max(box.y0, y0), b = min(box.y1, y1)
+                guard b > a else { continue }
+                try composite(item, x0: box.x0, y0: a, x1: box.x1, y1: b, origin: origin, mask: nil, destination, views)
+            }
+            return
+        }
         let clipped = boxes.compactMap { box -> pixman_box32_t? in
             let a = max(box.y0, y0), b = min(box.y1, y1)
             guard b > a else { return nil }
@@ -194,7 +204,7 @@ final class CPUBandJob: @unchecked Sendable {
 
     /// Composites the quad's source over target pixels x0..<x1, y0..<y1 (the destination's (0, 0) is target pixel
     /// `origin`), through `mask` (whose (0, 0) is (x0, y0)) or the quad's opacity.
-    private func composite(
+    func composite(
         _ item: CPUPreparedQuad, x0: Int, y0: Int, x1: Int, y1: Int, origin: (x: Int32, y: Int32), mask: OpaquePointer?,
         maskOffset: (x: Int32, y: Int32) = (0, 0), _ destination: OpaquePointer, _ views: CPUTextureViews
     ) throws {
@@ -207,10 +217,8 @@ final class CPUBandJob: @unchecked Sendable {
         var opacity: OpaquePointer?
         let scaledSolid = item.solid != nil && !item.quad.hasAnalyticCoverage
         if mask == nil, !scaledSolid, item.opacityMask < 255 {
-            var alpha = pixman_color_t(red: 0, green: 0, blue: 0, alpha: UInt16(item.opacityMask) * 257)
-            opacity = pixman_image_create_solid_fill(&alpha)
+            opacity = views.opacityMask(item.opacityMask)
         }
-        defer { if let opacity { pixman_image_unref(opacity) } }
         let opaqueSolid = mask == nil && opacity == nil && item.solid.map { $0.quantized.alpha == 255 } == true
         pixman_image_composite32(
             opaqueSolid ? PIXMAN_OP_SRC : PIXMAN_OP_OVER, source.image, mask ?? opacity, destination,
@@ -230,6 +238,12 @@ final class CPUBandJob: @unchecked Sendable {
     private func source(
         for item: CPUPreparedQuad, views: CPUTextureViews, region: (x0: Int, y0: Int, x1: Int, y1: Int)
     ) throws -> Source? {
+        if let blit = item.blit {
+            guard let view = views.view(slot: blit.slot, of: prepared) else {
+                throw RenderError.failed("pixman could not wrap \(blit.image)")
+            }
+            return Source(image: view, offset: blit.offset, owned: false)
+        }
         let quad = item.quad
         switch quad.paint {
         case .shadow:

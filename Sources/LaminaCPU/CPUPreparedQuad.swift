@@ -26,14 +26,19 @@ struct CPUPreparedQuad: @unchecked Sendable {
     /// Trilinear minification: the levels to sample (nil: level 0 alone), and the image's mip chain.
     private(set) var mip: MipSelection?
     private(set) var mipLevels: [Image] = []
+    /// A texture copied 1:1 at a whole-pixel offset (nil: anything else), worked out once for every band.
+    private(set) var blit: CPUBlit?
 
     var isEmpty: Bool {
         if case .none = coverage { return true }
         return false
     }
 
-    init(_ quad: Quad, width: Int, height: Int, coverages: FrameCache<CoverageKey, Coverage>? = nil) {
+    /// `slots` numbers the frame's whole-pixel copies (`blit`); without it, every texture takes the general path.
+    init(_ quad: Quad, width: Int, height: Int, coverages: FrameCache<CoverageKey, Coverage>? = nil,
+         slots: CPUTextureSlots? = nil) {
         self.quad = quad
+        blit = slots.flatMap { CPUBlit(quad, slots: $0) }
         let opacity = min(max(quad.opacity, 0), 1)
         var solidColor: PremultipliedColor?
         if case .solid(let color) = quad.paint { solidColor = color }

@@ -24,6 +24,8 @@ public final class CPURenderer: Renderer {
     private var bandViews: [CPUTextureViews] = []
     /// The edge masks of rounded and antialiased quads, kept while they come back unchanged.
     private let coverages = FrameCache<CoverageKey, CPUPreparedQuad.Coverage>()
+    /// Numbers the frame's whole-pixel texture copies for the bands' views (`CPUBlit`).
+    private let textureSlots = CPUTextureSlots()
 
     /// A renderer using `threads` threads (default: one per core).
     public init(threads: Int = ProcessInfo.processInfo.activeProcessorCount) {
@@ -47,8 +49,10 @@ public final class CPURenderer: Renderer {
         defer { shadows.endFrame() }
         // Mip chains are built here, before the bands start (once per image generation; cached on the image).
         defer { coverages.endFrame() }
-        let prepared = try quads.map {
-            try CPUPreparedQuad($0, width: plan.width, height: plan.height, coverages: coverages).withMipLevels()
+        defer { textureSlots.endFrame() }
+        let prepared = try CPUPreparedQuads(quads) {
+            try CPUPreparedQuad($0, width: plan.width, height: plan.height, coverages: coverages, slots: textureSlots)
+                .withMipLevels()
         }
         // Two bands per thread even out uneven scenes; bands of fewer than 16 rows are not worth a thread.
         let bandCount = threads == 1 ? 1 : max(1, min(threads * 2, plan.height / 16))
