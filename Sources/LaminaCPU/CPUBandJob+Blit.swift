@@ -19,6 +19,8 @@ extension CPUBandJob {
             try draw(prepared[index], rows: rows, into: destination, origin: origin, views: views)
         case .blitBox:
             try blit(fast, fast.box, rows: rows, into: destination, origin: origin, views: views)
+        case .scaledBox:
+            try drawScaled(fast, rows: rows, into: destination, origin: origin, views: views)
         case .blitEdges:
             try fast.edges!._withUnsafeGuaranteedRef { edges in
                 if let bounds = edges.fullBounds, bounds.y1 > rows.lowerBound, bounds.y0 < rows.upperBound {
@@ -41,18 +43,45 @@ extension CPUBandJob {
         return view
     }
 
+    /// Samples a scaled copy over the pixels of its box in `rows` (over, through the quad's opacity).
+    private func drawScaled(
+        _ fast: CPUFastQuad, rows: Range<Int>, into destination: OpaquePointer, origin: (x: Int, y: Int),
+        views: CPUTextureViews
+    ) throws {
+        let box = fast.box
+        let y0 = max(box.y0, rows.lowerBound), y1 = min(box.y1, rows.upperBound)
+        guard y1 > y0 else { return }
+        guard let source = views.scaledView(slot: Int(fast.slot), of: prepared) else {
+            throw RenderError.failed("pixman could not wrap scaled slot \(fast.slot)")
+        }
+        var transform = fast.transform
+        pixman_image_set_transform(source, &transform)
+        let opacity = fast.opacity < 255 ? views.opacityMask(fast.opacity) : nil
+        pixman_image_composite32(
+            PIXMAN_OP_OVER, source, opacity, destination, Int32(box.x0), Int32(y0), 0, 0, Int32(box.x0 - origin.x),
+            Int32(y0 - origin.y), Int32(box.x1 - box.x0), Int32(y1 - y0))
+    }
+
     /// Copies the pixels of `box` in `rows` (over, through the quad's opacity).
     private func blit(
         _ fast: CPUFastQuad, _ box: PixelBox, rows: Range<Int>, into destination: OpaquePointer,
         origin: (x: Int, y: Int), views: CPUTextureViews
     ) throws {
-        let y0 = max(box.y0, rows.lowerBound), y1 = min(box.y1, rows.upperBound)
+        var x0 = box.x0, x1 = box.x1
+        var y0 = max(box.y0, rows.lowerBound), y1 = min(box.y1, rows.upperBound)
         guard y1 > y0 else { return }
+        if let texels = fast.texels {
+            // Only the part of the box whose source texels are not all transparent.
+            let (dx, dy) = (Int(fast.offset.x), Int(fast.offset.y))
+            guard let t = texels._withUnsafeGuaranteedRef({ $0.trimmed(x0: x0 + dx, y0: y0 + dy, x1: x1 + dx, y1: y1 + dy) })
+            else { return }
+            (x0, y0, x1, y1) = (t.x0 - dx, t.y0 - dy, t.x1 - dx, t.y1 - dy)
+        }
         let source = try view(fast, views)
         let opacity = fast.opacity < 255 ? views.opacityMask(fast.opacity) : nil
         pixman_image_composite32(
-            PIXMAN_OP_OVER, source, opacity, destination, Int32(box.x0) + fast.offset.x, Int32(y0) + fast.offset.y,
-            0, 0, Int32(box.x0 - origin.x), Int32(y0 - origin.y), Int32(box.x1 - box.x0), Int32(y1 - y0))
+            PIXMAN_OP_OVER, source, opacity, destination, Int32(x0) + fast.offset.x, Int32(y0) + fast.offset.y,
+            0, 0, Int32(x0 - origin.x), Int32(y0 - origin.y), Int32(x1 - x0), Int32(y1 - y0))
     }
 
     /// Copies the edge pixels of an analytic copy in `rows` through its coverage mask (which carries the opacity),
@@ -62,24 +91,35 @@ extension CPUBandJob {
         origin: (x: Int, y: Int), views: CPUTextureViews
     ) throws {
         let bounds = edges.bounds
-        let source = try view(fast, views)
-        try edges.mask.withUnsafeBufferPointer { buffer in
-            // pixman wants a mutable pointer but only reads a mask.
-            let start = UnsafeMutableRawPointer(mutating: buffer.baseAddress!)
-            guard let mask = pixman_image_create_bits_no_clear(
-                PIXMAN_a8, Int32(bounds.x1 - bounds.x0), Int32(bounds.y1 - bounds.y0),
-                start.assumingMemoryBound(to: UInt32.self), Int32(edges.stride))
-            else { throw RenderError.failed("pixman could not make a coverage mask") }
-            defer { pixman_image_unref(mask) }
-            for piece in edges.pieces {
-                let y0 = max(bounds.y0 + piece.y0, rows.lowerBound), y1 = min(bounds.y0 + piece.y1, rows.upperBound)
-                guard y1 > y0 else { continue }
-                let x0 = bounds.x0 + piece.x0, x1 = bounds.x0 + piece.x1
-                pixman_image_composite32(
-                    PIXMAN_OP_OVER, source, mask, destination, Int32(x0) + fast.offset.x, Int32(y0) + fast.offset.y,
-                    Int32(piece.x0), Int32(y0 - bounds.y0), Int32(x0 - origin.x), Int32(y0 - origin.y),
-                    Int32(x1 - x0), Int32(y1 - y0))
+        var source: OpaquePointer?
+        var mask: OpaquePointer?
+        defer { if let mask { pixman_image_unref(mask) } }
+        for piece in edges.pieces {
+            var y0 = max(bounds.y0 + piece.y0, rows.lowerBound), y1 = min(bounds.y0 + piece.y1, rows.upperBound)
+            guard y1 > y0 else { continue }
+            var x0 = bounds.x0 + piece.x0, x1 = bounds.x0 + piece.x1
+            if let texels = fast.texels {
+                // Only where the source has texels that are not transparent: the corners a rounded sprite cuts are
+                // often clear already.
+                let (dx, dy) = (Int(fast.offset.x), Int(fast.offset.y))
+                guard let t = texels._withUnsafeGuaranteedRef({
+                    $0.trimmed(x0: x0 + dx, y0: y0 + dy, x1: x1 + dx, y1: y1 + dy)
+                }) else { continue }
+                (x0, y0, x1, y1) = (t.x0 - dx, t.y0 - dy, t.x1 - dx, t.y1 - dy)
             }
+            if mask == nil {
+                source = try view(fast, views)
+                // pixman wants a mutable pointer but only reads a mask; the coverage keeps the bytes for the frame.
+                let start = edges.mask.withUnsafeBufferPointer { UnsafeMutableRawPointer(mutating: $0.baseAddress!) }
+                mask = pixman_image_create_bits_no_clear(
+                    PIXMAN_a8, Int32(bounds.x1 - bounds.x0), Int32(bounds.y1 - bounds.y0),
+                    start.assumingMemoryBound(to: UInt32.self), Int32(edges.stride))
+                guard mask != nil else { throw RenderError.failed("pixman could not make a coverage mask") }
+            }
+            pixman_image_composite32(
+                PIXMAN_OP_OVER, source, mask, destination, Int32(x0) + fast.offset.x, Int32(y0) + fast.offset.y,
+                Int32(x0 - bounds.x0), Int32(y0 - bounds.y0), Int32(x0 - origin.x), Int32(y0 - origin.y),
+                Int32(x1 - x0), Int32(y1 - y0))
         }
     }
 }

@@ -309,7 +309,7 @@ final class CPUBandJob: @unchecked Sendable {
 
     /// True when `m` maps the corners of `region` (and so, being affine, all of it) to texel coordinates pixman's
     /// 16.16 fixed point holds with room to spare.
-    private static func fitsFixedPoint(_ m: Matrix3, region: (x0: Int, y0: Int, x1: Int, y1: Int)) -> Bool {
+    static func fitsFixedPoint(_ m: Matrix3, region: (x0: Int, y0: Int, x1: Int, y1: Int)) -> Bool {
         let limit: CGFloat = 16_384
         guard [m.m11, m.m12, m.m21, m.m22].allSatisfy({ abs($0) < limit }) else { return false }
         for (x, y) in [(region.x0, region.y0), (region.x1, region.y0), (region.x0, region.y1), (region.x1, region.y1)] {
@@ -320,7 +320,7 @@ final class CPUBandJob: @unchecked Sendable {
     }
 
     /// Lamina's row-vector Matrix3 (affine here) as pixman's column-vector double matrix.
-    private static func pixmanMatrix(_ m: Matrix3) -> pixman_f_transform {
+    static func pixmanMatrix(_ m: Matrix3) -> pixman_f_transform {
         pixman_f_transform(m: (
             (Double(m.m11), Double(m.m21), Double(m.m31)),
             (Double(m.m12), Double(m.m22), Double(m.m32)),

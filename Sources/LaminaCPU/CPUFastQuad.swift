@@ -1,3 +1,4 @@
+import CPixman
 import LaminaCore
 
 /// What a band needs to draw a whole-pixel texture copy (`CPUBlit`) without touching the prepared quad: plain
@@ -11,6 +12,8 @@ struct CPUFastQuad {
         case general
         /// A copy over every pixel of `box`.
         case blitBox
+        /// A texture sampled through `transform` over every pixel of `box` (`CPUScaledCopy`).
+        case scaledBox
         /// A copy through analytic coverage (`edges`: a rounded sprite): its full boxes (at most
         /// `maxFullBoxes`), then its edge pixels through the coverage mask.
         case blitEdges
@@ -29,6 +32,10 @@ struct CPUFastQuad {
     var box = PixelBox(x0: 0, y0: 0, x1: 0, y1: 0)
     /// `blitEdges`: the coverage, kept alive by the prepared quad for the frame.
     var edges: Unmanaged<CPUEdgeCoverage>?
+    /// Where the source's texels are not transparent (nil: not known), kept alive by `CPUPreparedQuads`.
+    var texels: Unmanaged<CPUTexelCoverage>?
+    /// `scaledBox`: target pixels to view texels.
+    var transform = pixman_transform()
 
     init(kind: Kind) {
         self.kind = kind
@@ -36,6 +43,14 @@ struct CPUFastQuad {
 
     /// The fast form of `quad`.
     init(_ quad: CPUPreparedQuad) {
+        if let scaled = quad.scaled, case .box(let box) = quad.coverage {
+            self.init(kind: .scaledBox)
+            self.box = box
+            opacity = quad.opacityMask
+            slot = Int32(scaled.slot)
+            transform = scaled.transform
+            return
+        }
         guard let blit = quad.blit else {
             self.init(kind: quad.isEmpty ? .empty : .general)
             return

@@ -28,6 +28,8 @@ struct CPUPreparedQuad: @unchecked Sendable {
     private(set) var mipLevels: [Image] = []
     /// A texture copied 1:1 at a whole-pixel offset (nil: anything else), worked out once for every band.
     private(set) var blit: CPUBlit?
+    /// A texture sampled through an affine transform over a box of whole pixels (nil: anything else).
+    private(set) var scaled: CPUScaledCopy?
 
     var isEmpty: Bool {
         if case .none = coverage { return true }
@@ -64,6 +66,9 @@ struct CPUPreparedQuad: @unchecked Sendable {
             coverage = .none
         case .rect(let x0, let y0, let x1, let y1):
             coverage = .box(PixelBox(x0: x0, y0: y0, x1: x1, y1: y1))
+            if blit == nil, let slots {
+                scaled = CPUScaledCopy(quad, box: PixelBox(x0: x0, y0: y0, x1: x1, y1: y1), slots: slots)
+            }
         case .spans:
             let boxes = pixels.boxes
             var bounds = boxes[0]

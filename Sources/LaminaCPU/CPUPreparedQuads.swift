@@ -9,19 +9,29 @@ final class CPUPreparedQuads: RandomAccessCollection, @unchecked Sendable {
     /// The quads prepared so far (all of them once `init` returns).
     private(set) var endIndex = 0
     var startIndex: Int { 0 }
-    /// The image and clamp rectangle of each blit slot (`CPUTextureSlots`), for the bands' views.
-    private(set) var slotSources: [(image: Image, clamp: TexelRect)] = []
+    /// The image and clamp rectangle of each blit slot (`CPUTextureSlots`), for the bands' views, and where its
+    /// texels are not transparent (kept alive here for the fast forms, which point at it unretained).
+    private(set) var slotSources: [(image: Image, clamp: TexelRect, texels: CPUTexelCoverage?)] = []
 
-    /// Each of `quads` prepared by `prepare`, in order.
-    init(_ quads: [Quad], prepare: (Quad) throws -> CPUPreparedQuad) rethrows {
+    /// Each of `quads` prepared by `prepare`, in order; `slots` (the one `prepare` numbers copies with) gives the
+    /// texel coverage of each copy's source.
+    init(_ quads: [Quad], slots: CPUTextureSlots? = nil, prepare: (Quad) throws -> CPUPreparedQuad) rethrows {
         base = .allocate(capacity: Swift.max(1, quads.count))
         fastBase = .allocate(capacity: Swift.max(1, quads.count))
         for quad in quads {
             let prepared = try prepare(quad)
-            if let blit = prepared.blit, blit.slot == slotSources.count {
-                slotSources.append((blit.image, blit.clamp))
+            var fast = CPUFastQuad(prepared)
+            if let scaled = prepared.scaled, scaled.slot == slotSources.count, case .texture(let texture) = quad.paint {
+                // Transparency is not worked out for scaled copies: a bilinear sample mixes neighbouring texels.
+                slotSources.append((texture.image, texture.clamp, nil))
             }
-            (fastBase + endIndex).initialize(to: CPUFastQuad(prepared))
+            if let blit = prepared.blit {
+                if blit.slot == slotSources.count {
+                    slotSources.append((blit.image, blit.clamp, slots?.texelCoverage(image: blit.image, clamp: blit.clamp)))
+                }
+                fast.texels = slotSources[blit.slot].texels.map(Unmanaged.passUnretained)
+            }
+            (fastBase + endIndex).initialize(to: fast)
             (base + endIndex).initialize(to: prepared)
             endIndex += 1
         }

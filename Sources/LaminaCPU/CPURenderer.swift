@@ -26,6 +26,8 @@ public final class CPURenderer: Renderer {
     private let coverages = FrameCache<CoverageKey, CPUPreparedQuad.Coverage>()
     /// Numbers the frame's whole-pixel texture copies for the bands' views (`CPUBlit`).
     private let textureSlots = CPUTextureSlots()
+    /// false: every quad takes the general path (tests compare the fast paths with it, pixel for pixel).
+    var usesFastPaths = true
 
     /// A renderer using `threads` threads (default: one per core).
     public init(threads: Int = ProcessInfo.processInfo.activeProcessorCount) {
@@ -50,8 +52,9 @@ public final class CPURenderer: Renderer {
         // Mip chains are built here, before the bands start (once per image generation; cached on the image).
         defer { coverages.endFrame() }
         defer { textureSlots.endFrame() }
-        let prepared = try CPUPreparedQuads(quads) {
-            try CPUPreparedQuad($0, width: plan.width, height: plan.height, coverages: coverages, slots: textureSlots)
+        let slots = usesFastPaths ? textureSlots : nil
+        let prepared = try CPUPreparedQuads(quads, slots: slots) {
+            try CPUPreparedQuad($0, width: plan.width, height: plan.height, coverages: coverages, slots: slots)
                 .withMipLevels()
         }
         // Two bands per thread even out uneven scenes; bands of fewer than 16 rows are not worth a thread.

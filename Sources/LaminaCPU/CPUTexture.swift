@@ -13,6 +13,8 @@ final class CPUTextureViews {
     private var views: [Key: OpaquePointer] = [:]
     /// Views of whole-pixel copies by slot (`CPUBlit`): never given a transform or filter.
     private var slotViews: [OpaquePointer?] = []
+    /// Views of scaled copies by slot (`CPUScaledCopy`): bilinear, given each quad's transform as it is drawn.
+    private var scaledViews: [OpaquePointer?] = []
     /// Solid masks of each opacity byte, made on first use.
     private var opacityMasks = [OpaquePointer?](repeating: nil, count: 256)
 
@@ -35,14 +37,28 @@ final class CPUTextureViews {
     func view(slot: Int, of quads: CPUPreparedQuads) -> OpaquePointer? {
         if slot < slotViews.count, let view = slotViews[slot] { return view }
         if slot >= slotViews.count { slotViews += Array(repeating: nil, count: slot + 1 - slotViews.count) }
-        let (image, clamp) = quads.slotSources[slot]
+        slotViews[slot] = makeView(slot: slot, of: quads)
+        return slotViews[slot]
+    }
+
+    /// The bilinear view of slot `slot` for scaled copies, made on first use this frame.
+    func scaledView(slot: Int, of quads: CPUPreparedQuads) -> OpaquePointer? {
+        if slot < scaledViews.count, let view = scaledViews[slot] { return view }
+        if slot >= scaledViews.count { scaledViews += Array(repeating: nil, count: slot + 1 - scaledViews.count) }
+        guard let view = makeView(slot: slot, of: quads) else { return nil }
+        pixman_image_set_filter(view, PIXMAN_FILTER_BILINEAR, nil, 0)
+        scaledViews[slot] = view
+        return view
+    }
+
+    private func makeView(slot: Int, of quads: CPUPreparedQuads) -> OpaquePointer? {
+        let (image, clamp, _) = quads.slotSources[slot]
         let first = image.baseAddress.advanced(by: clamp.y0 * image.bytesPerRow + clamp.x0 * 4)
         guard let view = pixman_image_create_bits_no_clear(
             PIXMAN_a8r8g8b8, Int32(clamp.width), Int32(clamp.height),
             first.assumingMemoryBound(to: UInt32.self), Int32(image.bytesPerRow))
         else { return nil }
         pixman_image_set_repeat(view, PIXMAN_REPEAT_PAD)
-        slotViews[slot] = view
         return view
     }
 
@@ -59,8 +75,9 @@ final class CPUTextureViews {
     func removeAll() {
         for view in views.values { pixman_image_unref(view) }
         views.removeAll(keepingCapacity: true)
-        for case let view? in slotViews { pixman_image_unref(view) }
+        for case let view? in slotViews + scaledViews { pixman_image_unref(view) }
         slotViews.removeAll(keepingCapacity: true)
+        scaledViews.removeAll(keepingCapacity: true)
     }
 
     deinit {

@@ -13,7 +13,15 @@ final class CPUTextureSlots {
         var slot: Int
     }
 
+    private struct CoverageKey: Hashable {
+        var image: ObjectIdentifier
+        var generation: UInt64
+        var clamp: TexelRect
+    }
+
     private var table: [Entry?] = Array(repeating: nil, count: 64)
+    /// The texel coverage of each (image generation, clamp) a frame copies from, kept while frames use it.
+    private let texelCoverages = FrameCache<CoverageKey, CPUTexelCoverage?>()
     /// Slots in use this frame.
     private(set) var count = 0
 
@@ -32,8 +40,18 @@ final class CPUTextureSlots {
         return count - 1
     }
 
+    /// Where `clamp` of `image` has texels that are not fully transparent; nil for a clamp too large to scan.
+    func texelCoverage(image: Image, clamp: TexelRect) -> CPUTexelCoverage? {
+        let key = CoverageKey(image: ObjectIdentifier(image), generation: image.generation, clamp: clamp)
+        if let kept = texelCoverages.use(key), let coverage = kept, coverage.image === image { return coverage }
+        let coverage = CPUTexelCoverage(image, clamp: clamp)
+        texelCoverages.insert(coverage, for: key)
+        return coverage
+    }
+
     /// Forgets every pair (the next frame numbers its own from 0).
     func endFrame() {
+        texelCoverages.endFrame()
         guard count > 0 else { return }
         for index in table.indices { table[index] = nil }
         count = 0
