@@ -100,6 +100,24 @@ import Testing
         #expect(memcpy["bytesWritten"] as? Int == (256 * 256 + 1_000 * 64 * 64) * 4)
     }
 
+    @Test func roundedSpritesAreOneQuadEachWithEveryBaseline() throws {
+        let folder = try CLI.temporaryFolder()
+        let result = try CLI.run(Self.tiny + ["--scene", "rounded-sprites-1k", "--json", "out.json"], in: folder)
+        #expect(result.status == 0, "\(result.stderr)")
+        let json = try Self.readJSON(folder.appendingPathComponent("out.json"))
+        let scene = try #require((json["scenes"] as? [[String: Any]])?.first)
+        // No offscreen group: the rounded sprites are drawn straight onto the target, so cairo draws them too.
+        #expect(scene["layers"] as? Int == 1001 && scene["quads"] as? Int == 1001)
+        let cpu = try #require((scene["renderers"] as? [[String: Any]])?.first)
+        #expect(cpu["offscreenPasses"] as? Int == 0)
+        let baselines = try Self.object(scene["baselines"])
+        #expect(try Self.object(baselines["cairo"])["skipped"] is NSNull)
+        // The same sprites as sprites-1k: the same bytes for the floor (rounded corners count as covered).
+        let memcpy = try Self.object(baselines["memcpy"])
+        #expect(memcpy["bytesRead"] as? Int == 1_000 * 64 * 64 * 4)
+        #expect(memcpy["bytesWritten"] as? Int == (256 * 256 + 1_000 * 64 * 64) * 4)
+    }
+
     @Test func chartHasABarPerSceneAndSeries() throws {
         let folder = try CLI.temporaryFolder()
         let result = try CLI.run(Self.tiny + ["--scene", "sprites-1k", "--scene", "deeptree", "--chart", "chart.svg"],
