@@ -10,7 +10,9 @@ import LaminaCore
 struct CPUBlit {
     /// The band's view of `clamp` in `image` (`CPUTextureViews.view(of:)`).
     let slot: Int
-    let image: Image
+    /// Unowned: the quad holds the image for the frame, and retaining the one sprite sheet 10,000 times a frame
+    /// cost more than the rest of the copy's preparation.
+    unowned(unsafe) let image: Image
     let clamp: TexelRect
     /// Added to target pixels to get view pixels (the view's (0, 0) is the clamp's corner).
     let offset: (x: Int32, y: Int32)

@@ -4,6 +4,8 @@ import LaminaCore
 /// subscript hands each band a copy of every quad it draws, a retain and a release for each of the quad's
 /// references, which for 10,000 sprites in four bands cost more than their preparation.
 final class CPUPreparedQuads: RandomAccessCollection, @unchecked Sendable {
+    /// The frame's quads, which the prepared quads point into.
+    private let quads: [Quad]
     private let base: UnsafeMutablePointer<CPUPreparedQuad>
     private let fastBase: UnsafeMutablePointer<CPUFastQuad>
     /// The quads prepared so far (all of them once `init` returns).
@@ -15,13 +17,19 @@ final class CPUPreparedQuads: RandomAccessCollection, @unchecked Sendable {
 
     /// Each of `quads` prepared by `prepare`, in order; `slots` (the one `prepare` numbers copies with) gives the
     /// texel coverage of each copy's source.
-    init(_ quads: [Quad], slots: CPUTextureSlots? = nil, prepare: (Quad) throws -> CPUPreparedQuad) rethrows {
+    /// `prepare` is handed each quad in place (`CPUPreparedQuad.quadPointer`).
+    init(_ quads: [Quad], slots: CPUTextureSlots? = nil, prepare: (UnsafePointer<Quad>) throws -> CPUPreparedQuad)
+        rethrows {
+        self.quads = quads
         base = .allocate(capacity: Swift.max(1, quads.count))
         fastBase = .allocate(capacity: Swift.max(1, quads.count))
-        for quad in quads {
+        // The array is held and never changed while the prepared quads live, so its storage stays where it is.
+        guard let first = quads.withUnsafeBufferPointer({ $0.baseAddress }) else { return }
+        for index in quads.indices {
+            let quad = first + index
             let prepared = try prepare(quad)
             var fast = CPUFastQuad(prepared)
-            if let scaled = prepared.scaled, scaled.slot == slotSources.count, case .texture(let texture) = quad.paint {
+            if let scaled = prepared.scaled, scaled.slot == slotSources.count, case .texture(let texture) = quad.pointee.paint {
                 // Transparency is not worked out for scaled copies: a bilinear sample mixes neighbouring texels.
                 slotSources.append((texture.image, texture.clamp, nil))
             }
