@@ -7,9 +7,8 @@ import LaminaCore
 /// it, worked out once per frame instead of once per band, with the view found by slot (`CPUTextureSlots`).
 struct CPUScaledCopy {
     let slot: Int
-    /// Target pixels to view texels, as pixman's 16.16 matrix.
+    /// Target pixels to view texels, as pixman's 16.16 matrix (sampled bilinear: `CPUTextureViews.scaledView`).
     let transform: pixman_transform
-    let filter: pixman_filter_t
 
     /// The scaled copy `quad` makes over `box`, or nil when it is a whole-pixel copy (`CPUBlit`), projective,
     /// nearest (sampled in doubles), minified through mip levels, beyond pixman's fixed point, or no texture.
@@ -28,7 +27,6 @@ struct CPUScaledCopy {
         var f = CPUBandJob.pixmanMatrix(targetToView)
         guard pixman_transform_from_pixman_f_transform(&transform, &f) != 0 else { return nil }
         self.transform = transform
-        filter = PIXMAN_FILTER_BILINEAR
         slot = slots.slot(image: texture.image, clamp: clamp)
     }
 }

@@ -47,19 +47,6 @@ final class CPUTexelCoverage: @unchecked Sendable {
         self.bounds = bounds.x0 == Int.max ? PixelBox(x0: 0, y0: 0, x1: 0, y1: 0) : bounds
     }
 
-    /// True when every texel that a 1:1 copy of view pixels x0 ..< x1, y0 ..< y1 samples is fully transparent
-    /// (pixels outside the clamp sample its edge texels, as the view's PAD repeat does).
-    func isTransparent(x0: Int, y0: Int, x1: Int, y1: Int) -> Bool {
-        guard x1 > x0, y1 > y0 else { return true }
-        let c0 = min(max(x0, 0), width - 1), c1 = min(max(x1 - 1, 0), width - 1) + 1
-        let r0 = min(max(y0, 0), height - 1), r1 = min(max(y1 - 1, 0), height - 1) + 1
-        guard c0 < bounds.x1, c1 > bounds.x0, r0 < bounds.y1, r1 > bounds.y0 else { return true }
-        for row in max(r0, bounds.y0)..<min(r1, bounds.y1) where Int(first[row]) < c1 && Int(last[row]) > c0 {
-            return false
-        }
-        return true
-    }
-
     /// The smallest rectangle within view pixels x0 ..< x1, y0 ..< y1 that holds every texel there that is not
     /// fully transparent; only for a rectangle inside the clamp (beyond it the PAD repeat samples edge texels for
     /// pixels elsewhere: returned as given). Nil when nothing is left.

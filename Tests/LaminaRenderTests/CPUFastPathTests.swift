@@ -96,6 +96,24 @@ import Testing
                 "\(kinds)")
     }
 
+    @Test func texelCoverageTrimsToTheTexelsThatAreNotClear() throws {
+        // 8 x 6 texels, clear but for a block at columns 2..<5, rows 1..<4, and one texel at (6, 4).
+        let image = try Image(width: 10, height: 8)
+        for y in 1..<4 { for x in 2..<5 { image.setWord(0x8040_2010, x: x + 1, y: y + 1) } }
+        image.setWord(0x0100_0000, x: 7, y: 5)
+        let texels = try #require(CPUTexelCoverage(image, clamp: TexelRect(x0: 1, y0: 1, x1: 9, y1: 7)))
+        #expect(texels.bounds == PixelBox(x0: 2, y0: 1, x1: 7, y1: 5))
+        #expect(texels.trimmed(x0: 0, y0: 0, x1: 8, y1: 6)! == (2, 1, 7, 5))
+        #expect(texels.trimmed(x0: 0, y0: 0, x1: 4, y1: 3)! == (2, 1, 4, 3))
+        #expect(texels.trimmed(x0: 5, y0: 0, x1: 8, y1: 4) == nil, "clear: only (6, 4) is not, outside")
+        #expect(texels.trimmed(x0: 5, y0: 4, x1: 8, y1: 6)! == (6, 4, 7, 5))
+        // Reaching past the clamp, pixels sample its edge texels (PAD): left as given.
+        #expect(texels.trimmed(x0: -2, y0: 0, x1: 3, y1: 2)! == (-2, 0, 3, 2))
+        // A clamp too large to scan has no coverage.
+        let large = try Image(width: 300, height: 300)
+        #expect(CPUTexelCoverage(large, clamp: TexelRect(x0: 0, y0: 0, x1: 300, y1: 300)) == nil)
+    }
+
     @Test func repeatedFramesKeepTheirBytes() throws {
         // Frames after the first reuse the renderer's kept texel coverage and slot tables.
         let root = try Self.scene(count: 40, seed: 9)
