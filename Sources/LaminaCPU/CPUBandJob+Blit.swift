@@ -73,8 +73,9 @@ extension CPUBandJob {
         if let texels = fast.texels {
             // Only the part of the box whose source texels are not all transparent.
             let (dx, dy) = (Int(fast.offset.x), Int(fast.offset.y))
-            guard let t = texels._withUnsafeGuaranteedRef({ $0.trimmed(x0: x0 + dx, y0: y0 + dy, x1: x1 + dx, y1: y1 + dy) })
-            else { return }
+            guard let t = texels._withUnsafeGuaranteedRef({
+                $0.trimmed(x0: x0 + dx, y0: y0 + dy, x1: x1 + dx, y1: y1 + dy)
+            }) else { return }
             (x0, y0, x1, y1) = (t.x0 - dx, t.y0 - dy, t.x1 - dx, t.y1 - dy)
         }
         let source = try view(fast, views)

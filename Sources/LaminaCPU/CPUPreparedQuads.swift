@@ -29,13 +29,15 @@ final class CPUPreparedQuads: RandomAccessCollection, @unchecked Sendable {
             let quad = first + index
             let prepared = try prepare(quad)
             var fast = CPUFastQuad(prepared)
-            if let scaled = prepared.scaled, scaled.slot == slotSources.count, case .texture(let texture) = quad.pointee.paint {
+            if let scaled = prepared.scaled, scaled.slot == slotSources.count,
+               case .texture(let texture) = quad.pointee.paint {
                 // Transparency is not worked out for scaled copies: a bilinear sample mixes neighbouring texels.
                 slotSources.append((texture.image, texture.clamp, nil))
             }
             if let blit = prepared.blit {
                 if blit.slot == slotSources.count {
-                    slotSources.append((blit.image, blit.clamp, slots?.texelCoverage(image: blit.image, clamp: blit.clamp)))
+                    let texels = slots?.texelCoverage(image: blit.image, clamp: blit.clamp)
+                    slotSources.append((blit.image, blit.clamp, texels))
                 }
                 fast.texels = slotSources[blit.slot].texels.map(Unmanaged.passUnretained)
             }

@@ -46,7 +46,8 @@ import Testing
         // Only antialiased corner pixels may differ: cairo's coverage of an arc is not the signed distance's (measured:
         // 2.5% of the pixels by more than 2, at most 24; without the rounding corners would differ by up to 255).
         let share = Double(difference.pixelsOverTolerance) / Double(difference.pixelCount)
-        #expect(share < 0.04, "\(difference.pixelsOverTolerance) of \(difference.pixelCount) pixels differ by more than 2")
+        #expect(share < 0.04,
+                "\(difference.pixelsOverTolerance) of \(difference.pixelCount) pixels differ by more than 2")
         #expect(difference.maxChannelDifference <= 48, "max \(difference.maxChannelDifference)")
     }
 
@@ -60,7 +61,8 @@ import Testing
         let difference = try #require(ImageDifference(gl.snapshot(), lamina, tolerance: 2))
         // The same signed-distance coverage in floats: only rounding apart (measured: none by more than 2).
         let share = Double(difference.pixelsOverTolerance) / Double(difference.pixelCount)
-        #expect(share < 0.001, "\(difference.pixelsOverTolerance) of \(difference.pixelCount) pixels differ by more than 2")
+        #expect(share < 0.001,
+                "\(difference.pixelsOverTolerance) of \(difference.pixelCount) pixels differ by more than 2")
         #expect(difference.maxChannelDifference <= 4, "max \(difference.maxChannelDifference)")
     }
 

@@ -44,8 +44,9 @@ import Testing
             switch index % 4 {
             case 0:
                 // A 1:1 cell, sometimes reaching past the image's right or bottom edge.
-                layer.contentsRect = CGRect(x: CGFloat(random.below(96 - 4)) / 96, y: CGFloat(random.below(80 - 4)) / 80,
-                                            width: CGFloat(w) / 96, height: CGFloat(h) / 80)
+                layer.contentsRect = CGRect(
+                    x: CGFloat(random.below(96 - 4)) / 96, y: CGFloat(random.below(80 - 4)) / 80,
+                    width: CGFloat(w) / 96, height: CGFloat(h) / 80)
             case 1:
                 layer.contentsCenter = CGRect(x: 0.3, y: 0.35, width: 0.4, height: 0.3)
             case 2:
@@ -79,7 +80,10 @@ import Testing
             let (fast, general) = try renderBoth(Self.scene(count: 60, seed: UInt64(seed)), threads: threads)
             let difference = try #require(ImageDifference(fast, general))
             #expect(difference.differingPixels == 0,
-                    "seed \(seed), \(threads) threads: \(difference.differingPixels) pixels differ, max \(difference.maxChannelDifference)")
+                    """
+                    seed \(seed), \(threads) threads: \(difference.differingPixels) pixels differ, \
+                    max \(difference.maxChannelDifference)
+                    """)
         }
     }
 
@@ -92,8 +96,8 @@ import Testing
         }
         var kinds: [CPUFastQuad.Kind: Int] = [:]
         for index in quads.indices { kinds[quads.fast(index).kind, default: 0] += 1 }
-        #expect(kinds[.blitBox, default: 0] > 5 && kinds[.blitEdges, default: 0] > 5 && kinds[.scaledBox, default: 0] > 5,
-                "\(kinds)")
+        #expect(kinds[.blitBox, default: 0] > 5 && kinds[.blitEdges, default: 0] > 5
+                    && kinds[.scaledBox, default: 0] > 5, "\(kinds)")
     }
 
     @Test func texelCoverageTrimsToTheTexelsThatAreNotClear() throws {
