@@ -204,7 +204,7 @@ final class CPUBandJob: @unchecked Sendable {
 
     /// Composites the quad's source over target pixels x0..<x1, y0..<y1 (the destination's (0, 0) is target pixel
     /// `origin`), through `mask` (whose (0, 0) is (x0, y0)) or the quad's opacity.
-    func composite(
+    private func composite(
         _ item: CPUPreparedQuad, x0: Int, y0: Int, x1: Int, y1: Int, origin: (x: Int32, y: Int32), mask: OpaquePointer?,
         maskOffset: (x: Int32, y: Int32) = (0, 0), _ destination: OpaquePointer, _ views: CPUTextureViews
     ) throws {
