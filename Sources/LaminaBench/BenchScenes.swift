@@ -9,6 +9,10 @@ public enum BenchScene: String, CaseIterable, Sendable {
     /// 1,000 / 10,000 / 100,000 sprites of 64 x 64 points cut from one 512 x 512 sheet with contentsRect, at
     /// whole-point positions.
     case sprites1k = "sprites-1k", sprites10k = "sprites-10k", sprites100k = "sprites-100k"
+    /// sprites-1k's / sprites-10k's sprites (the same frames at the same places), each with cornerRadius 16 and
+    /// masksToBounds: every sprite is one quad seen through a rounded rectangle (its CoverageShape), no offscreen
+    /// group, so the renderers draw its straight middle as a copy and its corners through antialiased coverage.
+    case roundedSprites1k = "rounded-sprites-1k", roundedSprites10k = "rounded-sprites-10k"
     /// 2,000 buttons of random sizes (48...240 x 24...72 points) from one 30 x 30 pixel image with contentsCenter.
     case nineslice2k = "nineslice-2k"
     /// 1,000 custom-drawn 64 x 64 layers (cairo: a gradient disc, a ring and a dashed cross), drawn once and then
@@ -102,8 +106,11 @@ public enum BenchScene: String, CaseIterable, Sendable {
         root.backgroundColor = Color(hex: "#202830")
         var random = SplitMix64()
         switch self {
-        case .sprites1k, .sprites10k, .sprites100k, .parentMoving10k, .animated10k, .animated1k:
-            let count = self == .sprites1k || self == .animated1k ? 1_000 : self == .sprites100k ? 100_000 : 10_000
+        case .sprites1k, .sprites10k, .sprites100k, .parentMoving10k, .animated10k, .animated1k, .roundedSprites1k,
+             .roundedSprites10k:
+            let count = [.sprites1k, .animated1k, .roundedSprites1k].contains(self) ? 1_000
+                : self == .sprites100k ? 100_000 : 10_000
+            let rounded = self == .roundedSprites1k || self == .roundedSprites10k
             let sheet = try Self.spriteSheet()
             let parent = self == .parentMoving10k ? Layer(frame: root.bounds) : root
             if parent !== root { root.addSublayer(parent) }
@@ -116,6 +123,10 @@ public enum BenchScene: String, CaseIterable, Sendable {
                 sprite.contents = sheet
                 sprite.contentsRect = CGRect(x: CGFloat(frame % 8) / 8, y: CGFloat(frame / 8) / 8, width: 0.125,
                                              height: 0.125)
+                if rounded {
+                    sprite.cornerRadius = Self.spriteCornerRadius
+                    sprite.masksToBounds = true
+                }
                 parent.addSublayer(sprite)
             }
             if self == .animated10k || self == .animated1k { Self.animate(root.sublayers, size: size) }
@@ -234,6 +245,9 @@ public enum BenchScene: String, CaseIterable, Sendable {
             stack.append(contentsOf: layer.sublayers)
         }
     }
+
+    /// The cornerRadius of the rounded-sprites scenes' sprites, in points.
+    public static let spriteCornerRadius: CGFloat = 16
 
     /// The cards of `cards-500` at 1920 x 1080.
     public static let cardCount = 500

@@ -16,21 +16,31 @@ public final class GLESBaseline {
     private var target: GLuint = 0
     private var instances: [Float] = []
     private let width: Int, height: Int, textureSize: (Int, Int)
+    /// Floats per instance: 8 (destination, source), 13 with a rounded rectangle (4 more and the radius).
+    private let stride: Int
 
     /// Prepares to draw `quads` (destination rectangle in target pixels, source rectangle in texels of
-    /// `image`) into a `width` x `height` framebuffer.
-    public init(image: Image, quads: [(destination: CGRect, source: CGRect)], width: Int, height: Int) throws {
+    /// `image`) into a `width` x `height` framebuffer; with `rounded` (one per quad), each quad is seen through its
+    /// rounded rectangle, with antialiased coverage in the fragment shader.
+    public init(image: Image, quads: [(destination: CGRect, source: CGRect)], rounded: [RoundedRect]? = nil,
+                width: Int, height: Int) throws {
         context = try GLESContext(connection: EGLDisplayConnection.shared())
         self.width = width
         self.height = height
         textureSize = (image.width, image.height)
-        let vertex = try GLESShaders.compile("baseline.vert", type: GLenum(GL_VERTEX_SHADER))
-        let fragment = try GLESShaders.compile("baseline.frag", type: GLenum(GL_FRAGMENT_SHADER))
+        precondition(rounded == nil || rounded!.count == quads.count, "one rounded rectangle per quad")
+        stride = rounded == nil ? 8 : 13
+        let vertex = rounded == nil ? try GLESShaders.compile("baseline.vert", type: GLenum(GL_VERTEX_SHADER))
+            : try Self.compile(Self.roundedVertexSource, type: GL_VERTEX_SHADER)
+        let fragment = rounded == nil ? try GLESShaders.compile("baseline.frag", type: GLenum(GL_FRAGMENT_SHADER))
+            : try Self.compile(Self.roundedFragmentSource, type: GL_FRAGMENT_SHADER)
         program = glCreateProgram()
         glAttachShader(program, vertex)
         glAttachShader(program, fragment)
         glBindAttribLocation(program, 0, "a_rect")
         glBindAttribLocation(program, 1, "a_source")
+        glBindAttribLocation(program, 2, "a_shape")
+        glBindAttribLocation(program, 3, "a_radius")
         glLinkProgram(program)
         glDeleteShader(vertex)
         glDeleteShader(fragment)
@@ -48,9 +58,14 @@ public final class GLESBaseline {
         glFramebufferTexture2D(GLenum(GL_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), GLenum(GL_TEXTURE_2D), target, 0)
         glGenVertexArrays(1, &vertexArray)
         glGenBuffers(1, &buffer)
-        for quad in quads {
+        instances.reserveCapacity(quads.count * stride)
+        for (index, quad) in quads.enumerated() {
             let d = quad.destination, s = quad.source
             instances += [d.minX, d.minY, d.maxX, d.maxY, s.minX, s.minY, s.maxX, s.maxY].map { Float($0) }
+            if let shape = rounded?[index] {
+                let r = shape.rect
+                instances += [r.minX, r.minY, r.maxX, r.maxY, shape.radius].map { Float($0) }
+            }
         }
         guard glGetError() == GLenum(GL_NO_ERROR) else { throw RenderError.failed("setting up the GL baseline") }
     }
@@ -63,6 +78,20 @@ public final class GLESBaseline {
         glDeleteTextures(1, &texture)
         glDeleteTextures(1, &target)
         glDeleteFramebuffers(1, &framebuffer)
+    }
+
+    /// The last frame's pixels (premultiplied, in the byte order the image was uploaded in: an Image's BGRA), for
+    /// comparing the baseline's picture with Lamina's.
+    public func snapshot() throws -> Image {
+        try context.makeCurrent()
+        glBindFramebuffer(GLenum(GL_FRAMEBUFFER), framebuffer)
+        let image = try Image(width: width, height: height)
+        glPixelStorei(GLenum(GL_PACK_ALIGNMENT), 4)
+        glReadPixels(0, 0, GLsizei(width), GLsizei(height), GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE),
+                     image.baseAddress)
+        image.markModified()
+        guard glGetError() == GLenum(GL_NO_ERROR) else { throw RenderError.failed("reading the GL baseline back") }
+        return image
     }
 
     /// Draws one frame: upload the instance data, clear, one instanced draw, glFinish.
@@ -85,13 +114,13 @@ public final class GLESBaseline {
         instances.withUnsafeBytes {
             glBufferData(GLenum(GL_ARRAY_BUFFER), $0.count, $0.baseAddress, GLenum(GL_STREAM_DRAW))
         }
-        for location in 0..<2 {
+        for location in 0..<(stride == 8 ? 2 : 4) {
             glEnableVertexAttribArray(GLuint(location))
             glVertexAttribDivisor(GLuint(location), 1)
-            glVertexAttribPointer(GLuint(location), 4, GLenum(GL_FLOAT), GLboolean(GL_FALSE), 32,
-                                  UnsafeRawPointer(bitPattern: location * 16))
+            glVertexAttribPointer(GLuint(location), location == 3 ? 1 : 4, GLenum(GL_FLOAT), GLboolean(GL_FALSE),
+                                  GLsizei(stride * 4), UnsafeRawPointer(bitPattern: location * 16))
         }
-        glDrawArraysInstanced(GLenum(GL_TRIANGLE_STRIP), 0, 4, GLsizei(instances.count / 8))
+        glDrawArraysInstanced(GLenum(GL_TRIANGLE_STRIP), 0, 4, GLsizei(instances.count / stride))
         glFinish()
         guard glGetError() == GLenum(GL_NO_ERROR) else { throw RenderError.failed("drawing the GL baseline") }
     }

@@ -8,7 +8,7 @@ import LaminaCore
 /// area's rows, then composited with its opacity (source-over or plus, `PlanGroup.composite`). Areas never overlap,
 /// so they may be drawn in parallel.
 final class CPUBandJob: @unchecked Sendable {
-    let prepared: [CPUPreparedQuad]
+    let prepared: CPUPreparedQuads
     /// The plan (for its groups, through `forEachStep`).
     let plan: RenderPlan
     let target: Image
@@ -24,7 +24,7 @@ final class CPUBandJob: @unchecked Sendable {
     /// For a plan without groups and several areas: the quads that reach each area, in order.
     private let areaQuads: [[Int32]]?
 
-    init(prepared: [CPUPreparedQuad], plan: RenderPlan, target: Image, areas: [PixelBox], clear: Bool,
+    init(prepared: CPUPreparedQuads, plan: RenderPlan, target: Image, areas: [PixelBox], clear: Bool,
          views: [CPUTextureViews]) {
         self.prepared = prepared
         self.plan = plan
@@ -123,7 +123,7 @@ final class CPUBandJob: @unchecked Sendable {
             // No groups: only the quads that reach this area, straight into it.
             do {
                 for index in areaQuads[index] {
-                    try draw(prepared[Int(index)], rows: top..<bottom, into: destination, origin: (area.x0, top),
+                    try draw(quad: Int(index), rows: top..<bottom, into: destination, origin: (area.x0, top),
                              views: views)
                 }
             } catch {
@@ -162,7 +162,7 @@ final class CPUBandJob: @unchecked Sendable {
                 case .quad(let index):
                     let current = stack[stack.count - 1]
                     guard let into = current.image, let box = bounds[index], box.intersects(area) else { return }
-                    try draw(prepared[index], rows: current.rows, into: into, origin: current.origin, views: views)
+                    try draw(quad: index, rows: current.rows, into: into, origin: current.origin, views: views)
                 }
             }
             while stack.count > 1 { close() }
@@ -179,7 +179,7 @@ final class CPUBandJob: @unchecked Sendable {
     }
 
     /// Draws one quad's part in `rows` into `destination`, whose pixel (0, 0) is target pixel `origin`.
-    private func draw(
+    func draw(
         _ item: CPUPreparedQuad, rows: Range<Int>, into destination: OpaquePointer, origin: (x: Int, y: Int),
         views: CPUTextureViews
     ) throws {
@@ -234,6 +234,16 @@ final class CPUBandJob: @unchecked Sendable {
             try composite(item, x0: box.x0, y0: y0, x1: box.x1, y1: y1, origin: origin, mask: nil, destination, views)
             return
         }
+        if item.blit != nil, boxes.count <= 8 {
+            // A copy's pixels do not depend on where a composite starts (a transformed source's can, by pixman's
+            // rounding): a few boxes one by one cost less than a clip region made for them.
+            for box in boxes {
+                let a = max(box.y0, y0), b = min(box.y1, y1)
+                guard b > a else { continue }
+                try composite(item, x0: box.x0, y0: a, x1: box.x1, y1: b, origin: origin, mask: nil, destination, views)
+            }
+            return
+        }
         let clipped = boxes.compactMap { box -> pixman_box32_t? in
             let a = max(box.y0, y0), b = min(box.y1, y1)
             guard b > a else { return nil }
@@ -266,10 +276,8 @@ final class CPUBandJob: @unchecked Sendable {
         var opacity: OpaquePointer?
         let scaledSolid = item.solid != nil && !item.quad.hasAnalyticCoverage
         if mask == nil, !scaledSolid, item.opacityMask < 255 {
-            var alpha = pixman_color_t(red: 0, green: 0, blue: 0, alpha: UInt16(item.opacityMask) * 257)
-            opacity = pixman_image_create_solid_fill(&alpha)
+            opacity = views.opacityMask(item.opacityMask)
         }
-        defer { if let opacity { pixman_image_unref(opacity) } }
         let opaqueSolid = mask == nil && opacity == nil && item.solid.map { $0.quantized.alpha == 255 } == true
         pixman_image_composite32(
             opaqueSolid ? PIXMAN_OP_SRC : PIXMAN_OP_OVER, source.image, mask ?? opacity, destination,
@@ -289,6 +297,12 @@ final class CPUBandJob: @unchecked Sendable {
     private func source(
         for item: CPUPreparedQuad, views: CPUTextureViews, region: (x0: Int, y0: Int, x1: Int, y1: Int)
     ) throws -> Source? {
+        if let blit = item.blit {
+            guard let view = views.view(slot: blit.slot, of: prepared) else {
+                throw RenderError.failed("pixman could not wrap \(blit.image)")
+            }
+            return Source(image: view, offset: blit.offset, owned: false)
+        }
         let quad = item.quad
         switch quad.paint {
         case .shadow:
@@ -354,7 +368,7 @@ final class CPUBandJob: @unchecked Sendable {
 
     /// True when `m` maps the corners of `region` (and so, being affine, all of it) to texel coordinates pixman's
     /// 16.16 fixed point holds with room to spare.
-    private static func fitsFixedPoint(_ m: Matrix3, region: (x0: Int, y0: Int, x1: Int, y1: Int)) -> Bool {
+    static func fitsFixedPoint(_ m: Matrix3, region: (x0: Int, y0: Int, x1: Int, y1: Int)) -> Bool {
         let limit: CGFloat = 16_384
         guard [m.m11, m.m12, m.m21, m.m22].allSatisfy({ abs($0) < limit }) else { return false }
         for (x, y) in [(region.x0, region.y0), (region.x1, region.y0), (region.x0, region.y1), (region.x1, region.y1)] {
@@ -365,7 +379,7 @@ final class CPUBandJob: @unchecked Sendable {
     }
 
     /// Lamina's row-vector Matrix3 (affine here) as pixman's column-vector double matrix.
-    private static func pixmanMatrix(_ m: Matrix3) -> pixman_f_transform {
+    static func pixmanMatrix(_ m: Matrix3) -> pixman_f_transform {
         pixman_f_transform(m: (
             (Double(m.m11), Double(m.m21), Double(m.m31)),
             (Double(m.m12), Double(m.m22), Double(m.m32)),

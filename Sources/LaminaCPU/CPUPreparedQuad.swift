@@ -16,7 +16,10 @@ struct CPUPreparedQuad: @unchecked Sendable {
         case analytic(CPUEdgeCoverage)
     }
 
-    let quad: Quad
+    /// The plan's quad, read in place in the frame's quad array (which `CPUPreparedQuads` holds): copying 10,000
+    /// quads into their prepared forms, and destroying them again, was most of a sprite frame's preparation.
+    let quadPointer: UnsafePointer<Quad>
+    var quad: Quad { unsafeAddress { quadPointer } }
     let coverage: Coverage
     /// The solid colour to composite (opacity applied, unless the mask carries it), or nil for a texture.
     let solid: PremultipliedColor?
@@ -26,25 +29,35 @@ struct CPUPreparedQuad: @unchecked Sendable {
     /// Trilinear minification: the levels to sample (nil: level 0 alone), and the image's mip chain.
     private(set) var mip: MipSelection?
     private(set) var mipLevels: [Image] = []
+    /// A texture copied 1:1 at a whole-pixel offset (nil: anything else), worked out once for every band.
+    private(set) var blit: CPUBlit?
+    /// A texture sampled through an affine transform over a box of whole pixels (nil: anything else).
+    private(set) var scaled: CPUScaledCopy?
 
     var isEmpty: Bool {
         if case .none = coverage { return true }
         return false
     }
 
-    init(_ quad: Quad, width: Int, height: Int, coverages: FrameCache<CoverageKey, Coverage>? = nil) {
-        self.quad = quad
-        let opacity = min(max(quad.opacity, 0), 1)
+    /// `quad` must stay where it is while this prepared quad is used (in the frame's quad array). `slots` numbers the
+    /// frame's texture copies (`blit`, `scaled`); without it, every texture takes the general path.
+    init(_ quad: UnsafePointer<Quad>, width: Int, height: Int, coverages: FrameCache<CoverageKey, Coverage>? = nil,
+         slots: CPUTextureSlots? = nil) {
+        quadPointer = quad
+        blit = slots.flatMap { CPUBlit(quad.pointee, slots: $0) }
+        let opacity = min(max(quad.pointee.opacity, 0), 1)
         var solidColor: PremultipliedColor?
-        if case .solid(let color) = quad.paint { solidColor = color }
+        if case .solid(let color) = quad.pointee.paint { solidColor = color }
         opacityMask = PremultipliedColor.byte(opacity)
-        if quad.hasAnalyticCoverage {
+        if quad.pointee.hasAnalyticCoverage {
             // The full boxes go through the opacity as a mask, the edge pixels through a mask of coverage x
             // opacity; both apply to the source at full strength, as the GLES renderer does.
             solid = solidColor
-            let make = { Self.analytic(quad.analyticCoverage(width: width, height: height), opacity: opacity) }
-            coverage = coverages?.value(for: CoverageKey(quad, width: width, height: height, opacity: opacity),
-                                        make: make) ?? make()
+            let make = {
+                Self.analytic(quad.pointee.analyticCoverage(width: width, height: height), opacity: opacity)
+            }
+            coverage = coverages?.value(
+                for: CoverageKey(quad.pointee, width: width, height: height, opacity: opacity), make: make) ?? make()
             return
         }
         solid = solidColor?.scaled(by: opacity)
@@ -53,12 +66,16 @@ struct CPUPreparedQuad: @unchecked Sendable {
             coverage = .none
             return
         }
-        let pixels = quad.pixelCoverage(width: width, height: height)
+        let pixels = quad.pointee.pixelCoverage(width: width, height: height)
         switch pixels {
         case .none:
             coverage = .none
         case .rect(let x0, let y0, let x1, let y1):
             coverage = .box(PixelBox(x0: x0, y0: y0, x1: x1, y1: y1))
+            if blit == nil, let slots {
+                scaled = CPUScaledCopy(quad.pointee, box: PixelBox(x0: x0, y0: y0, x1: x1, y1: y1),
+                                       slots: slots)
+            }
         case .spans:
             let boxes = pixels.boxes
             var bounds = boxes[0]

@@ -24,6 +24,10 @@ public final class CPURenderer: Renderer {
     private var bandViews: [CPUTextureViews] = []
     /// The edge masks of rounded and antialiased quads, kept while they come back unchanged.
     private let coverages = FrameCache<CoverageKey, CPUPreparedQuad.Coverage>()
+    /// Numbers the frame's whole-pixel texture copies for the bands' views (`CPUBlit`).
+    private let textureSlots = CPUTextureSlots()
+    /// false: every quad takes the general path (tests compare the fast paths with it, pixel for pixel).
+    var usesFastPaths = true
 
     /// A renderer using `threads` threads (default: one per core).
     public init(threads: Int = ProcessInfo.processInfo.activeProcessorCount) {
@@ -99,21 +103,25 @@ public final class CPURenderer: Renderer {
         defer { shadows.endFrame() }
         // Mip chains are built here, before the bands start (once per image generation; cached on the image).
         defer { coverages.endFrame() }
-        let prepared = try quads.map {
-            try CPUPreparedQuad($0, width: plan.width, height: plan.height, coverages: coverages).withMipLevels()
+        defer { textureSlots.endFrame() }
+        let slots = usesFastPaths ? textureSlots : nil
+        let prepared = try CPUPreparedQuads(quads, slots: slots) {
+            try CPUPreparedQuad($0, width: plan.width, height: plan.height, coverages: coverages, slots: slots)
+                .withMipLevels()
         }
-        let slots = min(areas.count, threads)
-        while bandViews.count < slots { bandViews.append(CPUTextureViews()) }
-        let groupMemory = try reserveGroupBuffers(plan.nesting, rows: areas.map { $0.y0..<$0.y1 }, concurrent: slots)
+        let workers = min(areas.count, threads)
+        while bandViews.count < workers { bandViews.append(CPUTextureViews()) }
+        let groupMemory = try reserveGroupBuffers(plan.nesting, rows: areas.map { $0.y0..<$0.y1 },
+                                                  concurrent: workers)
         defer { groupMemory.release() }
         let job = CPUBandJob(prepared: prepared, plan: plan, target: target, areas: areas, clear: clear,
-                             views: Array(bandViews.prefix(slots)))
-        if slots <= 1 {
+                             views: Array(bandViews.prefix(workers)))
+        if workers <= 1 {
             for index in areas.indices { job.draw(area: index, slot: 0) }
         } else {
-            // Each slot (a thread's texture views) takes areas in turn until none is left.
+            // Each worker (with its own texture views) takes areas in turn until none is left.
             let next = AreaCounter()
-            DispatchQueue.concurrentPerform(iterations: slots) { slot in
+            DispatchQueue.concurrentPerform(iterations: workers) { slot in
                 while let index = next.take(below: areas.count) { job.draw(area: index, slot: slot) }
             }
         }

@@ -3,16 +3,6 @@ import Foundation
 import Lamina
 import LaminaBench
 
-/// Shoelace area of a polygon (either winding).
-private func area(_ points: [CGPoint]) -> Double {
-    var sum: CGFloat = 0
-    for i in points.indices {
-        let a = points[i], b = points[(i + 1) % points.count]
-        sum += a.x * b.y - b.x * a.y
-    }
-    return abs(Double(sum)) / 2
-}
-
 /// The memcpy floor: the time to copy the bytes a frame must at least read and write, had compositing no
 /// cost beyond moving them.
 enum MemcpyFloor {
@@ -22,23 +12,11 @@ enum MemcpyFloor {
     /// total is copied in pieces between the same two buffers.
     static let piece = 64 << 20
 
-    /// Written: the target once (width x height x 4). Read: for each texture quad, the texels under its visible
-    /// part (its area after the clip and the target's edges, in pixels, times the texels per pixel of its source
-    /// mapping, at most its clamp rectangle), x 4. Solid quads read nothing.
+    /// The bytes counted: `FrameBytes` (per quad, the target pixels it covers written and the texels it samples
+    /// read).
     static func bytes(for plan: RenderPlan) -> (read: Int, written: Int) {
-        var texels = 0.0
-        for quad in plan.quads {
-            guard case .texture(let texture) = quad.paint,
-                  let visible = quad.coverage(width: plan.width, height: plan.height)
-            else { continue }
-            let whole = area(quad.corners.map(\.projected))
-            guard whole > 1e-9 else { continue }
-            let unit = [CGPoint(x: 0, y: 0), CGPoint(x: 1, y: 0), CGPoint(x: 1, y: 1), CGPoint(x: 0, y: 1)]
-            let source = area(unit.map { texture.unitToTexel.apply($0).projected })
-            let clamp = Double(texture.clamp.width * texture.clamp.height)
-            texels += min(area(visible.vertices) / whole * source, clamp)
-        }
-        return (Int(texels.rounded()) * 4, plan.width * plan.height * 4)
+        let bytes = FrameBytes(plan: plan)
+        return (bytes.read, bytes.written)
     }
 
     static func measure(_ plan: RenderPlan, label: String) -> BaselineFigures {
@@ -104,6 +82,9 @@ final class CairoBaseline {
             antialias: cairo_antialias_t)
         /// An operation seen through a rounded shape (cornerRadius): clipped to its antialiased path.
         indirect case rounded(CoverageShape, Operation)
+        /// A 1:1 image at a whole-pixel offset filling a rounded shape that is its own rectangle (a rounded
+        /// sprite): set_source_surface(x, y), the rounded path, fill; what a cairo program would write, with no clip.
+        case roundedImage(CoverageShape, OpaquePointer, x: Double, y: Double, opacity: Double)
     }
 
     private let target: OpaquePointer
@@ -130,7 +111,12 @@ final class CairoBaseline {
             let count = operations.count
             defer {
                 if let rounded = quad.shape, operations.count > count {
-                    operations[count] = .rounded(rounded, operations[count])
+                    if case .translated(let surface, let x, let y, _, let opacity, _) = operations[count],
+                       rounded.inner == nil, Self.shape(rounded, isTheRectangleOf: quad) {
+                        operations[count] = .roundedImage(rounded, surface, x: x, y: y, opacity: opacity)
+                    } else {
+                        operations[count] = .rounded(rounded, operations[count])
+                    }
                 }
             }
             var paint = quad.paint
@@ -278,6 +264,21 @@ final class CairoBaseline {
         cairo_restore(cr)
     }
 
+    /// True when `shape`'s outer rectangle, in target pixels, is `quad`'s own rectangle (axis-aligned): filling the
+    /// shape's path draws exactly the quad seen through it.
+    private static func shape(_ shape: CoverageShape, isTheRectangleOf quad: Quad) -> Bool {
+        let m = shape.toTarget, u = quad.unitToTarget
+        guard m.isAffine, u.isAffine, abs(m.m12) < 1e-9, abs(m.m21) < 1e-9, abs(u.m12) < 1e-9, abs(u.m21) < 1e-9
+        else { return false }
+        let r = shape.outer.rect
+        let a = m.apply(CGPoint(x: r.minX, y: r.minY)).projected, b = m.apply(CGPoint(x: r.maxX, y: r.maxY)).projected
+        let c = u.apply(CGPoint(x: 0, y: 0)).projected, d = u.apply(CGPoint(x: 1, y: 1)).projected
+        let shapeRect = CGRect(x: min(a.x, b.x), y: min(a.y, b.y), width: abs(b.x - a.x), height: abs(b.y - a.y))
+        let quadRect = CGRect(x: min(c.x, d.x), y: min(c.y, d.y), width: abs(d.x - c.x), height: abs(d.y - c.y))
+        return [shapeRect.minX - quadRect.minX, shapeRect.minY - quadRect.minY, shapeRect.maxX - quadRect.maxX,
+                shapeRect.maxY - quadRect.maxY].allSatisfy { abs($0) < 1e-6 }
+    }
+
     /// Distinct shadows blurred at setup.
     var shadowCount: Int { shadowOrder.count }
 
@@ -287,6 +288,21 @@ final class CairoBaseline {
         guard !shadowOrder.isEmpty else { return }
         let source = shadowOrder[index % shadowOrder.count]
         _ = try source.blurred(from: CPURenderer(threads: 1).render(source.silhouette))
+    }
+
+    /// A copy of the last frame's pixels (premultiplied BGRA, as Lamina's images), for comparing the baseline's
+    /// picture with Lamina's.
+    func snapshot() throws -> Image {
+        cairo_surface_flush(target)
+        let width = Int(cairo_image_surface_get_width(target)), height = Int(cairo_image_surface_get_height(target))
+        let stride = Int(cairo_image_surface_get_stride(target))
+        let image = try Image(width: width, height: height)
+        let pixels = UnsafeRawPointer(cairo_image_surface_get_data(target)!)
+        for y in 0..<height {
+            memcpy(image.baseAddress + y * image.bytesPerRow, pixels + y * stride, width * 4)
+        }
+        image.markModified()
+        return image
     }
 
     func drawFrame() throws {
@@ -314,6 +330,11 @@ final class CairoBaseline {
                 cairo_set_antialias(cr, antialias)
                 perform(inner)
                 cairo_restore(cr)
+            case .roundedImage(let shape, let surface, let x, let y, let opacity):
+                use(CAIRO_ANTIALIAS_DEFAULT)
+                cairo_set_source_surface(cr, surface, x, y)
+                roundedPath(shape)
+                fill(opacity: opacity)
             case .background(let r, let g, let b):
                 cairo_set_source_rgb(cr, r, g, b)
                 cairo_paint(cr)
@@ -360,6 +381,7 @@ enum GLESInstancedBaseline {
         var images = Set<ObjectIdentifier>()
         var solids = 0
         var quads: [(destination: CGRect, source: CGRect)] = []
+        var rounded: [GLESBaseline.RoundedRect] = []
         for (index, quad) in plan.quads.enumerated() {
             guard let visible = quad.coverage(width: plan.width, height: plan.height) else { continue }
             guard case .texture(let texture) = quad.paint else {
@@ -374,12 +396,30 @@ enum GLESInstancedBaseline {
             let a = toTexel.apply(CGPoint(x: d.minX, y: d.minY)).projected
             let b = toTexel.apply(CGPoint(x: d.maxX, y: d.maxY)).projected
             quads.append((d, CGRect(x: a.x, y: a.y, width: b.x - a.x, height: b.y - a.y)))
+            // A quad without a shape is a rounded rectangle of radius 0 round its own pixels.
+            rounded.append(quad.shape.flatMap(roundedRect) ?? GLESBaseline.RoundedRect(rect: d, radius: 0))
         }
         var notes: [String] = []
         if images.count > 1 { notes.append("one texture (the first of \(images.count)) for every quad") }
         if solids > 0 { notes.append("\(solids) solid quads left out") }
-        let baseline = try GLESBaseline(image: image!, quads: quads, width: plan.width, height: plan.height)
+        let anyRounded = plan.quads.contains { $0.shape != nil }
+        let baseline = try GLESBaseline(image: image!, quads: quads, rounded: anyRounded ? rounded : nil,
+                                        width: plan.width, height: plan.height)
         return (baseline, notes.isEmpty ? nil : notes.joined(separator: "; "))
+    }
+
+    /// A quad's shape as the baseline's rounded rectangle in target pixels; nil unless it is axis-aligned, unscaled
+    /// between the axes, with one radius at every corner and no hole.
+    static func roundedRect(_ shape: CoverageShape) -> GLESBaseline.RoundedRect? {
+        let m = shape.toTarget, radii = shape.outer.radii
+        guard shape.inner == nil, m.isAffine, abs(m.m12) < 1e-9, abs(m.m21) < 1e-9, abs(abs(m.m11) - abs(m.m22)) < 1e-9,
+              radii.topRight == radii.topLeft, radii.bottomRight == radii.topLeft, radii.bottomLeft == radii.topLeft
+        else { return nil }
+        let r = shape.outer.rect
+        let a = m.apply(CGPoint(x: r.minX, y: r.minY)).projected, b = m.apply(CGPoint(x: r.maxX, y: r.maxY)).projected
+        return GLESBaseline.RoundedRect(
+            rect: CGRect(x: min(a.x, b.x), y: min(a.y, b.y), width: abs(b.x - a.x), height: abs(b.y - a.y)),
+            radius: radii.topLeft * abs(m.m11))
     }
 
     /// Why the plan does not suit the baseline, or "" when it does: it needs textured quads, every one of them an
@@ -398,6 +438,9 @@ enum GLESInstancedBaseline {
             guard visible.axisAlignedRect != nil, m.isAffine, abs(m.m12) < 1e-9, abs(m.m21) < 1e-9,
                   abs(t.m12) < 1e-9, abs(t.m21) < 1e-9, m.inverted != nil
             else { return "the baseline draws axis-aligned quads only" }
+            if let shape = quad.shape, roundedRect(shape) == nil {
+                return "the baseline draws rounded rectangles only axis-aligned, with one radius and no hole"
+            }
         }
         if textured == 0 { return "no textured quads" }
         return solids > textured ? "mostly solid quads, which the baseline does not draw" : ""

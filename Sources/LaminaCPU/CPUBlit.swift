@@ -1,0 +1,36 @@
+import Foundation
+import LaminaCore
+
+/// A textured quad that copies texels 1:1 at a whole-pixel offset from its image's level 0: no transform and no
+/// filter, so pixman takes its plain translated composite (the path `CPUBandJob.textureSource` takes for such a
+/// quad, worked out once per frame instead of once per band).
+///
+/// Most quads of sprite and nine-slice scenes are such copies. Each band keeps one pixman view per `slot` (a
+/// pair of image and clamp rectangle, numbered by `CPUTextureSlots`), found by index.
+struct CPUBlit {
+    /// The band's view of `clamp` in `image` (`CPUTextureViews.view(of:)`).
+    let slot: Int
+    /// Unowned: the quad holds the image for the frame, and retaining the one sprite sheet 10,000 times a frame
+    /// cost more than the rest of the copy's preparation.
+    unowned(unsafe) let image: Image
+    let clamp: TexelRect
+    /// Added to target pixels to get view pixels (the view's (0, 0) is the clamp's corner).
+    let offset: (x: Int32, y: Int32)
+
+    /// The copy `quad` makes, or nil when it transforms, filters, samples a mip level or is no texture.
+    init?(_ quad: Quad, slots: CPUTextureSlots) {
+        guard case .texture(let texture) = quad.paint, texture.mipSelection == nil,
+              let levelZero = quad.targetToTexel(texture)
+        else { return nil }
+        let clamp = texture.clamp
+        // What textureSource works out for level 0, exactly.
+        guard let offset = levelZero.concatenating(.translation(-CGFloat(clamp.x0), -CGFloat(clamp.y0)))
+            .integerTranslation
+        else { return nil }
+        guard let x = Int32(exactly: offset.x), let y = Int32(exactly: offset.y) else { return nil }
+        self.image = texture.image
+        self.clamp = clamp
+        self.offset = (x, y)
+        slot = slots.slot(image: texture.image, clamp: clamp)
+    }
+}

@@ -1,0 +1,32 @@
+import CPixman
+import Foundation
+import LaminaCore
+
+/// A textured quad over a box of whole pixels whose texels pixman samples through an affine transform (a scaled
+/// nine-slice cell, a stretched image): the transform and filter `CPUBandJob.textureSource` sets on the view for
+/// it, worked out once per frame instead of once per band, with the view found by slot (`CPUTextureSlots`).
+struct CPUScaledCopy {
+    let slot: Int
+    /// Target pixels to view texels, as pixman's 16.16 matrix (sampled bilinear: `CPUTextureViews.scaledView`).
+    let transform: pixman_transform
+
+    /// The scaled copy `quad` makes over `box`, or nil when it is a whole-pixel copy (`CPUBlit`), projective,
+    /// nearest (sampled in doubles), minified through mip levels, beyond pixman's fixed point, or no texture.
+    init?(_ quad: Quad, box: PixelBox, slots: CPUTextureSlots) {
+        guard case .texture(let texture) = quad.paint, texture.mipSelection == nil, texture.filter != .nearest,
+              let levelZero = quad.targetToTexel(texture)
+        else { return nil }
+        let clamp = texture.clamp
+        // What textureSource works out for level 0, exactly.
+        let targetToView = levelZero.concatenating(.translation(-CGFloat(clamp.x0), -CGFloat(clamp.y0)))
+        // Fitting over the whole box, it fits over every band's part of it (the map is affine).
+        guard targetToView.integerTranslation == nil, targetToView.isAffine,
+              CPUBandJob.fitsFixedPoint(targetToView, region: (box.x0, box.y0, box.x1, box.y1))
+        else { return nil }
+        var transform = pixman_transform()
+        var f = CPUBandJob.pixmanMatrix(targetToView)
+        guard pixman_transform_from_pixman_f_transform(&transform, &f) != 0 else { return nil }
+        self.transform = transform
+        slot = slots.slot(image: texture.image, clamp: clamp)
+    }
+}
