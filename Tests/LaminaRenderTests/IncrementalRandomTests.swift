@@ -9,57 +9,6 @@ import Testing
 @Suite struct IncrementalRandomTests {
     static let baseSeed = RandomScenes.baseSeed(fallback: 14_000)
 
-    /// Every layer of the tree, masks included, in a stable order.
-    func layers(_ root: Layer) -> [Layer] {
-        var all: [Layer] = []
-        var pending = [root]
-        while let layer = pending.popLast() {
-            all.append(layer)
-            pending.append(contentsOf: layer.sublayers.reversed())
-            if let mask = layer.mask { pending.append(mask) }
-        }
-        return all
-    }
-
-    /// One random change of the kinds frames see: moves (whole, fractional), colours, opacity, visibility, turns,
-    /// clips, removals and additions.
-    func change(_ root: Layer, random: inout TreeRandom) -> String {
-        let all = layers(root)
-        let layer = all[random.below(all.count)]
-        switch random.below(9) {
-        case 0:
-            layer.position.x += CGFloat(random.below(21) - 10)
-            return "move \(layer.id) by whole points"
-        case 1:
-            layer.position.y += CGFloat(random.between(-5, 5))
-            return "move \(layer.id) by a fraction"
-        case 2:
-            layer.backgroundColor = Color(red: random.unit(), green: random.unit(), blue: random.unit(), alpha: 1)
-            return "colour \(layer.id)"
-        case 3:
-            layer.opacity = Float(random.between(0.2, 1))
-            return "opacity \(layer.id)"
-        case 4:
-            layer.isHidden.toggle()
-            return "hide \(layer.id)"
-        case 5:
-            layer.transform = Transform3D(rotationAngle: CGFloat(random.between(-0.5, 0.5)))
-            return "turn \(layer.id)"
-        case 6:
-            layer.masksToBounds.toggle()
-            return "clip \(layer.id)"
-        case 7:
-            guard layer !== root else { return "none" }
-            layer.removeFromSuperlayer()
-            return "remove \(layer.id)"
-        default:
-            let added = Layer(frame: CGRect(x: random.between(0, 40), y: random.between(0, 40), width: 12, height: 9))
-            added.backgroundColor = .blue
-            layer.addSublayer(added)
-            return "add under \(layer.id)"
-        }
-    }
-
     @Test func plansWithTheCacheDrawWhatPlansFromScratchDraw() throws {
         // Changes after a frame would animate implicitly; this test checks the frame right after them.
         Transaction.setDisableActions(true)
@@ -95,7 +44,7 @@ import Testing
                         break
                     }
                 }
-                history.append(change(root, random: &random))
+                history.append(RandomChanges.change(root, random: &random, kinds: 9))
             }
         }
         #expect(failures.isEmpty, "\(failures.prefix(5))")

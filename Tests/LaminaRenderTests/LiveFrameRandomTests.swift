@@ -9,95 +9,6 @@ import Testing
 @Suite struct LiveFrameRandomTests {
     static let baseSeed = RandomScenes.baseSeed(fallback: 16_000)
 
-    func layers(_ root: Layer) -> [Layer] {
-        var all: [Layer] = []
-        var pending = [root]
-        while let layer = pending.popLast() {
-            all.append(layer)
-            pending.append(contentsOf: layer.sublayers.reversed())
-            if let mask = layer.mask { pending.append(mask) }
-        }
-        return all
-    }
-
-    /// One random change; returns what it did.
-    func change(_ root: Layer, random: inout TreeRandom) -> String {
-        let all = layers(root)
-        let layer = all[random.below(all.count)]
-        switch random.below(16) {
-        case 0:
-            layer.position.x += CGFloat(random.below(21) - 10)
-            return "move \(layer.id) by whole points"
-        case 1:
-            layer.position.y += CGFloat(random.between(-5, 5))
-            return "move \(layer.id) by a fraction"
-        case 2:
-            layer.backgroundColor = Color(red: random.unit(), green: random.unit(), blue: random.unit(),
-                                          alpha: random.chance(0.7) ? 1 : random.unit())
-            return "colour \(layer.id)"
-        case 3:
-            layer.opacity = Float(random.between(0.2, 1))
-            return "opacity \(layer.id)"
-        case 4:
-            layer.isHidden.toggle()
-            return "hide \(layer.id)"
-        case 5:
-            layer.transform = Transform3D(rotationAngle: CGFloat(random.between(-0.5, 0.5)))
-            return "turn \(layer.id)"
-        case 6:
-            layer.masksToBounds.toggle()
-            return "clip \(layer.id)"
-        case 7:
-            guard layer !== root else { return "none" }
-            layer.removeFromSuperlayer()
-            return "remove \(layer.id)"
-        case 8:
-            // Re-order: a sublayer goes to another place among its siblings.
-            guard let parent = layer.superlayer, parent.mask !== layer, parent.sublayers.count > 1 else { return "none" }
-            let index = random.below(parent.sublayers.count)
-            parent.insertSublayer(layer, at: index)
-            return "re-order \(layer.id) to \(index)"
-        case 9:
-            layer.zPosition = CGFloat(random.below(3) - 1)
-            return "zPosition \(layer.id)"
-        case 10:
-            if layer.mask != nil {
-                layer.mask = nil
-                return "unmask \(layer.id)"
-            }
-            let mask = Layer(frame: CGRect(x: random.between(0, 20), y: random.between(0, 20), width: 30, height: 24))
-            mask.backgroundColor = Color(red: 0, green: 0, blue: 0, alpha: random.chance(0.5) ? 1 : 0.5)
-            mask.cornerRadius = random.chance(0.5) ? 6 : 0
-            layer.mask = mask
-            return "mask \(layer.id)"
-        case 11:
-            layer.shadowOpacity = random.chance(0.3) ? 0 : Float(random.between(0.3, 1))
-            layer.shadowRadius = CGFloat(random.below(6))
-            layer.shadowOffset = CGSize(width: random.below(7) - 3, height: random.below(7) - 3)
-            return "shadow \(layer.id)"
-        case 12:
-            layer.cornerRadius = CGFloat(random.below(3) * 4)
-            return "corners \(layer.id)"
-        case 13:
-            // A texture changed in place: every layer showing it must be redrawn.
-            guard let image = layer.contents else { return "none" }
-            let x = random.below(image.width), y = random.below(image.height)
-            image.baseAddress.storeBytes(of: UInt32(truncatingIfNeeded: random.next()) | 0xFF00_0000,
-                                         toByteOffset: y * image.bytesPerRow + x * 4, as: UInt32.self)
-            image.markModified()
-            return "texel (\(x), \(y)) of \(layer.id)"
-        case 14:
-            layer.borderWidth = CGFloat(random.below(3))
-            layer.borderColor = .red
-            return "border \(layer.id)"
-        default:
-            let added = Layer(frame: CGRect(x: random.between(0, 40), y: random.between(0, 40), width: 12, height: 9))
-            added.backgroundColor = .blue
-            layer.addSublayer(added)
-            return "add under \(layer.id)"
-        }
-    }
-
     /// Runs `scenes` random scenes of `steps` changes each through a live renderer made by `make`, comparing every
     /// frame with a fresh renderer's picture of a plan from scratch.
     func check(scenes: Int, steps: Int, make: () throws -> Renderer) throws -> (failures: [String], frames: Int,
@@ -141,7 +52,7 @@ import Testing
                 }
                 // Sometimes nothing changes between frames, sometimes several things do.
                 for _ in 0..<(random.chance(0.2) ? 0 : random.chance(0.2) ? 3 : 1) {
-                    history.append(change(root, random: &random))
+                    history.append(RandomChanges.change(root, random: &random))
                 }
             }
         }
