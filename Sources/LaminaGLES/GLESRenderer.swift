@@ -60,12 +60,29 @@ public final class GLESRenderer: Renderer {
     var instanceBuffers: [GLuint] = []
     var instanceBufferCapacities: [Int] = []
     var instanceBufferTurn = 0
-    private var framebuffer: GLuint = 0
+    /// The renderer's own target (internal for the readback ring, GLESRenderer+Readback.swift).
+    private(set) var framebuffer: GLuint = 0
     private var colorTexture: GLuint = 0
     private var framebufferSize = (width: 0, height: 0)
     private var encoder = GLESBatchEncoder()
     /// GPU resets recovered from (a new context and new GL objects each).
     public internal(set) var contextResets = 0
+    /// The pixel-pack buffer ring of pipelined readback (GLESRenderer+Readback.swift).
+    var readbackSlots: [ReadbackSlot] = []
+    var readbackDepth = 3
+    var readbackSequence = 0
+    /// Frames copied out of the ring before their collection (counted as in flight).
+    var evacuatedFrames = 0
+    /// The frames `renderPipelined(_:)` has begun and not yet returned, oldest first.
+    var pipeline: [GLESPendingFrame] = []
+    /// Whether frames measure their encoding, submission and GPU time into `frameTimings` (GLESRenderer+Timing.swift);
+    /// off by default, since a timer query or a timed glFinish costs a little.
+    public var measuresFrameTimes = false
+    /// The last frame's parts when `measuresFrameTimes` is on.
+    public internal(set) var frameTimings = GLESFrameTimings()
+    var timerQueries: TimerQueryFunctions?
+    var timerQuery: GLuint = 0
+    var timerQueryOpen = false
     /// Test seam (GLESRenderer+Recovery.swift): how many of the next new contexts are to be lost as well.
     var simulatedLossesToCome = 0
 
@@ -90,6 +107,7 @@ public final class GLESRenderer: Renderer {
         for kind in GLESProgram.Kind.allCases { programs[kind] = try GLESProgram(kind) }
         glGenVertexArrays(1, &vertexArray)
         makeInstanceBuffers()
+        makeTimerQuery()
         glGenFramebuffers(1, &framebuffer)
         try checkErrors("creating the renderer")
     }
@@ -106,6 +124,8 @@ public final class GLESRenderer: Renderer {
         textures.removeAll()
         glDeleteVertexArrays(1, &vertexArray)
         releaseInstanceBuffers()
+        releaseReadbackRing()
+        releaseTimerQuery()
         glDeleteFramebuffers(1, &framebuffer)
         if colorTexture != 0 { glDeleteTextures(1, &colorTexture) }
         for var target in groupTargets {
@@ -186,14 +206,14 @@ public final class GLESRenderer: Renderer {
     public func finish() throws {
         try recovering {
             try startFrame()
-            glFinish()
+            finishTimed()
             try checkErrors("finishing")
         }
     }
 
     // MARK: Frame
 
-    private func draw(_ plan: RenderPlan, startingFrom start: Image?) throws {
+    func draw(_ plan: RenderPlan, startingFrom start: Image?) throws {
         try startFrame()
         try prepareFramebuffer(width: plan.width, height: plan.height)
         var uploaded = 0
@@ -213,6 +233,9 @@ public final class GLESRenderer: Renderer {
     }
 
     private func encodeAndDraw(_ plan: RenderPlan, framebuffer target: GLuint, swapRedBlue: Bool) throws {
+        let started = DispatchTime.now().uptimeNanoseconds
+        encodeNanoseconds = 0
+        beginGPUTiming()
         textures.beginFrame()
         framesDrawn += 1
         var stats = RenderStatistics()
@@ -228,7 +251,13 @@ public final class GLESRenderer: Renderer {
         stats.uploadSeconds = Double(textures.uploadNanosecondsThisFrame) / 1e9
         statistics = stats
         endTextureFrame()
+        endGPUTiming()
         try checkErrors("drawing")
+        if measuresFrameTimes {
+            let total = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+            frameTimings.encodeSeconds = Double(encodeNanoseconds) / 1e9
+            frameTimings.submitSeconds = total - frameTimings.encodeSeconds
+        }
     }
 
     /// Encodes `plan` and draws it into `target` (whose size is the plan's), adding to `stats`.
@@ -238,7 +267,9 @@ public final class GLESRenderer: Renderer {
     ) throws {
         encoder.shadowTiles = shadowTiles
         defer { encoder.shadowTiles = [:] }
+        let encodeStart = DispatchTime.now().uptimeNanoseconds
         try encoder.encode(plan, textures: textures)
+        encodeNanoseconds += DispatchTime.now().uptimeNanoseconds - encodeStart
 
         glBindFramebuffer(GLenum(GL_FRAMEBUFFER), target)
         glViewport(0, 0, GLsizei(plan.width), GLsizei(plan.height))
@@ -365,6 +396,8 @@ public final class GLESRenderer: Renderer {
     /// Blurred shadows kept on the GPU, by source, forgotten (and their textures deleted) after 4 frames unused: the
     /// CPU renderer's policy too.
     let shadows = FrameCache<ShadowSource, ShadowEntry>(keep: 4, onEvict: { $0.delete() })
+    /// Time spent in the encoder this frame (shadow silhouettes included), for `frameTimings`.
+    var encodeNanoseconds: UInt64 = 0
     /// Frames drawn: the clock that ages idle offscreen targets.
     var framesDrawn = 0
     /// Offscreen buffers for groups, masks and shadows, reused between groups and frames.
