@@ -130,6 +130,8 @@ public final class GLESRenderer: Renderer {
         releaseReadbackRing()
         releaseTimerQuery()
         releaseSampler()
+        if passInstanceBuffer != 0 { glDeleteBuffers(1, &passInstanceBuffer) }
+        (passInstanceBuffer, passInstanceSize) = (0, (0, 0))
         glDeleteFramebuffers(1, &framebuffer)
         if colorTexture != 0 { glDeleteTextures(1, &colorTexture) }
         for var target in groupTargets {
@@ -287,7 +289,6 @@ public final class GLESRenderer: Renderer {
         glEnable(GLenum(GL_BLEND))
         glBlendFunc(GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA))
         glBindVertexArray(vertexArray)
-        glBindBuffer(GLenum(GL_ARRAY_BUFFER), instanceBuffer)
         uploadInstances(encoder.instances)
         // The framebuffers being drawn into: the target, then an offscreen buffer per open group.
         struct Destination {
@@ -404,6 +405,9 @@ public final class GLESRenderer: Renderer {
     /// Blurred shadows kept on the GPU, by source, forgotten (and their textures deleted) after 4 frames unused: the
     /// CPU renderer's policy too.
     let shadows = FrameCache<ShadowSource, ShadowEntry>(keep: 4, onEvict: { $0.delete() })
+    /// The instance buffer of the shadow passes (GLESRenderer+Shadows.swift) and the box it holds.
+    var passInstanceBuffer: GLuint = 0
+    var passInstanceSize = (width: 0, height: 0)
     /// Time spent in the encoder this frame (shadow silhouettes included), for `frameTimings`.
     var encodeNanoseconds: UInt64 = 0
     /// Frames drawn: the clock that ages idle offscreen targets.
