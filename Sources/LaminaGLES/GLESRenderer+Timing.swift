@@ -25,6 +25,10 @@ public struct GLESFrameTimings: Sendable, Equatable {
     public var submitSeconds = 0.0
     /// The GPU's drawing: see `gpuClock`. 0 until `finish()` ends a frame.
     public var gpuSeconds = 0.0
+    /// The CPU's wait in the glFinish after submission, always measured: what the GPU still had to do once the CPU
+    /// was done. On llvmpipe this is where the frame is rasterised (its timer queries end before it starts: a few
+    /// microseconds), so it is the figure to read there.
+    public var finishWaitSeconds = 0.0
     /// Copying the frame back into memory (`render(_:)`, `measureReadback()`), in seconds; 0 for frames not read.
     public var readbackSeconds = 0.0
     public var gpuClock = GPUClock.finish
@@ -93,6 +97,7 @@ extension GLESRenderer {
         glFinish()
         let waited = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         guard measuresFrameTimes else { return }
+        frameTimings.finishWaitSeconds = waited
         if timerQueryOpen, let timer = timerQueries {
             timerQueryOpen = false
             var disjoint: GLint = 0
