@@ -17,12 +17,13 @@ extension GLESRenderer {
     /// Offscreen buffers held for groups, masks and shadows between frames (in use or idle).
     public var pooledTargetCount: Int { groupTargets.count }
 
-    /// A side rounded up to its size bucket: 64-pixel steps up to 256, then 256-pixel steps, never past the largest
-    /// texture. A group that moves, or grows and shrinks a little from frame to frame (an animated card, a shadow's
-    /// silhouette), then keeps taking the same buffer instead of freeing one size and allocating the next, and
-    /// groups of similar sizes share buffers; at most a 256-pixel strip of each side is spare.
+    /// A side rounded up to its size bucket: 16-pixel steps up to 128, 64-pixel steps up to 512, then 256-pixel
+    /// steps, never past the largest texture. A group that moves, or grows and shrinks a little from frame to frame
+    /// (an animated card, a shadow's silhouette), then keeps taking the same buffer instead of freeing one size and
+    /// allocating the next, and groups of similar sizes share buffers. The steps grow with the side so that the
+    /// spare memory stays a small share (at most 1/8 of a side past 128) while small buffers stay small.
     func bucketed(_ side: Int) -> Int {
-        let step = side <= 256 ? 64 : 256
+        let step = side <= 128 ? 16 : side <= 512 ? 64 : 256
         return max(side, min((side + step - 1) / step * step, textures.maxTextureSize))
     }
 
