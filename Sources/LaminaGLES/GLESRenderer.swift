@@ -66,7 +66,7 @@ public final class GLESRenderer: Renderer {
     private(set) var framebuffer: GLuint = 0
     private var colorTexture: GLuint = 0
     private var framebufferSize = (width: 0, height: 0)
-    private var encoder = GLESBatchEncoder()
+    var encoder = GLESBatchEncoder()
     /// GPU resets recovered from (a new context and new GL objects each).
     public internal(set) var contextResets = 0
     /// The pixel-pack buffer ring of pipelined readback (GLESRenderer+Readback.swift).
@@ -127,6 +127,7 @@ public final class GLESRenderer: Renderer {
         textures.removeAll()
         glDeleteVertexArrays(1, &vertexArray)
         releaseInstanceBuffers()
+        lastEncoded = nil
         releaseReadbackRing()
         releaseTimerQuery()
         releaseSampler()
@@ -274,8 +275,11 @@ public final class GLESRenderer: Renderer {
         encoder.shadowTiles = shadowTiles
         defer { encoder.shadowTiles = [:] }
         let encodeStart = DispatchTime.now().uptimeNanoseconds
-        try encoder.encode(plan, textures: textures)
+        // The last frame's instances when nothing they depend on changed (GLESRenderer+Encoding.swift).
+        let reuse = try canReuseEncoding(of: plan, shadowTiles: shadowTiles)
+        let record = reuse ? nil : try encodeRecording(plan, shadowTiles: shadowTiles)
         encodeNanoseconds += DispatchTime.now().uptimeNanoseconds - encodeStart
+        if reuse { encodedFramesReused += 1 }
 
         glBindFramebuffer(GLenum(GL_FRAMEBUFFER), target)
         glViewport(0, 0, GLsizei(plan.width), GLsizei(plan.height))
@@ -289,7 +293,17 @@ public final class GLESRenderer: Renderer {
         glEnable(GLenum(GL_BLEND))
         glBlendFunc(GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA))
         glBindVertexArray(vertexArray)
-        uploadInstances(encoder.instances)
+        if reuse, let last = lastEncoded {
+            instanceBufferTurn = last.buffer
+            glBindBuffer(GLenum(GL_ARRAY_BUFFER), instanceBuffer)
+            enableInstanceAttributes()
+        } else {
+            uploadInstances(encoder.instances)
+            if var record {
+                record.buffer = instanceBufferTurn
+                lastEncoded = record
+            }
+        }
         // The framebuffers being drawn into: the target, then an offscreen buffer per open group.
         struct Destination {
             var framebuffer: GLuint
@@ -408,6 +422,12 @@ public final class GLESRenderer: Renderer {
     /// The instance buffer of the shadow passes (GLESRenderer+Shadows.swift) and the box it holds.
     var passInstanceBuffer: GLuint = 0
     var passInstanceSize = (width: 0, height: 0)
+    /// Whether a plan drawn again unchanged reuses the last frame's instances (GLESRenderer+Encoding.swift); on by
+    /// default, off to measure or test the encoder.
+    public var reusesEncodedFrames = true
+    /// Frames drawn from the last frame's instances.
+    public internal(set) var encodedFramesReused = 0
+    var lastEncoded: EncodedFrame?
     /// Time spent in the encoder this frame (shadow silhouettes included), for `frameTimings`.
     var encodeNanoseconds: UInt64 = 0
     /// Frames drawn: the clock that ages idle offscreen targets.

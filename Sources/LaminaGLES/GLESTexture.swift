@@ -5,7 +5,7 @@ import LaminaCore
 /// One GL texture holding a rectangle of an image's texels, byte for byte (premultiplied B, G, R, A in an
 /// RGBA8 texture: the shaders read .rgba as B, G, R, A and the framebuffer stores them the same way, so
 /// nothing is swizzled or converted on upload or read-back).
-struct GLESTile {
+struct GLESTile: Equatable {
     let texture: GLuint
     /// The texels of the image this texture holds (its texel (0, 0) is the image's (x0, y0)).
     let stored: TexelRect
@@ -115,8 +115,20 @@ final class GLESTextureCache {
         uploadNanosecondsThisFrame = 0
     }
 
+    /// While non-nil, every image asked for and the tiles it got (GLESRenderer+Encoding.swift: what an encoded
+    /// frame depends on).
+    var recorded: [ObjectIdentifier: (image: Image, tiles: [GLESTile])]?
+    /// Set when a mip texture was asked for while recording (the reuse check does not follow mip textures).
+    var recordedMips = false
+
     /// The tiles of `image`, uploading it first if it is new or changed.
     func tiles(for image: Image) throws -> [GLESTile] {
+        let tiles = try tilesUnrecorded(for: image)
+        if recorded != nil { recorded![ObjectIdentifier(image)] = (image, tiles) }
+        return tiles
+    }
+
+    private func tilesUnrecorded(for image: Image) throws -> [GLESTile] {
         let key = ObjectIdentifier(image)
         if let entry = entries[key] {
             if entry.image === image {
@@ -186,6 +198,7 @@ final class GLESTextureCache {
     /// The mip texture of `image`, uploading its chain first if it is new or changed; nil when the image is larger
     /// than the largest texture (its quads are then sampled as linear).
     func mipTexture(for image: Image) throws -> GLuint? {
+        if recorded != nil { recordedMips = true }
         guard image.width <= maxTextureSize, image.height <= maxTextureSize else { return nil }
         let key = ObjectIdentifier(image)
         if let entry = mipEntries[key] {
