@@ -32,6 +32,8 @@ struct GLESBatchEncoder {
     }
 
     private(set) var instances: [Float] = []
+    /// The span table of quads drawn by coverage (GLESPass+Spans.swift): x0, x1 of each row's run.
+    var spanRows: [Int32] = []
     private(set) var batches: [Batch] = []
     private(set) var quadsDrawn = 0
     /// The B, G, R, A colour to clear the target to instead of drawing the first quads, when the plan starts
@@ -47,6 +49,7 @@ struct GLESBatchEncoder {
 
     mutating func encode(_ plan: RenderPlan, textures: GLESTextureCache) throws {
         instances.removeAll(keepingCapacity: true)
+        spanRows.removeAll(keepingCapacity: true)
         batches.removeAll(keepingCapacity: true)
         quadsDrawn = 0
         clearColor = nil
@@ -316,7 +319,12 @@ struct GLESBatchEncoder {
         case .rect(let x0, let y0, let x1, let y1):
             add(boxes: [PixelBox(x0: x0, y0: y0, x1: x1, y1: y1)], textured: textured, texture: texture,
                 requested: requested, filter: filter, map: map, clamp: clamp, color: color, tile: tile)
-        case .spans:
+        case .spans(let spans):
+            if let (box, rows) = addSpanRows(spans) {
+                add(boxes: [box], textured: textured, texture: texture, requested: requested, filter: filter, map: map,
+                    clamp: clamp, color: color, tile: tile, rows: rows)
+                return
+            }
             add(boxes: coverage.boxes, textured: textured, texture: texture, requested: requested, filter: filter,
                 map: map, clamp: clamp, color: color, tile: tile)
         }
@@ -333,7 +341,7 @@ struct GLESBatchEncoder {
     /// atlas page), and the clamp is limited to what the tile stores.
     private mutating func add(
         boxes: [PixelBox], textured: Bool, texture: GLuint, requested: Filter, filter: Filter, map: Matrix3,
-        clamp: TexelRect, color: (Float, Float, Float, Float), tile: GLESTile? = nil
+        clamp: TexelRect, color: (Float, Float, Float, Float), tile: GLESTile? = nil, rows: Int = -1
     ) {
         guard !boxes.isEmpty else { return }
         var m = map
@@ -382,12 +390,12 @@ struct GLESBatchEncoder {
             batches.append(Batch(textured: textured, texture: texture, requested: requested, filter: filter,
                                  first: instances.count / GLESProgram.instanceFloats, count: boxes.count))
         }
-        for box in boxes { appendInstance(box, map: m, clamp: c, color: color) }
+        for box in boxes { appendInstance(box, map: m, clamp: c, color: color, rows: rows) }
     }
 
     /// One instance: a pixel box, its target-to-texel map, clamp rectangle and colour (or opacity).
     private mutating func appendInstance(
-        _ box: PixelBox, map m: Matrix3, clamp c: TexelRect, color: (Float, Float, Float, Float)
+        _ box: PixelBox, map m: Matrix3, clamp c: TexelRect, color: (Float, Float, Float, Float), rows: Int = -1
     ) {
         instances.append(Float(box.x0)); instances.append(Float(box.y0))
         instances.append(Float(box.x1)); instances.append(Float(box.y1))
@@ -397,6 +405,7 @@ struct GLESBatchEncoder {
         instances.append(Float(c.x0)); instances.append(Float(c.y0))
         instances.append(Float(c.x1)); instances.append(Float(c.y1))
         instances.append(color.0); instances.append(color.1); instances.append(color.2); instances.append(color.3)
+        instances.append(Float(rows))
     }
 }
 

@@ -111,6 +111,7 @@ public final class GLESRenderer: Renderer {
         makeInstanceBuffers()
         makeTimerQuery()
         makeSampler()
+        makeSpanTable()
         glGenFramebuffers(1, &framebuffer)
         try checkErrors("creating the renderer")
     }
@@ -131,6 +132,7 @@ public final class GLESRenderer: Renderer {
         releaseReadbackRing()
         releaseTimerQuery()
         releaseSampler()
+        releaseSpanTable()
         if passInstanceBuffer != 0 { glDeleteBuffers(1, &passInstanceBuffer) }
         (passInstanceBuffer, passInstanceSize) = (0, (0, 0))
         glDeleteFramebuffers(1, &framebuffer)
@@ -293,12 +295,14 @@ public final class GLESRenderer: Renderer {
         glEnable(GLenum(GL_BLEND))
         glBlendFunc(GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA))
         glBindVertexArray(vertexArray)
+        bindSpanTable()
         if reuse, let last = lastEncoded {
             instanceBufferTurn = last.buffer
             glBindBuffer(GLenum(GL_ARRAY_BUFFER), instanceBuffer)
             enableInstanceAttributes()
         } else {
             uploadInstances(encoder.instances)
+            if !encoder.spanRows.isEmpty { uploadSpanTable(encoder.spanRows) }
             if var record {
                 record.buffer = instanceBufferTurn
                 lastEncoded = record
@@ -421,6 +425,9 @@ public final class GLESRenderer: Renderer {
     let shadows = FrameCache<ShadowSource, ShadowEntry>(keep: 4, onEvict: { $0.delete() })
     /// The instance buffer of the shadow passes (GLESRenderer+Shadows.swift) and the box it holds.
     var passInstanceBuffer: GLuint = 0
+    /// The span table of quads drawn by coverage (GLESRenderer+Spans.swift) and its texture lines.
+    var spanTexture: GLuint = 0
+    var spanTableLines = 0
     var passInstanceSize = (width: 0, height: 0)
     /// Whether a plan drawn again unchanged reuses the last frame's instances (GLESRenderer+Encoding.swift); on by
     /// default, off to measure or test the encoder.

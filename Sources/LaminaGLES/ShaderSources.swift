@@ -114,11 +114,15 @@ in vec3 a_mapV;                     // v' = dot((x, y, 1), a_mapV)
 in vec3 a_mapW;                     // w' = dot((x, y, 1), a_mapW); texel = (u', v') / w'
 in vec4 a_clamp;                    // texels that may be read: x0, y0, x1, y1 (exclusive)
 in vec4 a_color;                    // premultiplied colour in B, G, R, A order (solid), or the opacity (textures)
+in float a_rows;                    // -1: every pixel of a_rect; else the first of the quad's rows in the span
+                                    // table, whose runs the fragment shader keeps (coverage drawn by the shader)
 
 out vec3 v_texel;                   // homogeneous texel coordinate; linear in screen space, so interpolating it
                                     // and dividing per pixel is exact even under perspective
 flat out vec4 v_clamp;
 flat out vec4 v_color;
+flat out int v_rows;
+flat out int v_top;
 
 void main() {
     // Triangle strip: (x0, y0), (x1, y0), (x0, y1), (x1, y1).
@@ -129,6 +133,8 @@ void main() {
     v_texel = vec3(dot(q, a_mapU), dot(q, a_mapV), dot(q, a_mapW));
     v_clamp = a_clamp;
     v_color = a_color;
+    v_rows = int(a_rows);
+    v_top = int(a_rect.y);
 }
 """#,
         "solid.frag": #"""
@@ -140,9 +146,21 @@ uniform bool u_swapRedBlue;         // true when drawing into a caller's RGBA ta
 in vec3 v_texel;                    // unused: solid quads share quad.vert
 flat in vec4 v_clamp;
 flat in vec4 v_color;               // premultiplied, already quantised to 8 bits, B, G, R, A order
+flat in int v_rows;                 // the quad's first row in u_spans, or -1 (quad.vert)
+flat in int v_top;
+uniform highp isampler2D u_spans;   // the span table: per row, x0 and x1 of the covered run, 4096 rows a line
+uniform vec2 u_origin;
 out vec4 o_color;
 
 void main() {
+    // A quad drawn by coverage (a rotated or clipped quad: one box over its rows, not an instance per row): only
+    // the pixels of its row's run, the runs the CPU renderer computes (Quad.pixelCoverage), are drawn.
+    if (v_rows >= 0) {
+        ivec2 p = ivec2(gl_FragCoord.xy) + ivec2(u_origin);
+        int i = v_rows + p.y - v_top;
+        ivec2 run = texelFetch(u_spans, ivec2(i & 4095, i >> 12), 0).xy;
+        if (p.x < run.x || p.x >= run.y) discard;
+    }
     o_color = u_swapRedBlue ? v_color.bgra : v_color;
 }
 """#,
@@ -166,6 +184,10 @@ in vec3 v_texel;
 flat in vec4 v_clamp;
 flat in vec4 v_color;               // .a: opacity; TRILINEAR: .r the finer mip level, .g the coarser's weight (0-255)
 out vec4 o_color;
+flat in int v_rows;                 // the quad's first row in u_spans, or -1 (quad.vert)
+flat in int v_top;
+uniform highp isampler2D u_spans;   // the span table: per row, x0 and x1 of the covered run, 4096 rows a line
+uniform vec2 u_origin;
 
 vec4 fetch(ivec2 texel, ivec2 lo, ivec2 hi, int level) {
     return texelFetch(u_image, clamp(texel, lo, hi), level);
@@ -207,6 +229,14 @@ ivec4 multiply(ivec4 c, int m) {
 #endif
 
 void main() {
+    // A quad drawn by coverage (a rotated or clipped quad: one box over its rows, not an instance per row): only
+    // the pixels of its row's run, the runs the CPU renderer computes (Quad.pixelCoverage), are drawn.
+    if (v_rows >= 0) {
+        ivec2 p = ivec2(gl_FragCoord.xy) + ivec2(u_origin);
+        int i = v_rows + p.y - v_top;
+        ivec2 run = texelFetch(u_spans, ivec2(i & 4095, i >> 12), 0).xy;
+        if (p.x < run.x || p.x >= run.y) discard;
+    }
     // Interpolated at the pixel centre, this is the centre's sample point.
     vec2 t = v_texel.xy / v_texel.z;
     ivec2 lo = ivec2(v_clamp.xy);
