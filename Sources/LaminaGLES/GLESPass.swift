@@ -18,6 +18,9 @@ struct GLESBatchEncoder {
         /// The first instance and the number of instances.
         var first: Int
         var count: Int
+        /// Some of its instances are drawn by coverage: drawn with the program that reads the span table
+        /// (GLESPass+Spans.swift).
+        var coverage = false
         /// nil: quads. Otherwise a group boundary: `begin` switches drawing to the group's offscreen buffer; `end`
         /// switches back and composites the buffer with its one instance (texture: the buffer's, at draw time).
         var group: GroupMarker?
@@ -384,11 +387,15 @@ struct GLESBatchEncoder {
         if let last = batches.last, last.group == nil, last.textured == textured, last.texture == texture,
             last.requested == requested
         {
+            // Like the filter: a batch with any quad drawn by coverage is drawn with the program that reads the
+            // span table (quads without rows, -1, pass its test untouched), so turned and upright quads still batch.
+            if rows >= 0 { batches[batches.count - 1].coverage = true }
             batches[batches.count - 1].count += boxes.count
             if filter != .nearest { batches[batches.count - 1].filter = filter }
         } else {
             batches.append(Batch(textured: textured, texture: texture, requested: requested, filter: filter,
-                                 first: instances.count / GLESProgram.instanceFloats, count: boxes.count))
+                                 first: instances.count / GLESProgram.instanceFloats, count: boxes.count,
+                                 coverage: rows >= 0))
         }
         for box in boxes { appendInstance(box, map: m, clamp: c, color: color, rows: rows) }
     }

@@ -23,6 +23,6 @@ extension GLESRenderer {
 
     /// Binds to unit 0 the sampler `kind` reads through (none for programs that only use texelFetch).
     func bindSampler(for kind: GLESProgram.Kind) {
-        glBindSampler(0, kind == .nearest ? nearestSampler : 0)
+        glBindSampler(0, kind == .nearest || kind == .nearestCoverage ? nearestSampler : 0)
     }
 }

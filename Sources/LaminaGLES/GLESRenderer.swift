@@ -376,8 +376,9 @@ public final class GLESRenderer: Renderer {
                 break
             }
             let destination = destinations[destinations.count - 1]
-            let kind: GLESProgram.Kind = !batch.textured ? .solid
+            let base: GLESProgram.Kind = !batch.textured ? .solid
                 : batch.filter == .nearest ? .nearest : batch.filter == .trilinear ? .trilinear : .bilinear
+            let kind = batch.coverage ? base.coverage : base
             let program = programs[kind]!
             if current != kind {
                 glUseProgram(program.id)
