@@ -26,13 +26,18 @@ public final class GLESRenderer: Renderer {
         /// The side in texels that atlas pages grow to (from 512, doubling as they fill; an RGBA8 texture of
         /// side x side x 4 bytes) before another page is started; limited to the largest texture side.
         public var atlasPageSize: Int
+        /// Whether large texture uploads go through pixel-unpack buffers (GLESUnpackRing.swift); nil: on for GPUs,
+        /// off for software rasterisers such as llvmpipe, where the buffer is one more copy.
+        public var uploadsThroughUnpackBuffers: Bool?
         /// Receives one line per EGL attempt and driver message (debug logging).
         public var log: (@Sendable (String) -> Void)?
         /// Display extensions to act as if missing (tests of the config and pbuffer paths on a driver that has them).
         var ignoredExtensions: Set<String> = []
 
         public init(maxTextureSize: Int? = nil, textureBudget: Int = 512 << 20, atlasMaxImageSize: Int = 256,
-                    atlasPageSize: Int = 2048, log: (@Sendable (String) -> Void)? = nil) {
+                    atlasPageSize: Int = 2048, uploadsThroughUnpackBuffers: Bool? = nil,
+                    log: (@Sendable (String) -> Void)? = nil) {
+            self.uploadsThroughUnpackBuffers = uploadsThroughUnpackBuffers
             self.maxTextureSize = maxTextureSize
             self.textureBudget = textureBudget
             self.atlasMaxImageSize = atlasMaxImageSize
@@ -98,8 +103,12 @@ public final class GLESRenderer: Renderer {
         textures = GLESTextureCache(
             maxTextureSize: min(options.maxTextureSize ?? driverMax, driverMax), budget: options.textureBudget,
             atlasPageSize: options.atlasPageSize, atlasMaxImageSize: options.atlasMaxImageSize)
+        if options.uploadsThroughUnpackBuffers ?? !info.isSoftware { textures.unpackRing = GLESUnpackRing() }
         try makeGLObjects()
     }
+
+    /// Whether large texture uploads go through pixel-unpack buffers (`Options.uploadsThroughUnpackBuffers`).
+    public var uploadsThroughUnpackBuffers: Bool { textures.unpackRing != nil }
 
     /// The objects every frame uses, in the current context: at creation and after a GPU reset.
     func makeGLObjects() throws {

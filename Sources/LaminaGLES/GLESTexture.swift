@@ -78,6 +78,8 @@ final class GLESTextureCache {
     let atlas: GLESAtlas
     /// The budget of every texture the renderer makes (GLESRenderer+Budget.swift).
     let memory = GLESMemory()
+    /// Pixel-unpack buffers for large uploads (GLESUnpackRing.swift); nil: every upload from the image's memory.
+    var unpackRing: GLESUnpackRing?
     private(set) var frame: UInt64 = 0
     /// Image uploads (first uploads and re-uploads), since the renderer was made.
     private(set) var uploads = 0
@@ -181,6 +183,7 @@ final class GLESTextureCache {
         glDeleteTextures(GLsizei(mipTextures.count), &mipTextures)
         mipEntries.removeAll()
         atlas.removeAll()
+        unpackRing?.removeAll()
     }
 
     private func releaseGoneImages() {
@@ -379,12 +382,22 @@ final class GLESTextureCache {
         let first = image.baseAddress.advanced(by: rect.y0 * image.bytesPerRow + rect.x0 * 4)
         let start = DispatchTime.now().uptimeNanoseconds
         defer { uploadNanosecondsThisFrame += DispatchTime.now().uptimeNanoseconds - start }
+        // Large uploads through a pixel-unpack buffer when the ring is on: the texels are then read from offset 0
+        // of the bound buffer.
+        var source: UnsafeRawPointer? = UnsafeRawPointer(first)
+        var staged = false
+        if let ring = unpackRing, rect.width * rect.height * 4 >= GLESUnpackRing.minimumBytes,
+            ring.stage(UnsafeRawPointer(first), width: rect.width, height: rect.height, bytesPerRow: image.bytesPerRow)
+        {
+            (source, staged) = (nil, true)
+        }
+        defer { if staged { glBindBuffer(GLenum(GL_PIXEL_UNPACK_BUFFER), 0) } }
         if allocate {
             glTexImage2D(GLenum(GL_TEXTURE_2D), 0, GL_RGBA8, GLsizei(rect.width), GLsizei(rect.height), 0,
-                         GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), first)
+                         GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), source)
         } else {
             glTexSubImage2D(GLenum(GL_TEXTURE_2D), 0, GLint(at.x), GLint(at.y), GLsizei(rect.width),
-                            GLsizei(rect.height), GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), first)
+                            GLsizei(rect.height), GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), source)
         }
         let error = glGetError()
         if error == GLenum(GL_OUT_OF_MEMORY) {
