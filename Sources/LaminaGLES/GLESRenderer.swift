@@ -61,8 +61,6 @@ public final class GLESRenderer: Renderer {
     let textures: GLESTextureCache
     var programs: [GLESProgram.Kind: GLESProgram] = [:]
     var vertexArray: GLuint = 0
-    /// The sampler object of the nearest program, which reads through the GPU's filter (GLESRenderer+Samplers.swift).
-    var nearestSampler: GLuint = 0
     /// Instance buffers written in turn (GLESRenderer+Instances.swift).
     var instanceBuffers: [GLuint] = []
     var instanceBufferCapacities: [Int] = []
@@ -119,7 +117,6 @@ public final class GLESRenderer: Renderer {
         glGenVertexArrays(1, &vertexArray)
         makeInstanceBuffers()
         makeTimerQuery()
-        makeSampler()
         makeSpanTable()
         glGenFramebuffers(1, &framebuffer)
         try checkErrors("creating the renderer")
@@ -140,7 +137,6 @@ public final class GLESRenderer: Renderer {
         lastEncoded = nil
         releaseReadbackRing()
         releaseTimerQuery()
-        releaseSampler()
         releaseSpanTable()
         if passInstanceBuffer != 0 { glDeleteBuffers(1, &passInstanceBuffer) }
         (passInstanceBuffer, passInstanceSize) = (0, (0, 0))
@@ -355,7 +351,6 @@ public final class GLESRenderer: Renderer {
                 glViewport(0, 0, GLsizei(content.width), GLsizei(content.height))
                 let program = programs[.nearest]!
                 glUseProgram(program.id)
-                bindSampler(for: .nearest)
                 glUniform2f(program.targetSize, GLfloat(content.width), GLfloat(content.height))
                 glUniform2f(program.origin, GLfloat(content.origin.x), GLfloat(content.origin.y))
                 glUniform1i(program.swapRedBlue, 0)
@@ -395,7 +390,6 @@ public final class GLESRenderer: Renderer {
                 glUniform2f(program.origin, GLfloat(destination.origin.x), GLfloat(destination.origin.y))
                 glUniform1i(program.swapRedBlue, destination.swap ? 1 : 0)
                 if program.image >= 0 { glUniform1i(program.image, 0) }
-                bindSampler(for: kind)
                 current = kind
             }
             if batch.textured {
@@ -412,8 +406,6 @@ public final class GLESRenderer: Renderer {
             stats.drawCalls += 1
         }
         glBindVertexArray(0)
-        // A caller embedding the renderer keeps its own texture state on unit 0.
-        glBindSampler(0, 0)
     }
 
     /// Points the instance attributes at instance `first` of the bound buffer and draws `count` boxes.
