@@ -121,3 +121,26 @@ struct GLESReadbackTests {
     }
 }
 
+
+/// The frame split `lamina bench` reports (GLESRenderer+Timing.swift).
+@Suite(.enabled(if: GLESAvailability.skipReason == nil, "no EGL display: \(GLESAvailability.skipReason ?? "")"))
+struct GLESFrameTimingTests {
+    @Test func aMeasuredFrameHasItsPartsAndItsReadback() throws {
+        let renderer = try #require(GLESAvailability.renderer())
+        let plan = try GLESReadbackTests().plan(frame: 2)
+        #expect(renderer.frameTimings == GLESFrameTimings())
+        renderer.measuresFrameTimes = true
+        try renderer.renderOffscreen(plan)
+        try renderer.finish()
+        let timings = renderer.frameTimings
+        #expect(timings.encodeSeconds > 0 && timings.submitSeconds > 0 && timings.finishWaitSeconds >= 0)
+        #expect(timings.gpuClock == (renderer.hasTimerQueries ? .timerQuery : .finish))
+        if timings.gpuClock == .finish { #expect(timings.gpuSeconds == timings.finishWaitSeconds) }
+        // The readback reads the frame just drawn, and is timed.
+        let image = try Image(width: plan.width, height: plan.height)
+        try renderer.measureReadback(into: image)
+        #expect(renderer.frameTimings.readbackSeconds > 0)
+        let expected = try renderer.render(plan)
+        #expect(GLESReadbackTests().bytes(image) == GLESReadbackTests().bytes(expected))
+    }
+}
