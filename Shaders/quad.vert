@@ -19,8 +19,8 @@ out vec3 v_texel;                   // homogeneous texel coordinate; linear in s
                                     // and dividing per pixel is exact even under perspective
 flat out vec4 v_clamp;
 flat out vec4 v_color;
-flat out int v_rows;
-flat out int v_top;
+flat out highp int v_rows;
+flat out highp int v_top;
 
 void main() {
     // Triangle strip: (x0, y0), (x1, y0), (x0, y1), (x1, y1).

@@ -18,8 +18,9 @@ flat in vec4 v_clamp;
 flat in vec4 v_color;               // .a: opacity; TRILINEAR: .r the finer mip level, .g the coarser's weight (0-255)
 out vec4 o_color;
 #ifdef SPANS
-flat in int v_rows;                 // the quad's first row in u_spans, or -1 (quad.vert)
-flat in int v_top;
+// highp: a frame's table passes 32,767 rows (mediump ints are 16 bits where a driver honours them).
+flat in highp int v_rows;           // the quad's first row in u_spans, or -1 (quad.vert)
+flat in highp int v_top;
 uniform highp isampler2D u_spans;   // the span table: per row, x0 and x1 of the covered run, 4096 rows a line
 uniform vec2 u_origin;
 #endif
@@ -70,9 +71,9 @@ void main() {
     // instance per row: only the pixels of its row's run, the runs the CPU renderer computes
     // (Quad.pixelCoverage), are drawn.
     if (v_rows >= 0) {
-        ivec2 p = ivec2(gl_FragCoord.xy) + ivec2(u_origin);
-        int i = v_rows + p.y - v_top;
-        ivec2 run = texelFetch(u_spans, ivec2(i & 4095, i >> 12), 0).xy;
+        highp ivec2 p = ivec2(gl_FragCoord.xy) + ivec2(u_origin);
+        highp int i = v_rows + p.y - v_top;
+        highp ivec2 run = texelFetch(u_spans, ivec2(i & 4095, i >> 12), 0).xy;
         if (p.x < run.x || p.x >= run.y) discard;
     }
 #endif
