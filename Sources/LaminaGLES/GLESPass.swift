@@ -34,14 +34,15 @@ struct GLESBatchEncoder {
         case end(PlanGroup)
     }
 
-    private(set) var instances: [Float] = []
+    /// Set by the encoding and by the join of a parallel encoding (GLESPass+Parallel.swift).
+    var instances: [Float] = []
     /// The span table of quads drawn by coverage (GLESPass+Spans.swift): x0, x1 of each row's run.
     var spanRows: [Int32] = []
-    private(set) var batches: [Batch] = []
-    private(set) var quadsDrawn = 0
+    var batches: [Batch] = []
+    var quadsDrawn = 0
     /// The B, G, R, A colour to clear the target to instead of drawing the first quads, when the plan starts
     /// with opaque solid quads that cover the whole target (a scene's background); nil: no such quad.
-    private(set) var clearColor: (Float, Float, Float, Float)?
+    var clearColor: (Float, Float, Float, Float)?
     /// The coverage of rounded and antialiased quads, kept while they come back unchanged (the renderer ends its
     /// frames).
     let coverages = FrameCache<CoverageKey, AntialiasedCoverage>()
@@ -49,6 +50,14 @@ struct GLESBatchEncoder {
     let fringes = FrameCache<FringeKey, GLESFringe?>()
     /// The blurred shadows of this plan, made by the renderer before encoding.
     var shadowTiles: [ShadowSource: GLESTile] = [:]
+    /// The textures of the plan's quads, by quad index, looked up before a parallel encoding (GLESPass+Parallel.swift)
+    /// so that the chunks make no GL calls; nil: looked up as each quad is encoded.
+    var prefetched: [PrefetchedTexture]?
+    /// Whether an opaque quad over the whole target at the start may become the clear colour (false for every chunk
+    /// of a parallel encoding but the first).
+    var clearAllowed = true
+    /// false: large plans too are encoded on one thread (tests compare the two).
+    var allowsParallel = true
 
     mutating func encode(_ plan: RenderPlan, textures: GLESTextureCache) throws {
         instances.removeAll(keepingCapacity: true)
@@ -56,6 +65,10 @@ struct GLESBatchEncoder {
         batches.removeAll(keepingCapacity: true)
         quadsDrawn = 0
         clearColor = nil
+        if allowsParallel, Self.encodesInParallel(plan) {
+            try encodeInParallel(plan, textures: textures)
+            return
+        }
         var depth = 0
         try plan.forEachStep { step in
             let index: Int
@@ -77,12 +90,14 @@ struct GLESBatchEncoder {
             case .quad(let i):
                 index = i
             }
-            try encode(plan.quads[index], plan: plan, insideGroup: depth > 0, textures: textures)
+            try encode(plan.quads[index], index: index, plan: plan, insideGroup: depth > 0, textures: textures)
         }
     }
 
     /// Adds one quad's instances.
-    private mutating func encode(_ quad: Quad, plan: RenderPlan, insideGroup: Bool, textures: GLESTextureCache) throws {
+    mutating func encode(
+        _ quad: Quad, index: Int, plan: RenderPlan, insideGroup: Bool, textures: GLESTextureCache
+    ) throws {
         let opacity = min(max(quad.opacity, 0), 1)
         if quad.hasAnalyticCoverage {
             try encodeAntialiased(quad, opacity: opacity, plan: plan, textures: textures)
@@ -95,7 +110,8 @@ struct GLESBatchEncoder {
             // Stored B, G, R, A like every pixel of the framebuffer.
             let bgra = (Float(c.blue) / 255, Float(c.green) / 255, Float(c.red) / 255, Float(c.alpha) / 255)
             let coverage = quad.pixelCoverage(width: plan.width, height: plan.height)
-            if instances.isEmpty, !insideGroup, c.alpha == 255, case .rect(0, 0, plan.width, plan.height) = coverage
+            if clearAllowed, instances.isEmpty, !insideGroup, c.alpha == 255,
+                case .rect(0, 0, plan.width, plan.height) = coverage
             {
                 // Covers everything drawn so far: clearing to it gives the same pixels for far less work.
                 clearColor = bgra
@@ -108,11 +124,13 @@ struct GLESBatchEncoder {
             if instances.count > before { quadsDrawn += 1 }
         case .texture, .shadow:
             let alpha = PremultipliedColor.byte(opacity)
-            guard alpha > 0, let texture = try sampling(quad.paint, textures: textures),
+            guard alpha > 0, let texture = try sampling(quad.paint, index: index, textures: textures),
                 let targetToTexel = quad.unitToTarget.inverted?.concatenating(texture.unitToTexel).snappedToAffine
             else { return }
             let tiles = texture.tiles
-            if case .texture(let source) = quad.paint, let (mipTexture, mip) = try Self.trilinear(source, textures: textures) {
+            if case .texture(let source) = quad.paint,
+                let (mipTexture, mip) = try trilinear(source, index: index, textures: textures)
+            {
                 let before = instances.count
                 add(quad.pixelCoverage(width: plan.width, height: plan.height), textured: true,
                     texture: mipTexture, requested: .trilinear, filter: .trilinear,
@@ -142,7 +160,7 @@ struct GLESBatchEncoder {
 
     /// The mip texture and levels of a trilinear quad; nil when it samples level 0 alone (drawn as linear), or
     /// when its image is larger than the largest texture (no mip texture: sampled as linear, a documented gap).
-    private static func trilinear(
+    static func trilinear(
         _ texture: TextureSource, textures: GLESTextureCache
     ) throws -> (GLuint, MipSelection)? {
         guard let mip = texture.mipSelection, let id = try textures.mipTexture(for: texture.image) else { return nil }
@@ -256,7 +274,7 @@ struct GLESBatchEncoder {
     }
 
     /// What a textured quad samples: an image's tiles, or a shadow's blurred picture.
-    private struct Sampling {
+    struct Sampling {
         var tiles: [GLESTile]
         var unitToTexel: Matrix3
         var clamp: TexelRect
@@ -265,7 +283,20 @@ struct GLESBatchEncoder {
 
     /// The textures behind `paint`, uploading an image if needed; nil for a solid colour or a shadow that was not
     /// made (which the renderer does before encoding).
-    private func sampling(_ paint: Paint, textures: GLESTextureCache) throws -> Sampling? {
+    private func sampling(_ paint: Paint, index: Int, textures: GLESTextureCache) throws -> Sampling? {
+        if let prefetched { return prefetched[index].sampling }
+        return try sampling(paint, textures: textures)
+    }
+
+    /// The mip texture and levels of a trilinear quad (see `trilinear(_:textures:)`), prefetched or looked up.
+    private func trilinear(
+        _ texture: TextureSource, index: Int, textures: GLESTextureCache
+    ) throws -> (GLuint, MipSelection)? {
+        if let prefetched { return prefetched[index].mip }
+        return try Self.trilinear(texture, textures: textures)
+    }
+
+    func sampling(_ paint: Paint, textures: GLESTextureCache) throws -> Sampling? {
         switch paint {
         case .solid:
             return nil
