@@ -19,6 +19,8 @@ uniform float u_normalisation;
 uniform vec4 u_color;               // premultiplied, in the buffer's B, G, R, A order
 uniform bool u_tint;                // false: first pass (alpha only)
 uniform int u_factor;               // DOWNSAMPLE: the block's side
+uniform ivec2 u_size;               // the input's size in texels: its pooled buffer may be larger (a size bucket),
+                                    // and texels beyond are not part of it
 
 in vec3 v_texel;
 flat in vec4 v_clamp;
@@ -31,7 +33,7 @@ float alphaAt(ivec2 p, ivec2 size) {
 }
 
 void main() {
-    ivec2 size = textureSize(u_image, 0);
+    ivec2 size = u_size;
     ivec2 p = ivec2(floor(v_texel.xy / v_texel.z));
 #ifdef DOWNSAMPLE
     ivec2 corner = p * u_factor;

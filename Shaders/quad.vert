@@ -12,11 +12,15 @@ in vec3 a_mapV;                     // v' = dot((x, y, 1), a_mapV)
 in vec3 a_mapW;                     // w' = dot((x, y, 1), a_mapW); texel = (u', v') / w'
 in vec4 a_clamp;                    // texels that may be read: x0, y0, x1, y1 (exclusive)
 in vec4 a_color;                    // premultiplied colour in B, G, R, A order (solid), or the opacity (textures)
+in float a_rows;                    // -1: every pixel of a_rect; else the first of the quad's rows in the span
+                                    // table, whose runs the fragment shader keeps (coverage drawn by the shader)
 
 out vec3 v_texel;                   // homogeneous texel coordinate; linear in screen space, so interpolating it
                                     // and dividing per pixel is exact even under perspective
 flat out vec4 v_clamp;
 flat out vec4 v_color;
+flat out highp int v_rows;
+flat out highp int v_top;
 
 void main() {
     // Triangle strip: (x0, y0), (x1, y0), (x0, y1), (x1, y1).
@@ -27,4 +31,6 @@ void main() {
     v_texel = vec3(dot(q, a_mapU), dot(q, a_mapV), dot(q, a_mapW));
     v_clamp = a_clamp;
     v_color = a_color;
+    v_rows = int(a_rows);
+    v_top = int(a_rect.y);
 }

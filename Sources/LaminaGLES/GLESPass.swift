@@ -18,6 +18,9 @@ struct GLESBatchEncoder {
         /// The first instance and the number of instances.
         var first: Int
         var count: Int
+        /// Some of its instances are drawn by coverage: drawn with the program that reads the span table
+        /// (GLESPass+Spans.swift).
+        var coverage = false
         /// nil: quads. Otherwise a group boundary: `begin` switches drawing to the group's offscreen buffer; `end`
         /// switches back and composites the buffer with its one instance (texture: the buffer's, at draw time).
         var group: GroupMarker?
@@ -31,12 +34,15 @@ struct GLESBatchEncoder {
         case end(PlanGroup)
     }
 
-    private(set) var instances: [Float] = []
-    private(set) var batches: [Batch] = []
-    private(set) var quadsDrawn = 0
+    /// Set by the encoding and by the join of a parallel encoding (GLESPass+Parallel.swift).
+    var instances: [Float] = []
+    /// The span table of quads drawn by coverage (GLESPass+Spans.swift): x0, x1 of each row's run.
+    var spanRows: [Int32] = []
+    var batches: [Batch] = []
+    var quadsDrawn = 0
     /// The B, G, R, A colour to clear the target to instead of drawing the first quads, when the plan starts
     /// with opaque solid quads that cover the whole target (a scene's background); nil: no such quad.
-    private(set) var clearColor: (Float, Float, Float, Float)?
+    var clearColor: (Float, Float, Float, Float)?
     /// The coverage of rounded and antialiased quads, kept while they come back unchanged (the renderer ends its
     /// frames).
     let coverages = FrameCache<CoverageKey, AntialiasedCoverage>()
@@ -44,12 +50,25 @@ struct GLESBatchEncoder {
     let fringes = FrameCache<FringeKey, GLESFringe?>()
     /// The blurred shadows of this plan, made by the renderer before encoding.
     var shadowTiles: [ShadowSource: GLESTile] = [:]
+    /// The textures of the plan's quads, by quad index, looked up before a parallel encoding (GLESPass+Parallel.swift)
+    /// so that the chunks make no GL calls; nil: looked up as each quad is encoded.
+    var prefetched: [PrefetchedTexture]?
+    /// Whether an opaque quad over the whole target at the start may become the clear colour (false for every chunk
+    /// of a parallel encoding but the first).
+    var clearAllowed = true
+    /// false: large plans too are encoded on one thread (tests compare the two).
+    var allowsParallel = true
 
     mutating func encode(_ plan: RenderPlan, textures: GLESTextureCache) throws {
         instances.removeAll(keepingCapacity: true)
+        spanRows.removeAll(keepingCapacity: true)
         batches.removeAll(keepingCapacity: true)
         quadsDrawn = 0
         clearColor = nil
+        if allowsParallel, Self.encodesInParallel(plan) {
+            try encodeInParallel(plan, textures: textures)
+            return
+        }
         var depth = 0
         try plan.forEachStep { step in
             let index: Int
@@ -71,12 +90,14 @@ struct GLESBatchEncoder {
             case .quad(let i):
                 index = i
             }
-            try encode(plan.quads[index], plan: plan, insideGroup: depth > 0, textures: textures)
+            try encode(plan.quads[index], index: index, plan: plan, insideGroup: depth > 0, textures: textures)
         }
     }
 
     /// Adds one quad's instances.
-    private mutating func encode(_ quad: Quad, plan: RenderPlan, insideGroup: Bool, textures: GLESTextureCache) throws {
+    mutating func encode(
+        _ quad: Quad, index: Int, plan: RenderPlan, insideGroup: Bool, textures: GLESTextureCache
+    ) throws {
         let opacity = min(max(quad.opacity, 0), 1)
         if quad.hasAnalyticCoverage {
             try encodeAntialiased(quad, opacity: opacity, plan: plan, textures: textures)
@@ -89,7 +110,8 @@ struct GLESBatchEncoder {
             // Stored B, G, R, A like every pixel of the framebuffer.
             let bgra = (Float(c.blue) / 255, Float(c.green) / 255, Float(c.red) / 255, Float(c.alpha) / 255)
             let coverage = quad.pixelCoverage(width: plan.width, height: plan.height)
-            if instances.isEmpty, !insideGroup, c.alpha == 255, case .rect(0, 0, plan.width, plan.height) = coverage
+            if clearAllowed, instances.isEmpty, !insideGroup, c.alpha == 255,
+                case .rect(0, 0, plan.width, plan.height) = coverage
             {
                 // Covers everything drawn so far: clearing to it gives the same pixels for far less work.
                 clearColor = bgra
@@ -102,11 +124,13 @@ struct GLESBatchEncoder {
             if instances.count > before { quadsDrawn += 1 }
         case .texture, .shadow:
             let alpha = PremultipliedColor.byte(opacity)
-            guard alpha > 0, let texture = try sampling(quad.paint, textures: textures),
+            guard alpha > 0, let texture = try sampling(quad.paint, index: index, textures: textures),
                 let targetToTexel = quad.unitToTarget.inverted?.concatenating(texture.unitToTexel).snappedToAffine
             else { return }
             let tiles = texture.tiles
-            if case .texture(let source) = quad.paint, let (mipTexture, mip) = try Self.trilinear(source, textures: textures) {
+            if case .texture(let source) = quad.paint,
+                let (mipTexture, mip) = try trilinear(source, index: index, textures: textures)
+            {
                 let before = instances.count
                 add(quad.pixelCoverage(width: plan.width, height: plan.height), textured: true,
                     texture: mipTexture, requested: .trilinear, filter: .trilinear,
@@ -136,7 +160,7 @@ struct GLESBatchEncoder {
 
     /// The mip texture and levels of a trilinear quad; nil when it samples level 0 alone (drawn as linear), or
     /// when its image is larger than the largest texture (no mip texture: sampled as linear, a documented gap).
-    private static func trilinear(
+    static func trilinear(
         _ texture: TextureSource, textures: GLESTextureCache
     ) throws -> (GLuint, MipSelection)? {
         guard let mip = texture.mipSelection, let id = try textures.mipTexture(for: texture.image) else { return nil }
@@ -250,7 +274,7 @@ struct GLESBatchEncoder {
     }
 
     /// What a textured quad samples: an image's tiles, or a shadow's blurred picture.
-    private struct Sampling {
+    struct Sampling {
         var tiles: [GLESTile]
         var unitToTexel: Matrix3
         var clamp: TexelRect
@@ -259,7 +283,20 @@ struct GLESBatchEncoder {
 
     /// The textures behind `paint`, uploading an image if needed; nil for a solid colour or a shadow that was not
     /// made (which the renderer does before encoding).
-    private func sampling(_ paint: Paint, textures: GLESTextureCache) throws -> Sampling? {
+    private func sampling(_ paint: Paint, index: Int, textures: GLESTextureCache) throws -> Sampling? {
+        if let prefetched { return prefetched[index].sampling }
+        return try sampling(paint, textures: textures)
+    }
+
+    /// The mip texture and levels of a trilinear quad (see `trilinear(_:textures:)`), prefetched or looked up.
+    private func trilinear(
+        _ texture: TextureSource, index: Int, textures: GLESTextureCache
+    ) throws -> (GLuint, MipSelection)? {
+        if let prefetched { return prefetched[index].mip }
+        return try Self.trilinear(texture, textures: textures)
+    }
+
+    func sampling(_ paint: Paint, textures: GLESTextureCache) throws -> Sampling? {
         switch paint {
         case .solid:
             return nil
@@ -316,7 +353,12 @@ struct GLESBatchEncoder {
         case .rect(let x0, let y0, let x1, let y1):
             add(boxes: [PixelBox(x0: x0, y0: y0, x1: x1, y1: y1)], textured: textured, texture: texture,
                 requested: requested, filter: filter, map: map, clamp: clamp, color: color, tile: tile)
-        case .spans:
+        case .spans(let spans):
+            if let (box, rows) = addSpanRows(spans) {
+                add(boxes: [box], textured: textured, texture: texture, requested: requested, filter: filter, map: map,
+                    clamp: clamp, color: color, tile: tile, rows: rows)
+                return
+            }
             add(boxes: coverage.boxes, textured: textured, texture: texture, requested: requested, filter: filter,
                 map: map, clamp: clamp, color: color, tile: tile)
         }
@@ -333,7 +375,7 @@ struct GLESBatchEncoder {
     /// atlas page), and the clamp is limited to what the tile stores.
     private mutating func add(
         boxes: [PixelBox], textured: Bool, texture: GLuint, requested: Filter, filter: Filter, map: Matrix3,
-        clamp: TexelRect, color: (Float, Float, Float, Float), tile: GLESTile? = nil
+        clamp: TexelRect, color: (Float, Float, Float, Float), tile: GLESTile? = nil, rows: Int = -1
     ) {
         guard !boxes.isEmpty else { return }
         var m = map
@@ -376,18 +418,22 @@ struct GLESBatchEncoder {
         if let last = batches.last, last.group == nil, last.textured == textured, last.texture == texture,
             last.requested == requested
         {
+            // Like the filter: a batch with any quad drawn by coverage is drawn with the program that reads the
+            // span table (quads without rows, -1, pass its test untouched), so turned and upright quads still batch.
+            if rows >= 0 { batches[batches.count - 1].coverage = true }
             batches[batches.count - 1].count += boxes.count
             if filter != .nearest { batches[batches.count - 1].filter = filter }
         } else {
             batches.append(Batch(textured: textured, texture: texture, requested: requested, filter: filter,
-                                 first: instances.count / GLESProgram.instanceFloats, count: boxes.count))
+                                 first: instances.count / GLESProgram.instanceFloats, count: boxes.count,
+                                 coverage: rows >= 0))
         }
-        for box in boxes { appendInstance(box, map: m, clamp: c, color: color) }
+        for box in boxes { appendInstance(box, map: m, clamp: c, color: color, rows: rows) }
     }
 
     /// One instance: a pixel box, its target-to-texel map, clamp rectangle and colour (or opacity).
     private mutating func appendInstance(
-        _ box: PixelBox, map m: Matrix3, clamp c: TexelRect, color: (Float, Float, Float, Float)
+        _ box: PixelBox, map m: Matrix3, clamp c: TexelRect, color: (Float, Float, Float, Float), rows: Int = -1
     ) {
         instances.append(Float(box.x0)); instances.append(Float(box.y0))
         instances.append(Float(box.x1)); instances.append(Float(box.y1))
@@ -397,6 +443,7 @@ struct GLESBatchEncoder {
         instances.append(Float(c.x0)); instances.append(Float(c.y0))
         instances.append(Float(c.x1)); instances.append(Float(c.y1))
         instances.append(color.0); instances.append(color.1); instances.append(color.2); instances.append(color.3)
+        instances.append(Float(rows))
     }
 }
 

@@ -19,11 +19,26 @@ final class GLESProgram {
         case blur
         /// The box average that reduces a shadow's silhouette before a large blur.
         case downsample
+        /// The solid, nearest, bilinear and trilinear programs for quads drawn by coverage: each pixel is kept only
+        /// inside its row's run of the span table (GLESPass+Spans.swift).
+        case solidCoverage, nearestCoverage, bilinearCoverage, trilinearCoverage
+
+        /// The variant of a quad program that reads the span table.
+        var coverage: Kind {
+            switch self {
+            case .solid: return .solidCoverage
+            case .nearest: return .nearestCoverage
+            case .bilinear: return .bilinearCoverage
+            case .trilinear: return .trilinearCoverage
+            default: return self
+            }
+        }
 
         var shaders: (vertex: String, fragment: String) {
             switch self {
-            case .solid: return ("quad.vert", "solid.frag")
-            case .nearest, .bilinear, .trilinear: return ("quad.vert", "texture.frag")
+            case .solid, .solidCoverage: return ("quad.vert", "solid.frag")
+            case .nearest, .bilinear, .trilinear, .nearestCoverage, .bilinearCoverage, .trilinearCoverage:
+                return ("quad.vert", "texture.frag")
             case .blur, .downsample: return ("quad.vert", "blur.frag")
             }
         }
@@ -35,13 +50,16 @@ final class GLESProgram {
             case .trilinear: return ["TRILINEAR"]
             case .downsample: return ["DOWNSAMPLE"]
             case .solid, .nearest, .blur: return []
+            case .solidCoverage, .nearestCoverage: return ["SPANS"]
+            case .bilinearCoverage: return ["BILINEAR", "SPANS"]
+            case .trilinearCoverage: return ["TRILINEAR", "SPANS"]
             }
         }
     }
 
     /// The per-instance attributes of quad.vert, in location order, with their float counts.
     static let attributes: [(name: String, size: Int32)] = [
-        ("a_rect", 4), ("a_mapU", 3), ("a_mapV", 3), ("a_mapW", 3), ("a_clamp", 4), ("a_color", 4),
+        ("a_rect", 4), ("a_mapU", 3), ("a_mapV", 3), ("a_mapW", 3), ("a_clamp", 4), ("a_color", 4), ("a_rows", 1),
     ]
     /// Floats per instance.
     static let instanceFloats = attributes.reduce(0) { $0 + Int($1.size) }

@@ -46,6 +46,11 @@ extension GLESRenderer {
             }
             if bytes > 0 { glBufferSubData(GLenum(GL_ARRAY_BUFFER), 0, bytes, raw.baseAddress) }
         }
+        enableInstanceAttributes()
+    }
+
+    /// Enables the per-instance attributes (of the bound vertex array).
+    func enableInstanceAttributes() {
         for location in GLESProgram.attributes.indices {
             glEnableVertexAttribArray(GLuint(location))
             glVertexAttribDivisor(GLuint(location), 1)

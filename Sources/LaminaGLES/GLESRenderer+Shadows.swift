@@ -101,6 +101,7 @@ extension GLESRenderer {
         let color = tint ?? (0, 0, 0, 1)
         glUniform4f(program.uniform("u_color"), color.0, color.1, color.2, color.3)
         glUniform1i(program.uniform("u_tint"), tint == nil ? 0 : 1)
+        glUniform2i(program.uniform("u_size"), GLint(source.blurWidth), GLint(source.blurHeight))
         endShadowPass(width: source.blurWidth, height: source.blurHeight)
     }
 
@@ -128,11 +129,24 @@ extension GLESRenderer {
     }
 
     /// Draws one box over the buffer (the identity map makes v_texel the pixel centre) and restores blending.
+    /// The box lives in a buffer of the passes' own, written only when its size changes: the three passes of a
+    /// shadow (reduce, across, down) and every shadow of the same size draw the same instance, and the frame's
+    /// instance buffers are left alone.
     private func endShadowPass(width: Int, height: Int) {
-        let instance: [Float] = [0, 0, Float(width), Float(height), 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0]
         glBindVertexArray(vertexArray)
-        glBindBuffer(GLenum(GL_ARRAY_BUFFER), instanceBuffer)
-        uploadInstances(instance)
+        if passInstanceBuffer == 0 { glGenBuffers(1, &passInstanceBuffer) }
+        glBindBuffer(GLenum(GL_ARRAY_BUFFER), passInstanceBuffer)
+        if passInstanceSize.width != width || passInstanceSize.height != height {
+            let instance: [Float] = [0, 0, Float(width), Float(height), 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, -1]
+            instance.withUnsafeBytes {
+                glBufferData(GLenum(GL_ARRAY_BUFFER), $0.count, $0.baseAddress, GLenum(GL_STATIC_DRAW))
+            }
+            passInstanceSize = (width, height)
+        }
+        for location in GLESProgram.attributes.indices {
+            glEnableVertexAttribArray(GLuint(location))
+            glVertexAttribDivisor(GLuint(location), 1)
+        }
         drawInstances(first: 0, count: 1)
         glBindVertexArray(0)
         glEnable(GLenum(GL_BLEND))

@@ -17,8 +17,21 @@ extension GLESRenderer {
     /// Offscreen buffers held for groups, masks and shadows between frames (in use or idle).
     public var pooledTargetCount: Int { groupTargets.count }
 
-    /// A free buffer of exactly this size from the pool, or a new one.
+    /// A side rounded up to its size bucket: 16-pixel steps up to 128, 64-pixel steps up to 512, then 256-pixel
+    /// steps, never past the largest texture. A group that moves, or grows and shrinks a little from frame to frame
+    /// (an animated card, a shadow's silhouette), then keeps taking the same buffer instead of freeing one size and
+    /// allocating the next, and groups of similar sizes share buffers. The steps grow with the side so that the
+    /// spare memory stays a small share (at most 1/8 of a side past 128) while small buffers stay small.
+    func bucketed(_ side: Int) -> Int {
+        let step = side <= 128 ? 16 : side <= 512 ? 64 : 256
+        return max(side, min((side + step - 1) / step * step, textures.maxTextureSize))
+    }
+
+    /// A free buffer of this size's bucket from the pool, or a new one. Callers draw into its `width` x `height`
+    /// corner (their viewport) and read only texels there (clamp rectangles, the blur's `u_size`); the rest is
+    /// cleared with it or never read.
     func acquireGroupTarget(width: Int, height: Int) throws -> Int {
+        let (width, height) = (bucketed(width), bucketed(height))
         if let index = groupTargets.firstIndex(where: { !$0.inUse && $0.width == width && $0.height == height }) {
             groupTargets[index].inUse = true
             groupTargets[index].lastUsed = framesDrawn
@@ -49,7 +62,6 @@ extension GLESRenderer {
         return (texture, framebuffer)
     }
 
-    /// Keeps at most 16 idle group buffers between frames.
     /// Frees idle buffers not taken in the last 4 frames (a one-off large silhouette or a deep nest of groups does not
     /// keep its memory), and keeps at most 16 idle ones.
     func trimGroupTargets() {

@@ -26,13 +26,18 @@ public final class GLESRenderer: Renderer {
         /// The side in texels that atlas pages grow to (from 512, doubling as they fill; an RGBA8 texture of
         /// side x side x 4 bytes) before another page is started; limited to the largest texture side.
         public var atlasPageSize: Int
+        /// Whether large texture uploads go through pixel-unpack buffers (GLESUnpackRing.swift); nil: on for GPUs,
+        /// off for software rasterisers such as llvmpipe, where the buffer is one more copy.
+        public var uploadsThroughUnpackBuffers: Bool?
         /// Receives one line per EGL attempt and driver message (debug logging).
         public var log: (@Sendable (String) -> Void)?
         /// Display extensions to act as if missing (tests of the config and pbuffer paths on a driver that has them).
         var ignoredExtensions: Set<String> = []
 
         public init(maxTextureSize: Int? = nil, textureBudget: Int = 512 << 20, atlasMaxImageSize: Int = 256,
-                    atlasPageSize: Int = 2048, log: (@Sendable (String) -> Void)? = nil) {
+                    atlasPageSize: Int = 2048, uploadsThroughUnpackBuffers: Bool? = nil,
+                    log: (@Sendable (String) -> Void)? = nil) {
+            self.uploadsThroughUnpackBuffers = uploadsThroughUnpackBuffers
             self.maxTextureSize = maxTextureSize
             self.textureBudget = textureBudget
             self.atlasMaxImageSize = atlasMaxImageSize
@@ -60,15 +65,32 @@ public final class GLESRenderer: Renderer {
     var instanceBuffers: [GLuint] = []
     var instanceBufferCapacities: [Int] = []
     var instanceBufferTurn = 0
-    private var framebuffer: GLuint = 0
+    /// The renderer's own target (internal for the readback ring, GLESRenderer+Readback.swift).
+    private(set) var framebuffer: GLuint = 0
     private var colorTexture: GLuint = 0
     private var framebufferSize = (width: 0, height: 0)
     /// The identity of the plan whose picture alone the framebuffer holds (`RenderPlan.identity`); nil when it holds
     /// something else (a caller's pixels under a plan, a lost context's nothing).
     private var retainedPlan: UInt64?
-    private var encoder = GLESBatchEncoder()
+    var encoder = GLESBatchEncoder()
     /// GPU resets recovered from (a new context and new GL objects each).
     public internal(set) var contextResets = 0
+    /// The pixel-pack buffer ring of pipelined readback (GLESRenderer+Readback.swift).
+    var readbackSlots: [ReadbackSlot] = []
+    var readbackDepth = 3
+    var readbackSequence = 0
+    /// Frames copied out of the ring before their collection (counted as in flight).
+    var evacuatedFrames = 0
+    /// The frames `renderPipelined(_:)` has begun and not yet returned, oldest first.
+    var pipeline: [GLESPendingFrame] = []
+    /// Whether frames measure their encoding, submission and GPU time into `frameTimings` (GLESRenderer+Timing.swift);
+    /// off by default, since a timer query or a timed glFinish costs a little.
+    public var measuresFrameTimes = false
+    /// The last frame's parts when `measuresFrameTimes` is on.
+    public internal(set) var frameTimings = GLESFrameTimings()
+    var timerQueries: TimerQueryFunctions?
+    var timerQuery: GLuint = 0
+    var timerQueryOpen = false
     /// Test seam (GLESRenderer+Recovery.swift): how many of the next new contexts are to be lost as well.
     var simulatedLossesToCome = 0
 
@@ -82,8 +104,12 @@ public final class GLESRenderer: Renderer {
         textures = GLESTextureCache(
             maxTextureSize: min(options.maxTextureSize ?? driverMax, driverMax), budget: options.textureBudget,
             atlasPageSize: options.atlasPageSize, atlasMaxImageSize: options.atlasMaxImageSize)
+        if options.uploadsThroughUnpackBuffers ?? !info.isSoftware { textures.unpackRing = GLESUnpackRing() }
         try makeGLObjects()
     }
+
+    /// Whether large texture uploads go through pixel-unpack buffers (`Options.uploadsThroughUnpackBuffers`).
+    public var uploadsThroughUnpackBuffers: Bool { textures.unpackRing != nil }
 
     /// The objects every frame uses, in the current context: at creation and after a GPU reset.
     func makeGLObjects() throws {
@@ -93,6 +119,8 @@ public final class GLESRenderer: Renderer {
         for kind in GLESProgram.Kind.allCases { programs[kind] = try GLESProgram(kind) }
         glGenVertexArrays(1, &vertexArray)
         makeInstanceBuffers()
+        makeTimerQuery()
+        makeSpanTable()
         glGenFramebuffers(1, &framebuffer)
         try checkErrors("creating the renderer")
     }
@@ -109,6 +137,12 @@ public final class GLESRenderer: Renderer {
         textures.removeAll()
         glDeleteVertexArrays(1, &vertexArray)
         releaseInstanceBuffers()
+        lastEncoded = nil
+        releaseReadbackRing()
+        releaseTimerQuery()
+        releaseSpanTable()
+        if passInstanceBuffer != 0 { glDeleteBuffers(1, &passInstanceBuffer) }
+        (passInstanceBuffer, passInstanceSize) = (0, (0, 0))
         glDeleteFramebuffers(1, &framebuffer)
         if colorTexture != 0 { glDeleteTextures(1, &colorTexture) }
         for var target in groupTargets {
@@ -241,14 +275,14 @@ public final class GLESRenderer: Renderer {
     public func finish() throws {
         try recovering {
             try startFrame()
-            glFinish()
+            finishTimed()
             try checkErrors("finishing")
         }
     }
 
     // MARK: Frame
 
-    private func draw(_ plan: RenderPlan, startingFrom start: Image?) throws {
+    func draw(_ plan: RenderPlan, startingFrom start: Image?) throws {
         try startFrame()
         try prepareFramebuffer(width: plan.width, height: plan.height)
         var uploaded = 0
@@ -272,6 +306,9 @@ public final class GLESRenderer: Renderer {
     private func encodeAndDraw(
         _ pieces: [(plan: RenderPlan, scissor: PixelBox?)], framebuffer target: GLuint, swapRedBlue: Bool
     ) throws {
+        let started = DispatchTime.now().uptimeNanoseconds
+        encodeNanoseconds = 0
+        beginGPUTiming()
         textures.beginFrame()
         framesDrawn += 1
         var stats = RenderStatistics()
@@ -294,7 +331,13 @@ public final class GLESRenderer: Renderer {
         stats.uploadSeconds = Double(textures.uploadNanosecondsThisFrame) / 1e9
         statistics = stats
         endTextureFrame()
+        endGPUTiming()
         try checkErrors("drawing")
+        if measuresFrameTimes {
+            let total = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+            frameTimings.encodeSeconds = Double(encodeNanoseconds) / 1e9
+            frameTimings.submitSeconds = total - frameTimings.encodeSeconds
+        }
     }
 
     /// Encodes `plan` and draws it into `target` (whose size is the plan's), adding to `stats`.
@@ -305,7 +348,12 @@ public final class GLESRenderer: Renderer {
     ) throws {
         encoder.shadowTiles = shadowTiles
         defer { encoder.shadowTiles = [:] }
-        try encoder.encode(plan, textures: textures)
+        let encodeStart = DispatchTime.now().uptimeNanoseconds
+        // The last frame's instances when nothing they depend on changed (GLESRenderer+Encoding.swift).
+        let reuse = try canReuseEncoding(of: plan, shadowTiles: shadowTiles)
+        let record = reuse ? nil : try encodeRecording(plan, shadowTiles: shadowTiles)
+        encodeNanoseconds += DispatchTime.now().uptimeNanoseconds - encodeStart
+        if reuse { encodedFramesReused += 1 }
 
         glBindFramebuffer(GLenum(GL_FRAMEBUFFER), target)
         glViewport(0, 0, GLsizei(plan.width), GLsizei(plan.height))
@@ -334,8 +382,19 @@ public final class GLESRenderer: Renderer {
         glEnable(GLenum(GL_BLEND))
         glBlendFunc(GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA))
         glBindVertexArray(vertexArray)
-        glBindBuffer(GLenum(GL_ARRAY_BUFFER), instanceBuffer)
-        uploadInstances(encoder.instances)
+        bindSpanTable()
+        if reuse, let last = lastEncoded {
+            instanceBufferTurn = last.buffer
+            glBindBuffer(GLenum(GL_ARRAY_BUFFER), instanceBuffer)
+            enableInstanceAttributes()
+        } else {
+            uploadInstances(encoder.instances)
+            if !encoder.spanRows.isEmpty { uploadSpanTable(encoder.spanRows) }
+            if var record {
+                record.buffer = instanceBufferTurn
+                lastEncoded = record
+            }
+        }
         // The framebuffers being drawn into: the target, then an offscreen buffer per open group.
         struct Destination {
             var framebuffer: GLuint
@@ -405,8 +464,9 @@ public final class GLESRenderer: Renderer {
                 break
             }
             let destination = destinations[destinations.count - 1]
-            let kind: GLESProgram.Kind = !batch.textured ? .solid
+            let base: GLESProgram.Kind = !batch.textured ? .solid
                 : batch.filter == .nearest ? .nearest : batch.filter == .trilinear ? .trilinear : .bilinear
+            let kind = batch.coverage ? base.coverage : base
             let program = programs[kind]!
             if current != kind {
                 glUseProgram(program.id)
@@ -449,6 +509,20 @@ public final class GLESRenderer: Renderer {
     /// Blurred shadows kept on the GPU, by source, forgotten (and their textures deleted) after 4 frames unused: the
     /// CPU renderer's policy too.
     let shadows = FrameCache<ShadowKey, ShadowEntry>(keep: 4, onEvict: { $0.delete() })
+    /// The instance buffer of the shadow passes (GLESRenderer+Shadows.swift) and the box it holds.
+    var passInstanceBuffer: GLuint = 0
+    /// The span table of quads drawn by coverage (GLESRenderer+Spans.swift) and its texture lines.
+    var spanTexture: GLuint = 0
+    var spanTableLines = 0
+    var passInstanceSize = (width: 0, height: 0)
+    /// Whether a plan drawn again unchanged reuses the last frame's instances (GLESRenderer+Encoding.swift); on by
+    /// default, off to measure or test the encoder.
+    public var reusesEncodedFrames = true
+    /// Frames drawn from the last frame's instances.
+    public internal(set) var encodedFramesReused = 0
+    var lastEncoded: EncodedFrame?
+    /// Time spent in the encoder this frame (shadow silhouettes included), for `frameTimings`.
+    var encodeNanoseconds: UInt64 = 0
     /// Frames drawn: the clock that ages idle offscreen targets.
     var framesDrawn = 0
     /// Offscreen buffers for groups, masks and shadows, reused between groups and frames.

@@ -5,7 +5,7 @@ import LaminaCore
 /// One GL texture holding a rectangle of an image's texels, byte for byte (premultiplied B, G, R, A in an
 /// RGBA8 texture: the shaders read .rgba as B, G, R, A and the framebuffer stores them the same way, so
 /// nothing is swizzled or converted on upload or read-back).
-struct GLESTile {
+struct GLESTile: Equatable {
     let texture: GLuint
     /// The texels of the image this texture holds (its texel (0, 0) is the image's (x0, y0)).
     let stored: TexelRect
@@ -78,6 +78,8 @@ final class GLESTextureCache {
     let atlas: GLESAtlas
     /// The budget of every texture the renderer makes (GLESRenderer+Budget.swift).
     let memory = GLESMemory()
+    /// Pixel-unpack buffers for large uploads (GLESUnpackRing.swift); nil: every upload from the image's memory.
+    var unpackRing: GLESUnpackRing?
     private(set) var frame: UInt64 = 0
     /// Image uploads (first uploads and re-uploads), since the renderer was made.
     private(set) var uploads = 0
@@ -115,8 +117,20 @@ final class GLESTextureCache {
         uploadNanosecondsThisFrame = 0
     }
 
+    /// While non-nil, every image asked for and the tiles it got (GLESRenderer+Encoding.swift: what an encoded
+    /// frame depends on).
+    var recorded: [ObjectIdentifier: (image: Image, tiles: [GLESTile])]?
+    /// Set when a mip texture was asked for while recording (the reuse check does not follow mip textures).
+    var recordedMips = false
+
     /// The tiles of `image`, uploading it first if it is new or changed.
     func tiles(for image: Image) throws -> [GLESTile] {
+        let tiles = try tilesUnrecorded(for: image)
+        if recorded != nil { recorded![ObjectIdentifier(image)] = (image, tiles) }
+        return tiles
+    }
+
+    private func tilesUnrecorded(for image: Image) throws -> [GLESTile] {
         let key = ObjectIdentifier(image)
         if let entry = entries[key] {
             if entry.image === image {
@@ -169,6 +183,7 @@ final class GLESTextureCache {
         glDeleteTextures(GLsizei(mipTextures.count), &mipTextures)
         mipEntries.removeAll()
         atlas.removeAll()
+        unpackRing?.removeAll()
     }
 
     private func releaseGoneImages() {
@@ -186,6 +201,7 @@ final class GLESTextureCache {
     /// The mip texture of `image`, uploading its chain first if it is new or changed; nil when the image is larger
     /// than the largest texture (its quads are then sampled as linear).
     func mipTexture(for image: Image) throws -> GLuint? {
+        if recorded != nil { recordedMips = true }
         guard image.width <= maxTextureSize, image.height <= maxTextureSize else { return nil }
         let key = ObjectIdentifier(image)
         if let entry = mipEntries[key] {
@@ -366,12 +382,22 @@ final class GLESTextureCache {
         let first = image.baseAddress.advanced(by: rect.y0 * image.bytesPerRow + rect.x0 * 4)
         let start = DispatchTime.now().uptimeNanoseconds
         defer { uploadNanosecondsThisFrame += DispatchTime.now().uptimeNanoseconds - start }
+        // Large uploads through a pixel-unpack buffer when the ring is on: the texels are then read from offset 0
+        // of the bound buffer.
+        var source: UnsafeRawPointer? = UnsafeRawPointer(first)
+        var staged = false
+        if let ring = unpackRing, rect.width * rect.height * 4 >= GLESUnpackRing.minimumBytes,
+            ring.stage(UnsafeRawPointer(first), width: rect.width, height: rect.height, bytesPerRow: image.bytesPerRow)
+        {
+            (source, staged) = (nil, true)
+        }
+        defer { if staged { glBindBuffer(GLenum(GL_PIXEL_UNPACK_BUFFER), 0) } }
         if allocate {
             glTexImage2D(GLenum(GL_TEXTURE_2D), 0, GL_RGBA8, GLsizei(rect.width), GLsizei(rect.height), 0,
-                         GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), first)
+                         GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), source)
         } else {
             glTexSubImage2D(GLenum(GL_TEXTURE_2D), 0, GLint(at.x), GLint(at.y), GLsizei(rect.width),
-                            GLsizei(rect.height), GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), first)
+                            GLsizei(rect.height), GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), source)
         }
         let error = glGetError()
         if error == GLenum(GL_OUT_OF_MEMORY) {

@@ -58,6 +58,8 @@ uniform float u_normalisation;
 uniform vec4 u_color;               // premultiplied, in the buffer's B, G, R, A order
 uniform bool u_tint;                // false: first pass (alpha only)
 uniform int u_factor;               // DOWNSAMPLE: the block's side
+uniform ivec2 u_size;               // the input's size in texels: its pooled buffer may be larger (a size bucket),
+                                    // and texels beyond are not part of it
 
 in vec3 v_texel;
 flat in vec4 v_clamp;
@@ -70,7 +72,7 @@ float alphaAt(ivec2 p, ivec2 size) {
 }
 
 void main() {
-    ivec2 size = textureSize(u_image, 0);
+    ivec2 size = u_size;
     ivec2 p = ivec2(floor(v_texel.xy / v_texel.z));
 #ifdef DOWNSAMPLE
     ivec2 corner = p * u_factor;
@@ -112,11 +114,15 @@ in vec3 a_mapV;                     // v' = dot((x, y, 1), a_mapV)
 in vec3 a_mapW;                     // w' = dot((x, y, 1), a_mapW); texel = (u', v') / w'
 in vec4 a_clamp;                    // texels that may be read: x0, y0, x1, y1 (exclusive)
 in vec4 a_color;                    // premultiplied colour in B, G, R, A order (solid), or the opacity (textures)
+in float a_rows;                    // -1: every pixel of a_rect; else the first of the quad's rows in the span
+                                    // table, whose runs the fragment shader keeps (coverage drawn by the shader)
 
 out vec3 v_texel;                   // homogeneous texel coordinate; linear in screen space, so interpolating it
                                     // and dividing per pixel is exact even under perspective
 flat out vec4 v_clamp;
 flat out vec4 v_color;
+flat out highp int v_rows;
+flat out highp int v_top;
 
 void main() {
     // Triangle strip: (x0, y0), (x1, y0), (x0, y1), (x1, y1).
@@ -127,6 +133,8 @@ void main() {
     v_texel = vec3(dot(q, a_mapU), dot(q, a_mapV), dot(q, a_mapW));
     v_clamp = a_clamp;
     v_color = a_color;
+    v_rows = int(a_rows);
+    v_top = int(a_rect.y);
 }
 """#,
         "solid.frag": #"""
@@ -138,9 +146,28 @@ uniform bool u_swapRedBlue;         // true when drawing into a caller's RGBA ta
 in vec3 v_texel;                    // unused: solid quads share quad.vert
 flat in vec4 v_clamp;
 flat in vec4 v_color;               // premultiplied, already quantised to 8 bits, B, G, R, A order
+#ifdef SPANS
+// highp: a frame's table passes 32,767 rows (mediump ints are 16 bits where a driver honours them).
+flat in highp int v_rows;           // the quad's first row in u_spans, or -1 (quad.vert)
+flat in highp int v_top;
+uniform highp isampler2D u_spans;   // the span table: per row, x0 and x1 of the covered run, 4096 rows a line
+uniform vec2 u_origin;
+#endif
 out vec4 o_color;
 
 void main() {
+#ifdef SPANS
+    // Compiled in (SPANS) only for batches of quads drawn by coverage: llvmpipe pays for the table read and
+    // the discard on every pixel, taken or not. A rotated or clipped quad is one box over its rows, not an
+    // instance per row: only the pixels of its row's run, the runs the CPU renderer computes
+    // (Quad.pixelCoverage), are drawn.
+    if (v_rows >= 0) {
+        highp ivec2 p = ivec2(gl_FragCoord.xy) + ivec2(u_origin);
+        highp int i = v_rows + p.y - v_top;
+        highp ivec2 run = texelFetch(u_spans, ivec2(i & 4095, i >> 12), 0).xy;
+        if (p.x < run.x || p.x >= run.y) discard;
+    }
+#endif
     o_color = u_swapRedBlue ? v_color.bgra : v_color;
 }
 """#,
@@ -164,6 +191,13 @@ in vec3 v_texel;
 flat in vec4 v_clamp;
 flat in vec4 v_color;               // .a: opacity; TRILINEAR: .r the finer mip level, .g the coarser's weight (0-255)
 out vec4 o_color;
+#ifdef SPANS
+// highp: a frame's table passes 32,767 rows (mediump ints are 16 bits where a driver honours them).
+flat in highp int v_rows;           // the quad's first row in u_spans, or -1 (quad.vert)
+flat in highp int v_top;
+uniform highp isampler2D u_spans;   // the span table: per row, x0 and x1 of the covered run, 4096 rows a line
+uniform vec2 u_origin;
+#endif
 
 vec4 fetch(ivec2 texel, ivec2 lo, ivec2 hi, int level) {
     return texelFetch(u_image, clamp(texel, lo, hi), level);
@@ -205,6 +239,18 @@ ivec4 multiply(ivec4 c, int m) {
 #endif
 
 void main() {
+#ifdef SPANS
+    // Compiled in (SPANS) only for batches of quads drawn by coverage: llvmpipe pays for the table read and
+    // the discard on every pixel, taken or not. A rotated or clipped quad is one box over its rows, not an
+    // instance per row: only the pixels of its row's run, the runs the CPU renderer computes
+    // (Quad.pixelCoverage), are drawn.
+    if (v_rows >= 0) {
+        highp ivec2 p = ivec2(gl_FragCoord.xy) + ivec2(u_origin);
+        highp int i = v_rows + p.y - v_top;
+        highp ivec2 run = texelFetch(u_spans, ivec2(i & 4095, i >> 12), 0).xy;
+        if (p.x < run.x || p.x >= run.y) discard;
+    }
+#endif
     // Interpolated at the pixel centre, this is the centre's sample point.
     vec2 t = v_texel.xy / v_texel.z;
     ivec2 lo = ivec2(v_clamp.xy);
@@ -227,6 +273,9 @@ void main() {
         c = vec4(min(multiply(fine, 255 - weight) + multiply(coarse, weight), 255)) / 255.0;
     }
 #elif defined(BILINEAR)
+    // In the shader rather than through the GPU's filter: llvmpipe's filter rounds differently from pixman (up
+    // to 4 apart at hard edges, on more pixels than parity allows), even with the point moved to pixman's 7-bit
+    // weights. (Nearest reads stay texelFetch too: through a GL_NEAREST sampler they cost llvmpipe 1-3% more.)
     c = bilinear(t, lo, hi, 0);
 #else
     // pixman rounds a point exactly on a texel boundary down (it subtracts its smallest step first).

@@ -347,6 +347,15 @@ struct BenchGLESTests {
         let renderers = try #require(scene["renderers"] as? [[String: Any]])
         #expect(renderers.map { $0["renderer"] as? String } == ["cpu", "gles"])
         for renderer in renderers { #expect(try BenchTests.number(renderer["drawCalls"]) > 0) }
+        // The gles frame split (docs/benchmarks.md, "GLES frame split"); cpu has none.
+        #expect(renderers[0]["glesSplit"] is NSNull)
+        let split = try BenchTests.object(renderers[1]["glesSplit"])
+        for key in ["planMs", "encodeMs", "submitMs", "gpuMs", "finishWaitMs", "readbackMs"] {
+            #expect(try BenchTests.number(split[key]) >= 0, "glesSplit.\(key)")
+        }
+        #expect(try BenchTests.number(split["readbackMs"]) > 0 && BenchTests.number(split["submitMs"]) > 0)
+        #expect(["GL_EXT_disjoint_timer_query", "glFinish"].contains(split["gpuClock"] as? String))
+        #expect(String(decoding: result.stdout, as: UTF8.self).contains("    split: plan "))
         let baseline = try BenchTests.object(BenchTests.object(scene["baselines"])["glesInstanced"])
         #expect(baseline["frameMs"] is [String: Any] && baseline["skipped"] is NSNull)
         let svg = try String(contentsOf: folder.appendingPathComponent("chart.svg"), encoding: .utf8)

@@ -206,9 +206,13 @@ struct GLESAtlasTests {
     @Test func thousandSmallImagesAreAHandfulOfDrawCallsWithTheSamePixels() throws {
         let atlased = try #require(GLESAvailability.renderer())
         let own = try #require(GLESAvailability.renderer(options: .init(textureBudget: 1, atlasMaxImageSize: 0)))
-        // A frame with nothing to draw gives back what the last scene's images (gone by then) held.
+        // A frame with nothing to draw gives back what the last scene's images (gone by then) held. Each renderer
+        // keeps the plan it drew last until its next frame (to reuse its instances), and the two share images, so
+        // each draws two empty frames: the first lets go of the plans, the second frees what they held.
         func release() throws {
-            for renderer in [atlased, own] { _ = try renderer.render(RenderPlan(width: 1, height: 1)) }
+            for _ in 0..<2 {
+                for renderer in [atlased, own] { _ = try renderer.render(RenderPlan(width: 1, height: 1)) }
+            }
         }
         do {
             let plan = try Planner().plan(thousandImages(.wholePixels))

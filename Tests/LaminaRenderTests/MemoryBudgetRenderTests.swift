@@ -79,10 +79,11 @@ import Testing
     @Test func glesRenderTargetsAndTexturesAreReserved() throws {
         guard let renderer = GLESAvailability.renderer(options: .init(atlasMaxImageSize: 0)) else { return }
         renderer.memoryBudget = MemoryBudget(limit: 50000)
-        // Output 24000 bytes and the renderer's 100x60 target 24000; the 80x40 group buffer does not fit.
+        // Output 24000 bytes and the renderer's 100x60 target 24000; the 80x40 group's buffer (80x48, its size
+        // bucket) does not fit.
         let error = limitError { try renderer.render(groupScene()) }
-        #expect(error == MemoryLimitError(limit: 50000, requested: 12800, inUse: 48000,
-                                          what: "a 80x40 group buffer"))
+        #expect(error == MemoryLimitError(limit: 50000, requested: 15360, inUse: 48000,
+                                          what: "a 80x48 group buffer"))
         #expect(renderer.memoryBudget.inUse == 24000)
 
         let root = Layer()

@@ -90,6 +90,8 @@ struct RendererFigures {
     var firstFrameShadowsBlurred: Int
     var customDrawsPerFrame: Double
     var peakMemoryBytes: Int
+    /// gles: the frame's time split into its parts (BenchGLESSplit.swift).
+    var glesSplit: GLESFrameSplit? = nil
     var framesPerSecond: Double { 1000 / frame.median }
 }
 
@@ -159,6 +161,7 @@ struct SceneResult {
                 custom drawing), \(f(r.customDrawsPerFrame)) layers drawn per frame; first frame \(f(r.firstFrame)) ms\
                 \(shadows)
                 """)
+            if let split = r.glesSplit { print("    split: \(split.text)") }
             if r.uploadMedian > 0, r.bytesUploadedPerFrame > 0 {
                 print("    upload \(megabytes(r.bytesUploadedPerFrame)) MB/frame in \(f(r.uploadMedian)) ms: "
                       + "\(f(r.bytesUploadedPerFrame / 1e3 / r.uploadMedian)) MB/s")
@@ -294,6 +297,8 @@ struct BenchRunner {
         let (width, height) = try planner.outputSize(for: root.bounds.size)
         let target = try Image(width: width, height: height)
         let gles = renderer as? GLESRenderer
+        gles?.measuresFrameTimes = true
+        var split = GLESFrameSplit.Samples()
         var planTimes: [Double] = [], totals: [Double] = [], uploaded: [Double] = [], uploadTimes: [Double] = []
         var drawsBefore = 0, firstFrame = 0.0, first = RenderStatistics()
         var passes: [Double] = [], blurred: [Double] = [], reused: [Double] = []
@@ -316,6 +321,13 @@ struct BenchRunner {
                 throw CLIFailure.failed("\(source.name) on \(choice.rawValue): \(error)")
             }
             let done = DispatchTime.now().uptimeNanoseconds
+            if let gles, frame >= warmup {
+                // Outside the frame's time: what reading it back would add.
+                do { try gles.measureReadback(into: target) } catch {
+                    throw CLIFailure.failed("\(source.name) on \(choice.rawValue): \(error)")
+                }
+                split.add(gles.frameTimings)
+            }
             if frame == 0 {
                 firstFrame = Double(done - start) / 1e6
                 first = renderer.statistics
@@ -342,7 +354,7 @@ struct BenchRunner {
             shadowsReused: Int(FrameStats.percentile(reused, 0.5)),
             firstFrameOffscreenPasses: first.offscreenPasses, firstFrameShadowsBlurred: first.shadowsBlurred,
             customDrawsPerFrame: Double(BenchScene.drawCount(root) - drawsBefore) / Double(frames),
-            peakMemoryBytes: PeakMemory.bytes())
+            peakMemoryBytes: PeakMemory.bytes(), glesSplit: split.split(plan: FrameStats.percentile(planTimes, 0.5)))
     }
 
     private func measureCairo(_ source: BenchSceneSource, root: Layer, plan: RenderPlan) throws -> BaselineFigures {

@@ -133,6 +133,7 @@ struct BenchReport {
                 ("firstFrameShadowsBlurred", .int(r.firstFrameShadowsBlurred)),
                 ("customDrawsPerFrame", .number(r.customDrawsPerFrame)),
                 ("peakMemoryBytes", .int(r.peakMemoryBytes)),
+                ("glesSplit", r.glesSplit?.json ?? .null),
                 ("ratios", .object(scene.baselines.map { ($0.key, .number(scene.ratio(r, $0.figures))) })),
             ])
         }

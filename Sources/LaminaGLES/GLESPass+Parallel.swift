@@ -1,0 +1,132 @@
+import CEGL
+import Dispatch
+import Foundation
+import LaminaCore
+
+// Encoding a large plan on every core. Per quad, the encoder inverts and snaps the texel map, works out the pixel
+// coverage and writes its instance floats: pure arithmetic once the quad's textures are known. So the textures
+// are looked up first, in plan order, on the renderer's thread (a lookup may upload, a GL call), and then chunks of
+// quads are encoded at once, each into an encoder of its own; the parts are joined in order, batches that meet at
+// a seam merged as one encoder would have merged them, and the span table rows renumbered. The result is the
+// instances and batches the one-thread encoding gives, float for float (GLESParallelEncodingTests).
+//
+// Only plans of plain quads go this way: antialiased and rounded quads use the coverage caches and may make fringe
+// images (GL uploads), and groups and shadows need the encoder's group bookkeeping; such plans, and small ones,
+// are encoded on one thread.
+
+/// A quad's textures, looked up before a parallel encoding.
+struct PrefetchedTexture {
+    var sampling: GLESBatchEncoder.Sampling?
+    var mip: (GLuint, MipSelection)?
+}
+
+extension GLESBatchEncoder {
+    /// Plans with fewer quads are encoded on one thread: splitting costs more than it saves.
+    static let parallelMinimumQuads = 4096
+
+    /// Whether `plan` is encoded in chunks on every core (see above).
+    static func encodesInParallel(_ plan: RenderPlan) -> Bool {
+        guard plan.quads.count >= parallelMinimumQuads, plan.groups.isEmpty,
+            ProcessInfo.processInfo.activeProcessorCount > 1
+        else { return false }
+        return !plan.quads.contains { quad in
+            if quad.hasAnalyticCoverage { return true }
+            if case .shadow = quad.paint { return true }
+            return false
+        }
+    }
+
+    mutating func encodeInParallel(_ plan: RenderPlan, textures: GLESTextureCache) throws {
+        // Textures first, in order, here: what the one-thread encoding would look up, and no more.
+        var prefetch = [PrefetchedTexture](repeating: PrefetchedTexture(), count: plan.quads.count)
+        for (index, quad) in plan.quads.enumerated() {
+            guard case .texture(let source) = quad.paint, PremultipliedColor.byte(min(max(quad.opacity, 0), 1)) > 0
+            else { continue }
+            let sampling = try self.sampling(quad.paint, textures: textures)
+            prefetch[index].sampling = sampling
+            if let sampling, quad.unitToTarget.inverted?.concatenating(sampling.unitToTexel).snappedToAffine != nil {
+                prefetch[index].mip = try Self.trilinear(source, textures: textures)
+            }
+        }
+        let count = plan.quads.count
+        let chunks = min(max(2, ProcessInfo.processInfo.activeProcessorCount * 2), 32)
+        let size = (count + chunks - 1) / chunks
+        let work = ParallelEncoding(chunks: chunks, textures: textures)
+        defer { work.free() }
+        let shared = prefetch
+        DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+            let range = (chunk * size)..<min((chunk + 1) * size, count)
+            var part = GLESBatchEncoder()
+            part.prefetched = shared
+            part.clearAllowed = chunk == 0
+            do {
+                for index in range {
+                    try part.encode(plan.quads[index], index: index, plan: plan, insideGroup: false,
+                                    textures: work.textures)
+                }
+                work.parts[chunk] = part
+            } catch {
+                work.errors[chunk] = error
+            }
+        }
+        for chunk in 0..<chunks {
+            if let error = work.errors[chunk] { throw error }
+            if let part = work.parts[chunk] { join(part) }
+        }
+    }
+
+    /// Appends `part`, encoded after what this encoder holds.
+    private mutating func join(_ part: GLESBatchEncoder) {
+        let floats = GLESProgram.instanceFloats
+        let firstInstance = instances.count / floats
+        let firstRow = Float(spanRows.count / 2)
+        let start = instances.count
+        instances.append(contentsOf: part.instances)
+        if firstRow > 0, !part.spanRows.isEmpty {
+            // The part numbered its span table rows from 0.
+            for rows in stride(from: start + floats - 1, to: instances.count, by: floats) where instances[rows] >= 0 {
+                instances[rows] += firstRow
+            }
+        }
+        spanRows.append(contentsOf: part.spanRows)
+        for var batch in part.batches {
+            batch.first += firstInstance
+            if let last = batches.last, last.group == nil, batch.group == nil, last.textured == batch.textured,
+                last.texture == batch.texture, last.requested == batch.requested
+            {
+                batches[batches.count - 1].count += batch.count
+                if batch.filter != .nearest { batches[batches.count - 1].filter = batch.filter }
+                if batch.coverage { batches[batches.count - 1].coverage = true }
+            } else {
+                batches.append(batch)
+            }
+        }
+        quadsDrawn += part.quadsDrawn
+        if let clear = part.clearColor { clearColor = clear }
+    }
+}
+
+/// What the chunks of a parallel encoding write: each its own slot of `parts` or `errors`, so they share nothing
+/// they write; the texture cache is only read through the prefetched lookups.
+private final class ParallelEncoding: @unchecked Sendable {
+    let parts: UnsafeMutablePointer<GLESBatchEncoder?>
+    let errors: UnsafeMutablePointer<Error?>
+    let chunks: Int
+    let textures: GLESTextureCache
+
+    init(chunks: Int, textures: GLESTextureCache) {
+        self.chunks = chunks
+        self.textures = textures
+        parts = .allocate(capacity: chunks)
+        parts.initialize(repeating: nil, count: chunks)
+        errors = .allocate(capacity: chunks)
+        errors.initialize(repeating: nil, count: chunks)
+    }
+
+    func free() {
+        parts.deinitialize(count: chunks)
+        parts.deallocate()
+        errors.deinitialize(count: chunks)
+        errors.deallocate()
+    }
+}

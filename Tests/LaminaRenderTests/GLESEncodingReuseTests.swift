@@ -1,0 +1,53 @@
+import CEGL
+import Foundation
+import Lamina
+import LaminaTestSupport
+import Testing
+
+@testable import LaminaGLES
+
+/// A plan drawn again unchanged reuses the last frame's instances (GLESRenderer+Encoding.swift), and the pictures
+/// are those of a fresh encoding, also after the pixels of an image it samples change.
+@Suite(.enabled(if: GLESAvailability.skipReason == nil, "no EGL display: \(GLESAvailability.skipReason ?? "")"))
+struct GLESEncodingReuseTests {
+    func bytes(_ image: Image) -> [UInt8] {
+        Array(UnsafeRawBufferPointer(start: image.baseAddress, count: image.byteCount))
+    }
+
+    @Test func anUnchangedPlanIsDrawnFromTheLastFramesInstances() throws {
+        let image = TestImages.quadrants(width: 8, height: 8)
+        let root = Layer()
+        root.bounds = CGRect(x: 0, y: 0, width: 64, height: 48)
+        root.backgroundColor = .white
+        let sprite = Layer(frame: CGRect(x: 3, y: 5, width: 40, height: 30))
+        sprite.contents = image
+        let turned = Layer(frame: CGRect(x: 30, y: 10, width: 20, height: 14))
+        turned.backgroundColor = .red
+        turned.transform = Transform3D(rotationAngle: 0.4)
+        turned.allowsEdgeAntialiasing = true
+        root.sublayers = [sprite, turned]
+        let plan = try Planner(scale: 1).plan(root)
+
+        let renderer = try #require(GLESAvailability.renderer())
+        let fresh = try #require(GLESAvailability.renderer())
+        fresh.reusesEncodedFrames = false
+        let first = bytes(try renderer.render(plan))
+        #expect(renderer.encodedFramesReused == 0)
+        #expect(bytes(try renderer.render(plan)) == first)
+        #expect(renderer.encodedFramesReused == 1)
+
+        // Changed pixels under the same plan: reused instances, re-uploaded texture, the new picture.
+        image.setWord(0xFF00_FF00, x: 0, y: 0)
+        image.markModified()
+        let changed = try renderer.render(plan)
+        #expect(renderer.encodedFramesReused == 2)
+        #expect(bytes(changed) != first)
+        #expect(bytes(changed) == bytes(try fresh.render(plan)))
+        #expect(fresh.encodedFramesReused == 0)
+
+        // An equal plan built again is other storage: encoded afresh.
+        let again = try Planner(scale: 1).plan(root)
+        #expect(bytes(try renderer.render(again)) == bytes(changed))
+        #expect(renderer.encodedFramesReused == 2)
+    }
+}
