@@ -21,6 +21,16 @@ struct SoakCLITests {
         #expect(lines.contains { $0.hasPrefix("growth after warm-up: ") && $0.contains("(limit 2048 kB)") })
     }
 
+    @Test func aLiveSoakDrawsLiveFrames() throws {
+        let result = try CLI.run(["soak", "--backend", "cpu", "--live", "--frames", "30", "--warm-up", "10",
+                                  "--interval", "10"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.output.split(separator: "\n").map(String.init)
+        #expect(lines.first == "soak: cpu, 30 frames, baseline after frame 10, live frames")
+        #expect(lines.contains { $0.hasPrefix("      30 ") }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("growth after warm-up: ") })
+    }
+
     @Test func badSoakArgumentsAreNamed() throws {
         let backend = try CLI.run(["soak", "--backend", "metal", "--frames", "2"])
         #expect(backend.status == 2 && backend.stderr.contains("--backend metal: expected cpu or gles"))

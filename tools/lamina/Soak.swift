@@ -10,7 +10,8 @@ struct Soak: ParsableCommand {
         discussion: """
             Each frame changes the tree (SoakScene: images replaced and rewritten, layers added and removed, \
             custom drawing, rounded corners, shadows, masks, groups, 3D turns), plans it and renders it into one \
-            320x240 image. Resident memory (VmRSS) is printed every --interval frames; the growth from the end \
+            320x240 image (with --live: draws a live frame, renderer.render(root), redrawing the damage into the \
+            frames the renderer keeps). Resident memory (VmRSS) is printed every --interval frames; the growth from the end \
             of --warm-up to the last frame must stay within --max-growth, else the exit status is 1. \
             See docs/benchmarks.md, "Soak".
             """)
@@ -22,6 +23,8 @@ struct Soak: ParsableCommand {
     @Option(help: ArgumentHelp("Largest allowed growth after warm-up, e.g. 2MB, 512KB.", valueName: "SIZE"))
     var maxGrowth: String = "2MB"
     @Option(help: "Seed of the tree's changes.") var seed: UInt64 = 0x50A4
+    @Flag(help: "Live frames: renderer.render(root) each frame (damage, redraw into kept images), each image let go.")
+    var live = false
 
     mutating func run() throws {
         guard backend == "cpu" || backend == "gles" else {
@@ -43,14 +46,18 @@ struct Soak: ParsableCommand {
         let scene = try SoakScene(seed: seed)
         let target = try Image(width: Int(SoakScene.size.width), height: Int(SoakScene.size.height))
         let start = ProcessMemory.residentKilobytes
-        emit("soak: \(backend), \(frames) frames, baseline after frame \(warmUp)")
+        emit("soak: \(backend), \(frames) frames, baseline after frame \(warmUp)\(live ? ", live frames" : "")")
         emit(String(format: "%8@ %10@ %8@ %8@ %8@", "frame", "rss_kb", "layers", "textures", "shadows"))
         var warm = start
         var began = Date()
         for frame in 1...frames {
             try scene.advance()
             do {
-                try renderer.render(renderer.plan(scene.root), into: target)
+                if live {
+                    _ = try renderer.render(scene.root)
+                } else {
+                    try renderer.render(renderer.plan(scene.root), into: target)
+                }
             } catch {
                 throw CLIFailure.failed("frame \(frame): \(error)")
             }
