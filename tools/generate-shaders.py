@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Embeds Shaders/*.vert and *.frag into Sources/LaminaGLES/ShaderSources.swift as Swift string constants,
-so that nothing is read from disk at run time. Run it after editing a shader; a test fails when the generated
-file is stale (ShaderTests.embeddedSourcesMatchShadersFolder)."""
+so that nothing is read from disk at run time. A line `#include "NAME.glsl"` is replaced by Shaders/NAME.glsl
+(code shared by several shaders; GLSL ES has no include). Run it after editing a shader; a test fails when the
+generated file is stale (GLESRendererTests.embeddedShadersMatchTheShadersFolder)."""
 import pathlib
 
 root = pathlib.Path(__file__).resolve().parent.parent
@@ -13,8 +14,19 @@ lines = [
     "enum ShaderSources {",
     "    static let all: [String: String] = [",
 ]
+
+def expanded(text):
+    out = []
+    for line in text.split("\n"):
+        if line.startswith('#include "') and line.endswith('"'):
+            out.extend((root / "Shaders" / line[len('#include "'):-1]).read_text().rstrip("\n").split("\n"))
+        else:
+            out.append(line)
+    return "\n".join(out)
+
+
 for path in shaders:
-    text = path.read_text()
+    text = expanded(path.read_text())
     assert '"""' not in text and "\\" not in text, f"{path.name}: cannot embed as a raw Swift string"
     lines.append(f'        "{path.name}": #"""')
     lines.extend(text.rstrip("\n").split("\n"))

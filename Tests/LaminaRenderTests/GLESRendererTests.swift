@@ -62,8 +62,17 @@ struct GLESRendererTests {
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
             .filter { $0.hasSuffix(".vert") || $0.hasSuffix(".frag") }
         #expect(Set(files) == Set(ShaderSources.all.keys), "run tools/generate-shaders.py")
+        // `#include "NAME.glsl"` lines stand for that file of the folder, as the script pastes it.
+        func expanded(_ text: String) throws -> String {
+            try text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+                guard line.hasPrefix("#include \""), line.hasSuffix("\"") else { return String(line) }
+                let name = String(line.dropFirst("#include \"".count).dropLast())
+                return try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
+                    .trimmingCharacters(in: .newlines)
+            }.joined(separator: "\n")
+        }
         for file in files {
-            let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+            let text = try expanded(String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8))
             #expect(ShaderSources.all[file] == text.trimmingCharacters(in: .newlines),
                     "\(file) changed: run tools/generate-shaders.py")
         }
