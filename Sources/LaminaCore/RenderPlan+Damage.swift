@@ -29,6 +29,12 @@ public enum PlanIdentity {
 }
 
 extension RenderPlan {
+    /// The `damageBounds` of quad `index`: the one the planner kept (`quadBounds`), else worked out now.
+    package func damageBounds(ofQuad index: Int) -> PixelBox? {
+        if let known = quadBounds, known.count == quads.count { return known[index] }
+        return quads[index].damageBounds(width: width, height: height)
+    }
+
     /// The part of the plan that draws inside `region`: the quads whose `damageBounds` meet it, in order, and the
     /// groups that still hold something, their bounds cut to the region's bounding box. Drawn into a target whose
     /// pixels in `region` are cleared, it gives this plan's pixels there (a renderer clips its drawing to the

@@ -163,8 +163,9 @@ final class PlanRun {
     func finish(_ plan: inout RenderPlan) {
         guard let cache else { return }
         plan.identity = PlanIdentity.next()
-        plan.damage = damage(of: plan, last: cache.plan)
+        // Worked out once: the damage reads them, and so does every restriction of the plan to a region.
         plan.quadBounds = plan.quads.map { $0.damageBounds(width: plan.width, height: plan.height) }
+        plan.damage = damage(of: plan, last: cache.plan)
         cache.plan = plan
         cache.fragmentIndex = Dictionary(fragments.indices.map { (fragments[$0].id, $0) }, uniquingKeysWith: { $1 })
         cache.fragments = fragments

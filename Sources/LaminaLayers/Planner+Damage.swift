@@ -68,7 +68,7 @@ extension PlanRun {
                                      new: plan.quads.count..<plan.quads.count, oldGroups: 0..<0, newGroups: 0..<0)] {
             let fresh = plan.quads[position..<run.new.lowerBound]
             markSampled(fresh)
-            if !isWhole() { for quad in fresh { quad.damageBounds(width: width, height: height).map { region.add($0) } } }
+            if !isWhole() { for index in fresh.indices { plan.damageBounds(ofQuad: index).map { region.add($0) } } }
             position = run.new.upperBound
         }
         // Gone quads: the last plan's outside the kept runs (in increasing old order, as `inOrder` keeps them).
@@ -77,8 +77,8 @@ extension PlanRun {
             old: last.quads.count..<last.quads.count, new: 0..<0, oldGroups: 0..<0, newGroups: 0..<0)]
         {
             if !isWhole() {
-                for quad in last.quads[position..<run.old.lowerBound] {
-                    quad.damageBounds(width: width, height: height).map { region.add($0) }
+                for index in position..<max(position, run.old.lowerBound) {
+                    last.damageBounds(ofQuad: index).map { region.add($0) }
                 }
             }
             position = max(position, run.old.upperBound)

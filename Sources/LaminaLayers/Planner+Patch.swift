@@ -42,7 +42,10 @@ extension Planner {
         for replacement in replacements {
             let range = cache.fragments[replacement.fragment].quads
             for position in range {
-                quads[position].damageBounds(width: width, height: height).map { region.add($0) }
+                // The old quad's box as the last plan kept it (worked out only where it did not).
+                let old = bounds.flatMap { $0.count == quads.count ? $0[position] : nil }
+                    ?? quads[position].damageBounds(width: width, height: height)
+                old.map { region.add($0) }
             }
             for (offset, quad) in replacement.quads.enumerated() {
                 let box = quad.damageBounds(width: width, height: height)
