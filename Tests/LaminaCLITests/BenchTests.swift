@@ -194,6 +194,7 @@ import Testing
             (["--json", "no/such/folder/out.json"], "cannot write no/such/folder/out.json"),
             (["--chart", "no/such/folder/out.svg"], "cannot write no/such/folder/out.svg"),
             (["--churn", "0"], "--churn must be at least 1"),
+            (["--live", "--layers", "0"], "--layers must be at least 1"),
         ]
         for (arguments, message) in cases {
             let result = try CLI.run(["bench"] + arguments, in: folder)
@@ -201,6 +202,21 @@ import Testing
             #expect(result.stderr.contains(message), "\(arguments): \(result.stderr)")
             #expect(result.output.isEmpty, "\(arguments): nothing measured")
         }
+    }
+
+    @Test func liveFramesAreMeasuredAndCheckedAgainstAFreshRenderer() throws {
+        let folder = try CLI.temporaryFolder()
+        let result = try CLI.run(["bench", "--live", "--backend", "cpu", "--layers", "300", "--size", "256x256",
+                                  "--frames", "2", "--json", "live.json"], in: folder)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.output.contains("live cpu: 300 sprites at 256x256"), "\(result.output)")
+        for change in ["all", "none", "one", "hundred"] {
+            #expect(result.output.contains("\n  \(change) "), "\(change): \(result.output)")
+        }
+        #expect(result.output.contains("a live frame equals a fresh renderer's, byte for byte: yes"))
+        let json = try String(contentsOf: folder.appendingPathComponent("live.json"), encoding: .utf8)
+        #expect(json.contains(#""backend": "cpu", "layers": 300, "width": 256, "height": 256"#), "\(json)")
+        #expect(json.contains(#""identicalToFresh": true"#) && json.contains(#""change": "none", "frameMs": "#))
     }
 
     @Test func deeptreeRuns() throws {
