@@ -30,10 +30,9 @@ public final class GLESBaseline {
         textureSize = (image.width, image.height)
         precondition(rounded == nil || rounded!.count == quads.count, "one rounded rectangle per quad")
         stride = rounded == nil ? 8 : 13
-        let vertex = rounded == nil ? try GLESShaders.compile("baseline.vert", type: GLenum(GL_VERTEX_SHADER))
-            : try Self.compile(Self.roundedVertexSource, type: GL_VERTEX_SHADER)
-        let fragment = rounded == nil ? try GLESShaders.compile("baseline.frag", type: GLenum(GL_FRAGMENT_SHADER))
-            : try Self.compile(Self.roundedFragmentSource, type: GL_FRAGMENT_SHADER)
+        let name = rounded == nil ? "baseline" : "baseline-rounded"
+        let vertex = try GLESShaders.compile("\(name).vert", type: GLenum(GL_VERTEX_SHADER))
+        let fragment = try GLESShaders.compile("\(name).frag", type: GLenum(GL_FRAGMENT_SHADER))
         program = glCreateProgram()
         glAttachShader(program, vertex)
         glAttachShader(program, fragment)

@@ -3,6 +3,46 @@
 /// The GLSL ES 3.00 sources of Shaders/, by file name.
 enum ShaderSources {
     static let all: [String: String] = [
+        "baseline-rounded.frag": #"""
+#version 300 es
+// lamina bench's instanced baseline, rounded sprites (LaminaBench, GLESBaseline+Rounded.swift).
+// gl_FragCoord is in target pixels: the vertex shader maps target y = 0 to the framebuffer's first row.
+precision highp float;
+uniform sampler2D u_image;
+in vec2 v_uv;
+flat in vec4 v_shape;
+flat in float v_radius;
+out vec4 o_color;
+void main() {
+    vec2 centre = (v_shape.xy + v_shape.zw) * 0.5;
+    vec2 half_size = (v_shape.zw - v_shape.xy) * 0.5;
+    vec2 q = abs(gl_FragCoord.xy - centre) - half_size + v_radius;
+    float d = (q.x > 0.0 && q.y > 0.0) ? length(q) - v_radius : max(q.x, q.y) - v_radius;
+    o_color = texture(u_image, v_uv) * clamp(0.5 - d, 0.0, 1.0);
+}
+"""#,
+        "baseline-rounded.vert": #"""
+#version 300 es
+// lamina bench's instanced baseline, rounded sprites (LaminaBench, GLESBaseline+Rounded.swift).
+uniform vec2 u_targetSize;
+uniform vec2 u_textureSize;
+in vec4 a_rect;                     // x0, y0, x1, y1 in target pixels
+in vec4 a_source;                   // x0, y0, x1, y1 in texels
+in vec4 a_shape;                    // the rounded rectangle: x0, y0, x1, y1 in target pixels
+in float a_radius;
+out vec2 v_uv;
+flat out vec4 v_shape;
+flat out float v_radius;
+void main() {
+    int corner = gl_VertexID & 3;
+    bvec2 far = bvec2((corner & 1) != 0, (corner & 2) != 0);
+    vec2 p = vec2(far.x ? a_rect.z : a_rect.x, far.y ? a_rect.w : a_rect.y);
+    v_uv = vec2(far.x ? a_source.z : a_source.x, far.y ? a_source.w : a_source.y) / u_textureSize;
+    v_shape = a_shape;
+    v_radius = a_radius;
+    gl_Position = vec4(p / u_targetSize * 2.0 - 1.0, 0.0, 1.0);
+}
+"""#,
         "baseline.frag": #"""
 #version 300 es
 precision mediump float;
