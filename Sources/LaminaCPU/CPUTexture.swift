@@ -22,13 +22,19 @@ final class CPUTextureViews {
     func view(of image: Image, clamp: TexelRect) -> OpaquePointer? {
         let key = Key(image: ObjectIdentifier(image), clamp: clamp)
         if let view = views[key] { return view }
+        guard let view = Self.padView(of: image, clamp: clamp) else { return nil }
+        views[key] = view
+        return view
+    }
+
+    /// A pixman view of `clamp` in `image`'s memory, its edge texels repeated outward (the no-bleed clamp).
+    private static func padView(of image: Image, clamp: TexelRect) -> OpaquePointer? {
         let first = image.baseAddress.advanced(by: clamp.y0 * image.bytesPerRow + clamp.x0 * 4)
         guard let view = pixman_image_create_bits_no_clear(
             PIXMAN_a8r8g8b8, Int32(clamp.width), Int32(clamp.height),
             first.assumingMemoryBound(to: UInt32.self), Int32(image.bytesPerRow))
         else { return nil }
         pixman_image_set_repeat(view, PIXMAN_REPEAT_PAD)
-        views[key] = view
         return view
     }
 
@@ -53,13 +59,7 @@ final class CPUTextureViews {
 
     private func makeView(slot: Int, of quads: CPUPreparedQuads) -> OpaquePointer? {
         let (image, clamp, _) = quads.slotSources[slot]
-        let first = image.baseAddress.advanced(by: clamp.y0 * image.bytesPerRow + clamp.x0 * 4)
-        guard let view = pixman_image_create_bits_no_clear(
-            PIXMAN_a8r8g8b8, Int32(clamp.width), Int32(clamp.height),
-            first.assumingMemoryBound(to: UInt32.self), Int32(image.bytesPerRow))
-        else { return nil }
-        pixman_image_set_repeat(view, PIXMAN_REPEAT_PAD)
-        return view
+        return Self.padView(of: image, clamp: clamp)
     }
 
     /// A solid mask of alpha `byte` (owned by these views: not to be released).
