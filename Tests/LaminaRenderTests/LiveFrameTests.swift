@@ -121,6 +121,31 @@ import Testing
         }
     }
 
+    @Test func aRegionRedrawNamesAWrongTargetAndCutsARegionToTheTarget() throws {
+        let (root, _, _) = scene()
+        let plan = try Planner().plan(root)
+        var outside = DamageRegion()
+        outside.add(PixelBox(x0: -50, y0: -50, x1: 10, y1: 10))
+        outside.add(PixelBox(x0: 90, y0: 50, x1: 5000, y1: 5000))
+        for renderer in ReferenceScenes.renderers() {
+            let small = try Image(width: 10, height: 10)
+            #expect(throws: RenderError.targetMismatch("plan is 100x60, target is 10x10")) {
+                try renderer.render(plan, into: small, redrawing: outside)
+            }
+            // A region reaching past the target is cut to it: the corners are redrawn, the rest untouched.
+            let whole = try renderer.render(plan)
+            let target = try Image(width: 100, height: 60, color: .black)
+            try renderer.render(plan, into: target, redrawing: outside)
+            #expect(target.rgba(x: 5, y: 5) == whole.rgba(x: 5, y: 5), "\(renderer.name)")
+            #expect(target.rgba(x: 95, y: 55) == whole.rgba(x: 95, y: 55), "\(renderer.name)")
+            #expect(target.rgba(x: 50, y: 5) == RGBA8(r: 0, g: 0, b: 0, a: 255), "\(renderer.name)")
+            // The CPU draws the two corners; GLES draws its framebuffer whole (it holds no picture of this plan,
+            // which has no identity) and reads back the two corners.
+            #expect(renderer.statistics.pixelsRedrawn == (renderer.name == "cpu" ? 100 + 100 : 6000),
+                    "\(renderer.name): \(renderer.statistics)")
+        }
+    }
+
     @Test func aRestrictedPlanDrawsThePlanInsideItsRegion() throws {
         // Groups, a mask and a rounded clip, redrawn in two small rectangles of a retained frame.
         let root = Layer()
