@@ -1,18 +1,43 @@
 #!/usr/bin/env bash
 # Validates every shader of Shaders/ offline with glslangValidator (Debian's glslang-tools), in every variant the
-# renderer compiles (texture.frag with BILINEAR, with TRILINEAR and with neither; blur.frag with and without DOWNSAMPLE), so a GLSL error fails CI even on a machine whose
-# driver would accept it.
+# renderer compiles (texture.frag with BILINEAR, with TRILINEAR and with neither, each with and without SPANS;
+# solid.frag with and without SPANS; blur.frag with and without DOWNSAMPLE), so a GLSL error fails CI
+# even on a machine whose driver would accept it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-for shader in Shaders/*.vert Shaders/*.frag; do
-    glslangValidator "$shader" >/dev/null || { glslangValidator "$shader"; exit 1; }
-done
-# Variants: the #define goes right after the #version line, as GLESProgram inserts it.
-sed '1a #define BILINEAR 1' Shaders/texture.frag > "$work/texture-bilinear.frag"
-glslangValidator "$work/texture-bilinear.frag" >/dev/null || { glslangValidator "$work/texture-bilinear.frag"; exit 1; }
-sed '1a #define TRILINEAR 1' Shaders/texture.frag > "$work/texture-trilinear.frag"
-glslangValidator "$work/texture-trilinear.frag" >/dev/null || { glslangValidator "$work/texture-trilinear.frag"; exit 1; }
-sed '1a #define DOWNSAMPLE 1' Shaders/blur.frag > "$work/blur-downsample.frag"
-glslangValidator "$work/blur-downsample.frag" >/dev/null || { glslangValidator "$work/blur-downsample.frag"; exit 1; }
+# The shaders as the renderer gets them: `#include "NAME.glsl"` lines replaced by Shaders/NAME.glsl, as
+# tools/generate-shaders.py embeds them.
+python3 - "$work" <<'PY'
+import pathlib, sys
+work = pathlib.Path(sys.argv[1])
+for path in sorted(pathlib.Path("Shaders").iterdir()):
+    if path.suffix not in (".vert", ".frag"):
+        continue
+    out = []
+    for line in path.read_text().split("\n"):
+        if line.startswith('#include "') and line.endswith('"'):
+            out.append((path.parent / line[len('#include "'):-1]).read_text().rstrip("\n"))
+        else:
+            out.append(line)
+    (work / path.name).write_text("\n".join(out))
+PY
+check() { glslangValidator "$1" >/dev/null || { glslangValidator "$1"; exit 1; }; }
+for shader in "$work"/*.vert "$work"/*.frag; do check "$shader"; done
+# Variants: the #defines go right after the #version line, as GLESProgram inserts them.
+variant() {
+    local source=$1 name=$2
+    shift 2
+    local defines=""
+    for define in "$@"; do defines="$defines#define $define 1\n"; done
+    sed "1a $defines" "$work/$source" > "$work/variant-$name"
+    check "$work/variant-$name"
+}
+variant texture.frag bilinear.frag BILINEAR
+variant texture.frag trilinear.frag TRILINEAR
+variant texture.frag spans.frag SPANS
+variant texture.frag bilinear-spans.frag BILINEAR SPANS
+variant texture.frag trilinear-spans.frag TRILINEAR SPANS
+variant solid.frag solid-spans.frag SPANS
+variant blur.frag downsample.frag DOWNSAMPLE
