@@ -6,7 +6,10 @@ import Testing
 /// says about the EGL context.
 struct SoakCLITests {
     @Test func aShortSoakPrintsMemoryAndGrowth() throws {
-        let result = try CLI.run(["soak", "--backend", "cpu", "--frames", "40", "--warm-up", "10", "--interval", "20"])
+        // Forty frames check the report, not the figure: resident memory after ten frames still moves by a
+        // megabyte or two as malloc settles, so the limit here is wide (the long soak's is 2 MB).
+        let result = try CLI.run(["soak", "--backend", "cpu", "--frames", "40", "--warm-up", "10", "--interval", "20",
+                                  "--max-growth", "64MB"])
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.output.split(separator: "\n").map(String.init)
         #expect(lines.first == "soak: cpu, 40 frames, baseline after frame 10")
@@ -18,12 +21,12 @@ struct SoakCLITests {
             #expect(fields.count == 5 && Int(fields[1]).map { $0 > 1000 } == true && fields[3] == "-", "\(row)")
         }
         #expect(lines.contains { $0.hasPrefix("rss start: ") && $0.contains("after warm-up (frame 10)") })
-        #expect(lines.contains { $0.hasPrefix("growth after warm-up: ") && $0.contains("(limit 2048 kB)") })
+        #expect(lines.contains { $0.hasPrefix("growth after warm-up: ") && $0.contains("(limit 65536 kB)") })
     }
 
     @Test func aLiveSoakDrawsLiveFrames() throws {
         let result = try CLI.run(["soak", "--backend", "cpu", "--live", "--frames", "30", "--warm-up", "10",
-                                  "--interval", "10"])
+                                  "--interval", "10", "--max-growth", "64MB"])
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.output.split(separator: "\n").map(String.init)
         #expect(lines.first == "soak: cpu, 30 frames, baseline after frame 10, live frames")
