@@ -25,6 +25,9 @@ let package = Package(
         systemLibrary("CCairo", pkgConfig: "cairo", apt: "libcairo2-dev"),
         systemLibrary("CEGL", pkgConfig: "egl glesv2", apt: "libegl-dev libgles-dev"),
         systemLibrary("CGBM", pkgConfig: "gbm", apt: "libgbm-dev"),
+        // The display outputs (docs/kiosk.md): DRM/KMS and fbdev, X11 (Xlib + MIT-SHM).
+        systemLibrary("CDRM", pkgConfig: "libdrm", apt: "libdrm-dev"),
+        systemLibrary("CX11", pkgConfig: "x11 xext", apt: "libx11-dev libxext-dev"),
 
         .target(name: "LaminaCore"),
         .target(name: "LaminaImageIO", dependencies: ["LaminaCore", "CPNG", "CJPEG"]),
@@ -33,11 +36,17 @@ let package = Package(
         .target(name: "LaminaCPU", dependencies: ["LaminaCore", "CPixman"]),
         .target(name: "LaminaGLES", dependencies: ["LaminaCore", "CEGL", "CGBM"]),
         .target(name: "LaminaScene", dependencies: ["LaminaCore", "LaminaLayers", "LaminaImageIO", "LaminaDrawing"]),
+        // Showing frames on screens: the outputs, the frame loop, `Display` and the scene player of `lamina play`.
+        .target(
+            name: "LaminaDisplay",
+            dependencies: ["LaminaCore", "LaminaLayers", "LaminaCPU", "LaminaGLES", "LaminaScene", "LaminaImageIO",
+                           "CEGL", "CGBM", "CDRM", "CX11"]
+        ),
         .target(
             name: "Lamina",
             dependencies: [
                 "LaminaCore", "LaminaImageIO", "LaminaDrawing", "LaminaLayers", "LaminaCPU", "LaminaGLES",
-                "LaminaScene",
+                "LaminaScene", "LaminaDisplay",
             ]
         ),
         // Benchmark and soak code (scenes, the GL baseline, the generator, process memory): not a product, only the
@@ -60,6 +69,7 @@ let package = Package(
                     resources: [.copy("Scenes")]),
         .testTarget(name: "LaminaSceneTests", dependencies: ["Lamina", "LaminaScene", "LaminaTestSupport"],
                     resources: [.copy("Fixtures")]),
+        .testTarget(name: "LaminaDisplayTests", dependencies: ["Lamina", "LaminaDisplay", "LaminaTestSupport"]),
         .testTarget(name: "LaminaCLITests", dependencies: ["LaminaBench", "LaminaTestSupport", "lamina"]),
     ]
 )

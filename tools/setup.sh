@@ -10,6 +10,8 @@ packages=(
     libpixman-1-dev      # CPixman: the CPU renderer
     libcairo2-dev        # CCairo: custom drawing
     libegl-dev libgles-dev libgbm-dev  # CEGL, CGBM: the GLES side
+    libdrm-dev           # CDRM: DRM/KMS and fbdev outputs
+    libx11-dev libxext-dev  # CX11: the X11 output (Xlib, MIT-SHM)
     libegl-mesa0 libgl1-mesa-dri       # Mesa's EGL driver and llvmpipe, for GLES without a GPU
     fonts-dejavu-core    # text in the demo
     glslang-tools        # offline shader validation in CI

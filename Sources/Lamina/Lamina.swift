@@ -7,3 +7,4 @@
 @_exported import LaminaCPU
 @_exported import LaminaGLES
 @_exported import LaminaScene
+@_exported import LaminaDisplay

@@ -1,0 +1,7 @@
+// Xlib (EGL's X11 platform takes a Display*), MIT-SHM through libXext, and System V shared memory.
+#include <X11/Xlib.h>
+#include <X11/Xutil.h>
+#include <X11/Xatom.h>
+#include <X11/extensions/XShm.h>
+#include <sys/ipc.h>
+#include <sys/shm.h>
