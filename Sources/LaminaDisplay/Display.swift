@@ -62,9 +62,10 @@ public final class Display {
     /// Pixels per point.
     public var scale: CGFloat { options.scale }
 
-    let renderer: Renderer
+    /// Released before the output is given back (deinit): EGL's surface and display refer to the output's window.
+    private(set) var renderer: Renderer!
     /// The GLES renderer of a window surface: frames are presented by swapping, never read back.
-    let windowRenderer: GLESRenderer?
+    private(set) var windowRenderer: GLESRenderer?
     let wake: WakePipe
     var sources: [(fd: Int32, handler: () -> Void)] = []
     /// Media time at which the animation clock is 0 (`lamina play`: the start of play); 0 for the API.
@@ -119,7 +120,12 @@ public final class Display {
         log("display: \(output.summary), \(backendName) renderer")
     }
 
-    deinit { output.close() }
+    deinit {
+        // The renderer's EGL surface and display first, then the window or GBM device they were made on.
+        windowRenderer = nil
+        renderer = nil
+        output.close()
+    }
 
     /// Stops `run` after the frame in progress; from any thread (or a signal's handler thread).
     public func stop() {

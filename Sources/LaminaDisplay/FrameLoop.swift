@@ -131,6 +131,7 @@ struct FrameLoop {
         }
         let started = currentMediaTime()
         if let gles = display.windowRenderer {
+            try display.output.willSwapBuffers()
             let changed = try gles.present(plan)
             damage = changed
             try display.output.didSwapBuffers(damage: changed)

@@ -37,6 +37,12 @@ public final class ProcessSignals: @unchecked Sendable {
             sigaction(number, &action, nil)
         }
         signal(SIGPIPE, SIG_IGN)
+        // A parent may start the kiosk with these blocked (Foundation's Process from a thread that blocks them, some
+        // service managers): unblocked here, or SIGTERM would never arrive.
+        var set = sigset_t()
+        sigemptyset(&set)
+        for number in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&set, number) }
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
     }
 
     /// The signals received since the last call, in order.
