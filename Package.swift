@@ -28,6 +28,9 @@ let package = Package(
         // The display outputs (docs/kiosk.md): DRM/KMS and fbdev, X11 (Xlib + MIT-SHM).
         systemLibrary("CDRM", pkgConfig: "libdrm", apt: "libdrm-dev"),
         systemLibrary("CX11", pkgConfig: "x11 xext", apt: "libx11-dev libxext-dev"),
+        systemLibrary("CWayland", pkgConfig: "wayland-client wayland-egl", apt: "libwayland-dev"),
+        // The xdg-shell client code wayland-scanner generates (tools/generate-wayland.sh), committed.
+        .target(name: "CXdgShell", dependencies: ["CWayland"]),
 
         .target(name: "LaminaCore"),
         .target(name: "LaminaImageIO", dependencies: ["LaminaCore", "CPNG", "CJPEG"]),
@@ -40,7 +43,7 @@ let package = Package(
         .target(
             name: "LaminaDisplay",
             dependencies: ["LaminaCore", "LaminaLayers", "LaminaCPU", "LaminaGLES", "LaminaScene", "LaminaImageIO",
-                           "CEGL", "CGBM", "CDRM", "CX11"]
+                           "CEGL", "CGBM", "CDRM", "CX11", "CWayland", "CXdgShell"]
         ),
         .target(
             name: "Lamina",
