@@ -57,6 +57,7 @@ extension WaylandConnection {
     /// surface hides it until the pointer leaves).
     func pointerEntered(_ pointer: OpaquePointer, serial: UInt32) {
         wl_pointer_set_cursor(pointer, serial, nil, 0, 0)
+        cursorsHidden += 1
     }
 
     /// wl_output.mode: the current mode's size and refresh rate (mHz).

@@ -23,6 +23,8 @@ final class WaylandConnection {
     var seats: [(seat: OpaquePointer, version: UInt32)] = []
     var pointers: [(pointer: OpaquePointer, version: UInt32, seat: OpaquePointer)] = []
     var outputs: [WaylandOutputInfo] = []
+    /// How many times the pointer entered a surface and its cursor was hidden (for tests).
+    var cursorsHidden = 0
     /// Bumped by each wl_display.sync's done (`roundtrip`).
     var syncsDone = 0
 

@@ -23,6 +23,7 @@ extension WaylandOutput {
             retiredBuffers += buffers.filter(\.busy)
             for buffer in buffers where !buffer.busy { buffer.destroy() }
             buffers = []
+            lastBuffer = nil
         }
         let damage = damage.clipped(to: bounds)
         guard !damage.isEmpty else { return }
@@ -42,6 +43,7 @@ extension WaylandOutput {
         requestFrameCallback()
         wl_surface_commit(surface)
         buffer.busy = true
+        lastBuffer = buffer
         try connection.flush()
     }
 

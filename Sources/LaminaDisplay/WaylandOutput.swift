@@ -51,6 +51,8 @@ public final class WaylandOutput: DisplayOutput {
     /// The CPU path's buffers at the current size; those of an old size, until the compositor releases them.
     var buffers: [WaylandShmBuffer] = []
     var retiredBuffers: [WaylandShmBuffer] = []
+    /// The buffer of the frame presented last (for tests: it must hold the whole frame).
+    var lastBuffer: WaylandShmBuffer?
     /// The GPU path's window (wl_egl_window*).
     var eglWindow: OpaquePointer?
     private var isClosed = false
@@ -123,6 +125,7 @@ public final class WaylandOutput: DisplayOutput {
         for buffer in buffers + retiredBuffers { buffer.destroy() }
         buffers = []
         retiredBuffers = []
+        lastBuffer = nil
         if let eglWindow { wl_egl_window_destroy(eglWindow) }
         eglWindow = nil
         if let toplevel { xdg_toplevel_destroy(toplevel) }

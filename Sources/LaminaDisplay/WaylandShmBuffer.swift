@@ -11,7 +11,8 @@ final class WaylandShmBuffer {
     let height: Int
     let stride: Int
     private let byteCount: Int
-    private let memory: UnsafeMutableRawPointer
+    /// The mapped pixels (rows of `stride` bytes).
+    let memory: UnsafeMutableRawPointer
     private(set) var buffer: OpaquePointer?
     /// Attached and committed, not yet released by the compositor: must not be written.
     var busy = false
