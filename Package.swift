@@ -72,7 +72,8 @@ let package = Package(
                     resources: [.copy("Scenes")]),
         .testTarget(name: "LaminaSceneTests", dependencies: ["Lamina", "LaminaScene", "LaminaTestSupport"],
                     resources: [.copy("Fixtures")]),
-        .testTarget(name: "LaminaDisplayTests", dependencies: ["Lamina", "LaminaDisplay", "LaminaTestSupport"]),
+        // CEGL: a direct EGL test of the Wayland output's wl_egl_window.
+        .testTarget(name: "LaminaDisplayTests", dependencies: ["Lamina", "LaminaDisplay", "LaminaTestSupport", "CEGL"]),
         .testTarget(name: "LaminaCLITests", dependencies: ["LaminaBench", "LaminaTestSupport", "lamina"]),
     ]
 )
