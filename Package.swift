@@ -31,6 +31,7 @@ let package = Package(
         systemLibrary("CWayland", pkgConfig: "wayland-client wayland-egl", apt: "libwayland-dev"),
         // The xdg-shell client code wayland-scanner generates (tools/generate-wayland.sh), committed.
         .target(name: "CXdgShell", dependencies: ["CWayland"]),
+        .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
 
         .target(name: "LaminaCore"),
         .target(name: "LaminaImageIO", dependencies: ["LaminaCore", "CPNG", "CJPEG"]),
@@ -43,7 +44,7 @@ let package = Package(
         .target(
             name: "LaminaDisplay",
             dependencies: ["LaminaCore", "LaminaLayers", "LaminaCPU", "LaminaGLES", "LaminaScene", "LaminaImageIO",
-                           "CEGL", "CGBM", "CDRM", "CX11", "CWayland", "CXdgShell"]
+                           "CEGL", "CGBM", "CDRM", "CX11", "CLinux", "CWayland", "CXdgShell"]
         ),
         .target(
             name: "Lamina",
