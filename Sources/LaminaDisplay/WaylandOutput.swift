@@ -20,8 +20,9 @@ import LaminaCore
 /// - The pointer is hidden over the window; xdg_wm_base pings are answered; xdg_toplevel.close is
 ///   `.closeRequested`.
 ///
-/// `close()` destroys the window and disconnects; with the GPU path, destroy the EGL surface (and terminate the EGL
-/// display) first, since they use the wl_egl_window and the wl_display.
+/// `close()` destroys the window and disconnects. After `makeEGLWindow()` the wl_display itself stays connected
+/// (idle, until the process exits): EGL's surface and display use it until they are destroyed, which may come
+/// after the output is closed.
 public final class WaylandOutput: DisplayOutput {
     public let kind = DisplayOutputKind.wayland
     public let supportsEGLWindow = true
@@ -57,9 +58,10 @@ public final class WaylandOutput: DisplayOutput {
     var eglWindow: OpaquePointer?
     private var isClosed = false
 
-    /// Connects to WAYLAND_DISPLAY and shows a full-screen toplevel; returns once the compositor configured it.
+    /// Connects to `options.device` (`lamina play --device`: a socket name in XDG_RUNTIME_DIR, or a path), else to
+    /// WAYLAND_DISPLAY, and shows a full-screen toplevel; returns once the compositor configured it.
     public convenience init(options: DisplayOutputOptions, gpu: Bool) throws {
-        try self.init(options: options, gpu: gpu, socket: nil)
+        try self.init(options: options, gpu: gpu, socket: options.device)
     }
 
     /// Connects to `socket` (a socket name in XDG_RUNTIME_DIR, or a path; nil: WAYLAND_DISPLAY) and shows a
@@ -126,6 +128,8 @@ public final class WaylandOutput: DisplayOutput {
         buffers = []
         retiredBuffers = []
         lastBuffer = nil
+        // Mesa copes with the wl_egl_window going before its EGL surface (it is told through a callback).
+        let madeEGLWindow = eglWindow != nil
         if let eglWindow { wl_egl_window_destroy(eglWindow) }
         eglWindow = nil
         if let toplevel { xdg_toplevel_destroy(toplevel) }
@@ -134,6 +138,6 @@ public final class WaylandOutput: DisplayOutput {
         toplevel = nil
         xdgSurface = nil
         surface = nil
-        connection.disconnect()
+        connection.disconnect(keepingDisplay: madeEGLWindow)
     }
 }
