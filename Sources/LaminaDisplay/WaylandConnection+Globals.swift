@@ -42,14 +42,19 @@ extension WaylandConnection {
         if let wmBase { xdg_wm_base_pong(wmBase, serial) }
     }
 
-    /// A seat's capabilities: each seat with a pointer gets a wl_pointer, so that Lamina can hide the cursor.
+    /// A seat's capabilities: each seat with a pointer gets a wl_pointer, so that Lamina can hide the cursor; a
+    /// pointer that went away (a mouse unplugged) is released.
     func seat(_ seat: OpaquePointer, capabilities: UInt32) {
         guard let index = seats.firstIndex(where: { $0.seat == seat }) else { return }
         let hasPointer = capabilities & WL_SEAT_CAPABILITY_POINTER.rawValue != 0
-        if hasPointer, !pointers.contains(where: { $0.seat == seat }) {
+        let existing = pointers.firstIndex { $0.seat == seat }
+        if hasPointer, existing == nil {
             guard let pointer = wl_seat_get_pointer(seat) else { return }
             pointers.append((pointer, seats[index].version, seat))
             wl_pointer_add_listener(pointer, WaylandListeners.pointer, Unmanaged.passUnretained(self).toOpaque())
+        } else if !hasPointer, let existing {
+            let (pointer, version, _) = pointers.remove(at: existing)
+            if version >= 3 { wl_pointer_release(pointer) } else { wl_pointer_destroy(pointer) }
         }
     }
 

@@ -4,9 +4,10 @@ import Foundation
 /// `lamina info`: is there a Wayland compositor to show a window on?
 extension WaylandOutput {
     /// One line: WAYLAND_DISPLAY unset, the connection failing, a global missing (passed over), or what the
-    /// compositor offers (usable): `"wayland-1": xdg_wm_base, wl_shm, 1 output (640x480@60)`.
+    /// compositor offers (usable): `"wayland-1": xdg_wm_base, wl_shm, 1 output (640x480@60)`. The socket is
+    /// `options.device` when given, else WAYLAND_DISPLAY.
     public static func probe(options: DisplayOutputOptions) -> [OutputProbe] {
-        probe(socket: nil)
+        probe(socket: options.device)
     }
 
     /// As `probe(options:)`, for `socket` (nil: WAYLAND_DISPLAY, which must then be set).
