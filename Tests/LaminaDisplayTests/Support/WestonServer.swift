@@ -3,9 +3,9 @@ import LaminaCore
 import LaminaDisplay
 import LaminaImageIO
 
-/// A weston with the kiosk shell on its X11 backend, on an Xvfb of its own (DISPLAY.md, "Testing on this machine";
-/// weston 10's headless backend has no seat, so kiosk-shell shows no client there): a real compositor for the
-/// Wayland output's tests and `lamina play --output wayland`.
+/// A weston with the kiosk shell on its X11 backend, on an Xvfb of its own (docs/kiosk-wayland.md, "Tests"; weston
+/// 10's headless backend has no seat, so kiosk-shell shows no client there): a real compositor for the Wayland
+/// output's tests and `lamina play --output wayland`.
 ///
 ///     let weston = try WestonServer.start()
 ///     defer { weston.stop() }
