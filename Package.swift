@@ -73,8 +73,9 @@ let package = Package(
                     resources: [.copy("Scenes")]),
         .testTarget(name: "LaminaSceneTests", dependencies: ["Lamina", "LaminaScene", "LaminaTestSupport"],
                     resources: [.copy("Fixtures")]),
-        // CEGL: a direct EGL test of the Wayland output's wl_egl_window.
-        .testTarget(name: "LaminaDisplayTests", dependencies: ["Lamina", "LaminaDisplay", "LaminaTestSupport", "CEGL"]),
+        // lamina: `lamina play` on the display servers; CEGL: a direct EGL test of the Wayland output's wl_egl_window.
+        .testTarget(name: "LaminaDisplayTests",
+                    dependencies: ["Lamina", "LaminaDisplay", "LaminaTestSupport", "lamina", "CEGL"]),
         .testTarget(name: "LaminaCLITests", dependencies: ["LaminaBench", "LaminaTestSupport", "lamina"]),
     ]
 )

@@ -1,6 +1,7 @@
 import Foundation
 
-/// A display server started by a test (Xvfb, weston): the process, its log, and a stop that leaves nothing running.
+/// A process started by a display test (Xvfb, weston, `lamina play`): the process, its log, and a stop that leaves
+/// nothing running.
 ///
 /// Started with posix_spawn and an empty signal mask rather than Foundation's Process: a child of a test thread
 /// inherits that thread's mask, in which swift-testing's threads block SIGTERM, SIGINT and SIGHUP (Xvfb would
@@ -8,13 +9,15 @@ import Foundation
 final class DisplayServerProcess: @unchecked Sendable {
     let name: String
     let log: URL
-    private let pid: pid_t
+    let pid: pid_t
     private var exited = false
+    /// The wait status once the process has exited (see `exitStatus`).
+    private var waitStatus: Int32 = 0
 
-    /// Starts `executable` with `arguments` and `environment` (added to this process's), stdout and stderr into
-    /// `log`, or stdout into `stdout` when given.
-    init(name: String, executable: String, arguments: [String], environment: [String: String] = [:], log: URL,
-         stdout: Pipe? = nil) throws {
+    /// Starts `executable` with `arguments` and `environment` (added to this process's, less the variables named in
+    /// `unsetting`), stdout and stderr into `log`, or stdout into `stdout` when given.
+    init(name: String, executable: String, arguments: [String], environment: [String: String] = [:],
+         unsetting: [String] = [], log: URL, stdout: Pipe? = nil) throws {
         self.name = name
         self.log = log
         var actions = posix_spawn_file_actions_t()
@@ -39,7 +42,9 @@ final class DisplayServerProcess: @unchecked Sendable {
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
 
-        let environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        var inherited = ProcessInfo.processInfo.environment
+        for name in unsetting { inherited[name] = nil }
+        let environment = inherited.merging(environment) { $1 }
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { (argv + envp).forEach { free($0) } }
@@ -56,8 +61,7 @@ final class DisplayServerProcess: @unchecked Sendable {
     /// Whether the process has not exited (reaping it when it has).
     var isRunning: Bool {
         guard !exited else { return false }
-        var status: Int32 = 0
-        if waitpid(pid, &status, WNOHANG) == pid { exited = true }
+        if waitpid(pid, &waitStatus, WNOHANG) == pid { exited = true }
         return !exited
     }
 
@@ -75,11 +79,28 @@ final class DisplayServerProcess: @unchecked Sendable {
         while isRunning, Date() < deadline { usleep(5_000) }
         if isRunning {
             kill(pid, SIGKILL)
-            var status: Int32 = 0
-            waitpid(pid, &status, 0)
+            waitpid(pid, &waitStatus, 0)
             exited = true
         }
     }
+
+    /// Sends `signal` and waits at most `timeout` seconds for the exit (then SIGKILL); the exit status, or 128 + the
+    /// signal that ended the process (as a shell says).
+    func stop(signal: Int32, timeout: Double = 10) -> Int32 {
+        if isRunning { kill(pid, signal) }
+        stop(grace: timeout)
+        return exitStatus ?? -1
+    }
+
+    /// The exit status once exited: the code, or 128 + the signal that ended it; nil while running.
+    var exitStatus: Int32? {
+        guard !isRunning else { return nil }
+        let signal = waitStatus & 0x7F
+        return signal == 0 ? (waitStatus >> 8) & 0xFF : 128 + signal
+    }
+
+    /// The whole log (stdout and stderr).
+    var logText: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
 
     deinit { stop() }
 }
