@@ -13,8 +13,9 @@ extension WaylandOutput {
     /// pixels and commits with a frame callback. A buffer written a frame or more ago also gets the damage of the
     /// frames it missed. A frame of another size than the buffers' (a resize) makes new buffers.
     public func present(_ frame: Image, damage: DamageRegion) throws {
-        guard let surface, let shm = connection.shm else {
-            throw DisplayError("Wayland: the window on \"\(socketName)\" is closed")
+        guard let surface else { throw DisplayError("Wayland: the window on \"\(socketName)\" is closed") }
+        guard let shm = connection.shm else {
+            throw DisplayError("Wayland: the compositor at \"\(socketName)\" has no wl_shm (needed by the CPU renderer)")
         }
         let bounds = PixelBox(x0: 0, y0: 0, x1: frame.width, y1: frame.height)
         if let first = buffers.first, first.width != frame.width || first.height != frame.height {
