@@ -97,6 +97,28 @@ struct WaylandOutputTests {
                                          word: Self.background) == [])
     }
 
+    /// A frame of another size (as after a resize) makes new buffers at its size; the old ones the compositor held
+    /// are freed once released. weston's kiosk shell centres a smaller full-screen surface on black.
+    @Test func aFrameOfAnotherSizeGetsBuffersOfItsSize() throws {
+        let weston = try WestonServer.start()
+        defer { weston.stop() }
+        let output = try WaylandOutput(options: .init(), gpu: false, socket: weston.socketPath)
+        defer { output.close() }
+        try output.present(try WaylandFrames.solid(width: 640, height: 480, word: Self.background),
+                           damage: .full(width: 640, height: 480))
+        #expect(try WaylandFrames.waitUntilShown(output))
+        try output.present(try WaylandFrames.solid(width: 320, height: 240, word: Self.second),
+                           damage: .full(width: 320, height: 240))
+        #expect(output.buffers.map { "\($0.width)x\($0.height)" } == ["320x240"])
+        #expect(try WaylandFrames.waitUntilShown(output))
+        #expect(output.retiredBuffers.isEmpty)
+        let picture = try weston.screenshot()
+        #expect(WaylandFrames.mismatches(in: picture, PixelBox(x0: 160, y0: 120, x1: 480, y1: 360),
+                                         word: Self.second) == [])
+        #expect(WaylandFrames.mismatches(in: picture, PixelBox(x0: 0, y0: 0, x1: 640, y1: 110),
+                                         word: 0xFF_00_00_00) == [])
+    }
+
     /// No cursor over the picture: the pointer entering the window hides the cursor (weston draws none for a client
     /// that sets none, so the pixels alone could not tell), and the pixels under it are the frame's.
     @Test func thePointerIsHiddenOverTheWindow() throws {
