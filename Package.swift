@@ -28,6 +28,9 @@ let package = Package(
         // The display outputs (docs/kiosk.md): DRM/KMS and fbdev, X11 (Xlib + MIT-SHM).
         systemLibrary("CDRM", pkgConfig: "libdrm", apt: "libdrm-dev"),
         systemLibrary("CX11", pkgConfig: "x11 xext", apt: "libx11-dev libxext-dev"),
+        systemLibrary("CWayland", pkgConfig: "wayland-client wayland-egl", apt: "libwayland-dev"),
+        // The xdg-shell client code wayland-scanner generates (tools/generate-wayland.sh), committed.
+        .target(name: "CXdgShell", dependencies: ["CWayland"]),
         .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
 
         .target(name: "LaminaCore"),
@@ -41,7 +44,7 @@ let package = Package(
         .target(
             name: "LaminaDisplay",
             dependencies: ["LaminaCore", "LaminaLayers", "LaminaCPU", "LaminaGLES", "LaminaScene", "LaminaImageIO",
-                           "CEGL", "CGBM", "CDRM", "CX11", "CLinux"]
+                           "CEGL", "CGBM", "CDRM", "CX11", "CLinux", "CWayland", "CXdgShell"]
         ),
         .target(
             name: "Lamina",
@@ -70,7 +73,9 @@ let package = Package(
                     resources: [.copy("Scenes")]),
         .testTarget(name: "LaminaSceneTests", dependencies: ["Lamina", "LaminaScene", "LaminaTestSupport"],
                     resources: [.copy("Fixtures")]),
-        .testTarget(name: "LaminaDisplayTests", dependencies: ["Lamina", "LaminaDisplay", "LaminaTestSupport"]),
+        // lamina: `lamina play` on the display servers; CEGL: a direct EGL test of the Wayland output's wl_egl_window.
+        .testTarget(name: "LaminaDisplayTests",
+                    dependencies: ["Lamina", "LaminaDisplay", "LaminaTestSupport", "lamina", "CEGL"]),
         .testTarget(name: "LaminaCLITests", dependencies: ["LaminaBench", "LaminaTestSupport", "lamina"]),
     ]
 )

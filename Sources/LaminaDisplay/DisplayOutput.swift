@@ -85,10 +85,18 @@ public protocol DisplayOutput: AnyObject {
     func present(_ frame: Image, damage: DamageRegion) throws
     /// GPU path: the native display and window for EGL; called once, after which frames go through the surface.
     func makeEGLWindow() throws -> EGLWindowTarget
+    /// GPU path: called just before eglSwapBuffers (Wayland: ask for the frame callback the swap's commit carries).
+    /// A default does nothing.
+    func willSwapBuffers() throws
     /// GPU path: called after eglSwapBuffers with the frame's damage (DRM: lock the new front buffer, flip).
     func didSwapBuffers(damage: DamageRegion) throws
     /// Gives the display back: restores the previous mode and CRTC, destroys the window. Safe to call twice.
     func close()
+}
+
+extension DisplayOutput {
+    /// Outputs with nothing to do before a swap.
+    public func willSwapBuffers() throws {}
 }
 
 /// The outputs `Display` and `lamina play --output` know.

@@ -9,7 +9,8 @@ public enum DisplayOutputs {
     public static func open(_ kind: DisplayOutputKind, options: DisplayOutputOptions, gpu: Bool) throws -> DisplayOutput {
         switch kind {
         case .x11: return try X11Output(options: options)
-        case .wayland, .drm, .fbdev:
+        case .wayland: return try WaylandOutput(options: options, gpu: gpu)
+        case .drm, .fbdev:
             throw DisplayError("\(kind.rawValue): this output is not built yet")
         case .auto:
             let environment = ProcessInfo.processInfo.environment
@@ -29,9 +30,7 @@ public enum DisplayOutputs {
     /// Every output `--output auto` would consider, in its order, with what was found or why it was passed over.
     public static func probe(options: DisplayOutputOptions = .init()) -> [OutputProbe] {
         var probes: [OutputProbe] = []
-        let wayland = ProcessInfo.processInfo.environment["WAYLAND_DISPLAY"] ?? ""
-        probes.append(wayland.isEmpty ? OutputProbe(kind: .wayland, usable: false, detail: "WAYLAND_DISPLAY is not set")
-                        : OutputProbe(kind: .wayland, usable: false, detail: "not built yet"))
+        probes += WaylandOutput.probe(options: options)
         probes += X11Output.probe(options: options)
         return probes
     }
