@@ -28,6 +28,7 @@ let package = Package(
         // The display outputs (docs/kiosk.md): DRM/KMS and fbdev, X11 (Xlib + MIT-SHM).
         systemLibrary("CDRM", pkgConfig: "libdrm", apt: "libdrm-dev"),
         systemLibrary("CX11", pkgConfig: "x11 xext", apt: "libx11-dev libxext-dev"),
+        .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
 
         .target(name: "LaminaCore"),
         .target(name: "LaminaImageIO", dependencies: ["LaminaCore", "CPNG", "CJPEG"]),
@@ -40,7 +41,7 @@ let package = Package(
         .target(
             name: "LaminaDisplay",
             dependencies: ["LaminaCore", "LaminaLayers", "LaminaCPU", "LaminaGLES", "LaminaScene", "LaminaImageIO",
-                           "CEGL", "CGBM", "CDRM", "CX11"]
+                           "CEGL", "CGBM", "CDRM", "CX11", "CLinux"]
         ),
         .target(
             name: "Lamina",

@@ -5,3 +5,6 @@
 #include <X11/extensions/XShm.h>
 #include <sys/ipc.h>
 #include <sys/shm.h>
+
+// Xlib macros Swift cannot import.
+static inline int lamina_XDestroyImage(XImage *image) { return XDestroyImage(image); }

@@ -18,6 +18,8 @@ public struct PixelSize: Hashable, Sendable, CustomStringConvertible {
 public enum DisplayEvent: Equatable, Sendable {
     /// The output's size changed (X11 ConfigureNotify, a Wayland configure): the next frame is drawn whole at it.
     case resized(PixelSize)
+    /// The output lost its pixels (an X11 Expose): the next frame is presented whole.
+    case exposed
     /// The user closed the window (X11 WM_DELETE_WINDOW, xdg_toplevel.close): the loop stops, exit status 0.
     case closeRequested
     /// The frame presented last is on screen (a page flip completed, a frame callback came): the loop may present

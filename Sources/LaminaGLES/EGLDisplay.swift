@@ -38,7 +38,7 @@ public final class EGLDisplayConnection {
     private var gbmDevice: OpaquePointer?
     private var gbmFile: Int32 = -1
 
-    private init(display: EGLDisplay, version: (Int, Int), platform: String, device: String, attempts: [Attempt],
+    init(display: EGLDisplay, version: (Int, Int), platform: String, device: String, attempts: [Attempt],
                  gbmDevice: OpaquePointer? = nil, gbmFile: Int32 = -1) {
         self.display = display
         self.version = version
@@ -195,7 +195,7 @@ public final class EGLDisplayConnection {
     }
 
     /// eglInitialize; the version, or nil when it failed.
-    private static func initialize(_ display: EGLDisplay) -> (Int, Int)? {
+    static func initialize(_ display: EGLDisplay) -> (Int, Int)? {
         var major: EGLint = 0, minor: EGLint = 0
         guard eglInitialize(display, &major, &minor) == EGLBoolean(EGL_TRUE) else { return nil }
         return (Int(major), Int(minor))

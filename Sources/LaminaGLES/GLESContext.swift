@@ -15,8 +15,13 @@ public final class GLESContext {
     public let request: GLESContextRequest
     /// True when the context was made with reset notification (and so can report a GPU reset).
     public let isRobust: Bool
-    /// The 1 x 1 pbuffer the context is current on, when the display lacks EGL_KHR_surfaceless_context.
-    private let surface: EGLSurface?
+    /// The surface the context is current on: a window's (`GLESWindowRequest`), or a 1 x 1 pbuffer when the display
+    /// lacks EGL_KHR_surfaceless_context, or none.
+    let surface: EGLSurface?
+    /// The window surface's config, for a context made for a window.
+    let windowConfig: EGLConfig?
+    /// True when `surface` is a window surface (presented with `GLESRenderer.present(_:)`).
+    public var hasWindowSurface: Bool { windowConfig != nil }
     private let getResetStatus: PFNGLGETGRAPHICSRESETSTATUSKHRPROC?
     /// Test seam: a reset status that `resetStatus()` reports as if the GPU had been reset (and that makes
     /// `makeCurrent()` fail as EGL_CONTEXT_LOST would).
@@ -31,16 +36,22 @@ public final class GLESContext {
         try self.init(connection: connection, ignoring: [], log: log)
     }
 
-    init(connection: EGLDisplayConnection, ignoring: Set<String>, log: (String) -> Void = { _ in }) throws {
+    /// With `window`, the context is made with a config for the window and current on a window surface of it
+    /// (GLESContext+Window.swift).
+    init(connection: EGLDisplayConnection, ignoring: Set<String>, window: GLESWindowRequest? = nil,
+         log: (String) -> Void = { _ in }) throws {
         self.connection = connection
         let display = connection.display
         guard eglBindAPI(EGLenum(EGL_OPENGL_ES_API)) == EGLBoolean(EGL_TRUE) else {
             throw RenderError.unavailable("eglBindAPI(GLES) failed: \(EGLDisplayConnection.errorName(eglGetError()))")
         }
         let offered = ExtensionSet(connection.extensions.names.subtracting(ignoring).joined(separator: " "))
-        let request = try GLESContextRequest.plan(extensions: offered, version: connection.version)
+        var request = try GLESContextRequest.plan(extensions: offered, version: connection.version)
         var config: EGLConfig? = nil  // EGL_NO_CONFIG_KHR
-        if let attributes = request.configAttributes {
+        if let window {
+            config = try Self.chooseWindowConfig(display, window, log: log)
+            request.needsPbuffer = false
+        } else if let attributes = request.configAttributes {
             config = try Self.chooseConfig(display, attributes)
         }
         var context: EGLContext?
@@ -62,7 +73,14 @@ public final class GLESContext {
                 "eglCreateContext(GLES 3.0) failed: \(EGLDisplayConnection.errorName(eglGetError()))")
         }
         var surface: EGLSurface?
-        if request.needsPbuffer {
+        if let window {
+            surface = eglCreatePlatformWindowSurface(display, config, window.nativeWindow, nil)
+            guard surface != nil else {
+                let error = EGLDisplayConnection.errorName(eglGetError())
+                eglDestroyContext(display, context)
+                throw RenderError.unavailable("eglCreatePlatformWindowSurface failed: \(error)")
+            }
+        } else if request.needsPbuffer {
             var attributes: [EGLint] = [EGL_WIDTH, 1, EGL_HEIGHT, 1, EGL_NONE]
             surface = eglCreatePbufferSurface(display, config, &attributes)
             guard surface != nil else {
@@ -80,6 +98,7 @@ public final class GLESContext {
         }
         self.context = context
         self.surface = surface
+        windowConfig = window == nil ? nil : config
         self.request = request
         isRobust = robust
         let glExtensions = ExtensionSet(glGetString(GLenum(GL_EXTENSIONS)).map { String(cString: $0) } ?? "")

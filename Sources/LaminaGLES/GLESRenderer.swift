@@ -67,7 +67,7 @@ public final class GLESRenderer: Renderer {
     var instanceBufferTurn = 0
     /// The renderer's own target (internal for the readback ring, GLESRenderer+Readback.swift).
     private(set) var framebuffer: GLuint = 0
-    private var colorTexture: GLuint = 0
+    private(set) var colorTexture: GLuint = 0
     private var framebufferSize = (width: 0, height: 0)
     /// The identity of the plan whose picture alone the framebuffer holds (`RenderPlan.identity`); nil when it holds
     /// something else (a caller's pixels under a plan, a lost context's nothing).
@@ -91,14 +91,31 @@ public final class GLESRenderer: Renderer {
     var timerQueries: TimerQueryFunctions?
     var timerQuery: GLuint = 0
     var timerQueryOpen = false
+    /// What presents frames to a window surface (GLESRenderer+Present.swift), made on the first present.
+    var presenter: GLESPresenter?
     /// Test seam (GLESRenderer+Recovery.swift): how many of the next new contexts are to be lost as well.
     var simulatedLossesToCome = 0
 
-    public init(options: Options = .init()) throws {
+    public convenience init(options: Options = .init()) throws {
+        let log = options.log ?? { _ in }
+        try self.init(context: GLESContext(connection: EGLDisplayConnection.shared(log: log),
+                                           ignoring: options.ignoredExtensions, log: log), options: options)
+    }
+
+    /// A renderer that draws into a window (a display output's): its context is current on a window surface of
+    /// `connection` (the window system's EGL display), and `present(_:)` shows frames there without reading back.
+    public convenience init(window: GLESWindowRequest, on connection: EGLDisplayConnection,
+                            options: Options = .init()) throws {
+        let log = options.log ?? { _ in }
+        try self.init(context: GLESContext(connection: connection, ignoring: options.ignoredExtensions, window: window,
+                                           log: log), options: options)
+    }
+
+    init(context: GLESContext, options: Options) throws {
         let log = options.log ?? { _ in }
         self.log = log
         ignoredExtensions = options.ignoredExtensions
-        context = try GLESContext(connection: EGLDisplayConnection.shared(log: log), ignoring: ignoredExtensions, log: log)
+        self.context = context
         info = GLESInfo.describe(context)
         let driverMax = context.maxTextureSize
         textures = GLESTextureCache(
@@ -155,6 +172,8 @@ public final class GLESRenderer: Renderer {
         groupTargets.removeAll()
         shadows.removeAll()  // Deletes their textures (ShadowEntry.delete).
         encoder = GLESBatchEncoder()
+        presenter?.release()
+        presenter = nil
     }
 
     /// Texture uploads since the renderer was made (first uploads and re-uploads of changed images).
@@ -206,34 +225,45 @@ public final class GLESRenderer: Renderer {
         }
         let whole = PixelBox(x0: 0, y0: 0, x1: plan.width, y1: plan.height)
         let region = region.clipped(to: whole)
-        let base = retainedPlan
-        retainedPlan = nil
         try recovering {
-            try startFrame()
-            let sameSize = framebufferSize == (plan.width, plan.height) && colorTexture != 0
-            if sameSize, let damage = plan.damage, let base, damage.since == base {
-                // Only what is drawn is checked (each rectangle's part of the plan).
-                // One pass over the plan for the whole damage, then each rectangle's part of that.
-                let region = damage.region.clipped(to: whole)
-                let near = plan.restricted(to: region)
-                let pieces = region.rects.map { (near.restricted(to: DamageRegion($0)), $0) }
-                for (piece, _) in pieces { try piece.validate() }
-                if pieces.isEmpty {
-                    statistics = RenderStatistics()
-                } else {
-                    try encodeAndDraw(pieces, framebuffer: framebuffer, swapRedBlue: false)
-                }
-                statistics.quads = plan.quads.count
-                statistics.pixelsRedrawn = damage.region.clipped(to: whole).area
-            } else {
-                try plan.validate()
-                try draw(plan, startingFrom: nil)
-                statistics.pixelsRedrawn = plan.width * plan.height
-            }
-            statistics.targetPixels = plan.width * plan.height
+            _ = try drawRetained(plan)
             try readBack(region, into: target)
         }
+    }
+
+    /// Brings the retained framebuffer to `plan`: only the plan's damage redrawn, scissored, when the framebuffer
+    /// holds the plan the damage is measured against; else all of it. Returns the pixels redrawn. The caller runs
+    /// it inside `recovering`.
+    func drawRetained(_ plan: RenderPlan) throws -> DamageRegion {
+        let whole = PixelBox(x0: 0, y0: 0, x1: plan.width, y1: plan.height)
+        let base = retainedPlan
+        retainedPlan = nil
+        var redrawn = DamageRegion.full(width: plan.width, height: plan.height)
+        try startFrame()
+        let sameSize = framebufferSize == (plan.width, plan.height) && colorTexture != 0
+        if sameSize, let damage = plan.damage, let base, damage.since == base {
+            // Only what is drawn is checked (each rectangle's part of the plan).
+            // One pass over the plan for the whole damage, then each rectangle's part of that.
+            let region = damage.region.clipped(to: whole)
+            let near = plan.restricted(to: region)
+            let pieces = region.rects.map { (near.restricted(to: DamageRegion($0)), $0) }
+            for (piece, _) in pieces { try piece.validate() }
+            if pieces.isEmpty {
+                statistics = RenderStatistics()
+            } else {
+                try encodeAndDraw(pieces, framebuffer: framebuffer, swapRedBlue: false)
+            }
+            statistics.quads = plan.quads.count
+            statistics.pixelsRedrawn = region.area
+            redrawn = region
+        } else {
+            try plan.validate()
+            try draw(plan, startingFrom: nil)
+            statistics.pixelsRedrawn = plan.width * plan.height
+        }
+        statistics.targetPixels = plan.width * plan.height
         retain(plan)
+        return redrawn
     }
 
     /// Notes that the framebuffer holds `plan`'s picture (for a later plan's damage), unless it has no identity.

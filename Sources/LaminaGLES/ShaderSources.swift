@@ -139,6 +139,29 @@ void main() {
 #endif
 }
 """#,
+        "present.frag": #"""
+#version 300 es
+// The retained frame holds the plan's row 0 at GL row 0 and blue in the red channel (Lamina's BGRA words read as
+// RGBA): a window's row 0 is its bottom row and its channels are in GL's order, so each pixel is fetched flipped
+// and swizzled. texelFetch: whole pixels, nothing filtered.
+precision highp float;
+uniform sampler2D u_frame;
+uniform int u_height;
+out vec4 o_color;
+void main() {
+    ivec2 p = ivec2(gl_FragCoord.xy);
+    o_color = texelFetch(u_frame, ivec2(p.x, u_height - 1 - p.y), 0).bgra;
+}
+"""#,
+        "present.vert": #"""
+#version 300 es
+// Presenting the retained frame to a window (GLESRenderer+Present.swift): one triangle over the whole target; the
+// scissor picks the rectangles to copy.
+void main() {
+    vec2 p = vec2(float((gl_VertexID & 1) << 2), float((gl_VertexID & 2) << 1)) - 1.0;
+    gl_Position = vec4(p, 0.0, 1.0);
+}
+"""#,
         "quad.vert": #"""
 #version 300 es
 // One instance per pixel rectangle of a quad's coverage (computed on the CPU with the top-left rule, so the

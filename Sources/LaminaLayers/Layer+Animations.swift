@@ -185,13 +185,15 @@ extension Layer {
     /// animation applied. The frame then tells animation delegates what started and stopped, runs completion
     /// blocks whose animations are all done, and, for a live frame, takes finished animations that are removed on
     /// completion off their layers (which changes no picture).
-    func presentationForFrame(at time: Double?) throws -> LayerSnapshot {
+    /// `removingFinished`: whether animations past their end come off the layers (with `isRemovedOnCompletion`), as
+    /// on a live clock; nil: only for a frame of now (time nil), since an export may draw earlier times later.
+    func presentationForFrame(at time: Double?, removingFinished: Bool? = nil) throws -> LayerSnapshot {
         let snapshot = try snapshotForFrame()
         guard snapshot.animatedSubtree else { return snapshot }
         var events: [AnimationEvent] = []
         let presented = snapshot.presented(at: time ?? currentMediaTime(), stamp: Layer.presentationStamp(),
                                            events: &events)
-        AnimationEvents.deliver(events, removingFinished: time == nil)
+        AnimationEvents.deliver(events, removingFinished: removingFinished ?? (time == nil))
         return presented
     }
 

@@ -507,6 +507,17 @@ extension Renderer {
         return try Planner(scale: scale, limits: limits).plan(snapshot, cache: planCache(for: root))
     }
 
+    /// The plan of a live frame shown at `time` on a clock that only goes forwards (a display's): as
+    /// `plan(_:scale:at:limits:)`, and finished animations come off their layers as at a frame of now. `animated`
+    /// says whether any animation is left in the tree (so more frames are needed even with nothing changed).
+    public func livePlan(_ root: Layer, scale: CGFloat, at time: Double, limits: PixelLimits = .default)
+        throws -> (plan: RenderPlan, animated: Bool)
+    {
+        let snapshot = try root.presentationForFrame(at: time, removingFinished: true)
+        let plan = try Planner(scale: scale, limits: limits).plan(snapshot, cache: planCache(for: root))
+        return (plan, try root.snapshotForFrame().animatedSubtree)
+    }
+
     /// The planner's cache this renderer keeps for the tree of `root`.
     public func planCache(for root: Layer) -> PlanCache {
         PlanCache.of(self, root: root.id)

@@ -49,7 +49,10 @@ final class ThreadTransactions: @unchecked Sendable {
     nonisolated(unsafe) private static var pending: [ObjectIdentifier: ThreadTransactions] = [:]
 
     static func registerPendingLocked(_ thread: ThreadTransactions) {
-        if pending[ObjectIdentifier(thread)] == nil { pending[ObjectIdentifier(thread)] = thread }
+        if pending[ObjectIdentifier(thread)] == nil {
+            pending[ObjectIdentifier(thread)] = thread
+            ModelChanges.notifyLocked()
+        }
     }
 
     static func commitAllImplicitLocked() {

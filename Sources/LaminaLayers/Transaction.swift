@@ -187,6 +187,7 @@ public enum Transaction {
             change.layer?.captureTransitionsLocked(change.values.animations)
         }
         for change in changes.changes.values { change.layer?.commitLocked(change, stamp: commits) }
+        ModelChanges.notifyLocked()
     }
 
     /// Writes to layers' models so far (`FieldWrites`). Model lock held.

@@ -59,6 +59,9 @@ public struct Scene {
     public var fps: Double
     /// The top-level `timeline`: changes to named layers at given times. `advance(to:)` applies them.
     public var timeline: SceneTimeline
+    /// The loader of a scene file, kept for its control lines (`apply(controlLine:lineNumber:at:)`): the layers by
+    /// name and the images, against which a line is read.
+    var loader: SceneLoader?
 
     /// A scene of the given parts, for building one in code.
     public init(

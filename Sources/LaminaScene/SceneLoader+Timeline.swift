@@ -21,7 +21,8 @@ extension SceneLoader {
         return entries
     }
 
-    private func timelineEntry(_ value: JSONValue, _ path: String) -> SceneTimeline.Entry? {
+    /// `control`: a control line (SceneLoader+Control.swift), which applies at once and so has no "at".
+    func timelineEntry(_ value: JSONValue, _ path: String, control: Bool = false) -> SceneTimeline.Entry? {
         guard let members = members(value, path, expected: "a timeline entry (an object with \"at\" and \"layer\")")
         else { return nil }
         let problemCount = problems.count
@@ -30,7 +31,11 @@ extension SceneLoader {
         }
         func key(_ name: String) -> (JSONValue, String)? { keys[name].map { ($0.value, ScenePath.key(path, name)) } }
         var at: Double?
-        if let (value, path) = key("at") { at = nonNegativeNumber(value, path) } else {
+        if control {
+            if let (value, path) = key("at") {
+                report(path, at: value.position, "a control line applies at once: it has no \"at\"")
+            }
+        } else if let (value, path) = key("at") { at = nonNegativeNumber(value, path) } else {
             report(path, at: value.position, "required key \"at\" is missing (the time in seconds)")
         }
         var layer: Layer?

@@ -20,7 +20,7 @@ final class SceneLoader {
     /// Absolute, with `.` and `..` removed; relative paths in the scene start here.
     let baseDirectory: String
     let options: SceneOptions
-    private(set) var problems: [SceneProblem] = []
+    var problems: [SceneProblem] = []
 
     /// Decoded files by their real path (symlinks resolved), so each file is decoded once and shared, and
     /// by the absolute path they were asked for, to skip realpath(3) next time; a failure is kept too, so a
@@ -64,7 +64,9 @@ final class SceneLoader {
         guard problems.isEmpty else { throw SceneError(problems: sortedProblems()) }
         // A snapshot marks every layer as drawn, so that the timeline's changes animate implicitly from time 0.
         _ = scene.root.presentation(at: 0)
-        return scene
+        var kept = scene
+        kept.loader = self
+        return kept
     }
 
     // MARK: Problems
@@ -78,7 +80,7 @@ final class SceneLoader {
     }
 
     /// By position; the sort is stable, so problems at one place keep the order they were found in.
-    private func sortedProblems() -> [SceneProblem] {
+    func sortedProblems() -> [SceneProblem] {
         func key(_ problem: SceneProblem) -> (Int, Int) { (problem.line ?? .max, problem.column ?? .max) }
         return problems.enumerated().sorted { a, b in
             key(a.element) != key(b.element) ? key(a.element) < key(b.element) : a.offset < b.offset

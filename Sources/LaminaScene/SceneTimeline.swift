@@ -53,13 +53,14 @@ public final class SceneTimeline: @unchecked Sendable {
     public func advance(to time: Double) {
         lock.withLock {
             while appliedCount < entries.count, entries[appliedCount].at <= time {
-                apply(entries[appliedCount])
+                Self.apply(entries[appliedCount])
                 appliedCount += 1
             }
         }
     }
 
-    private func apply(_ entry: Entry) {
+    /// Applies one entry as one transaction at media time `entry.at` (a control line's too).
+    static func apply(_ entry: Entry) {
         Transaction.begin()
         Transaction.setValue(entry.at, forKey: Transaction.Key.mediaTime)
         if let duration = entry.animationDuration { Transaction.setAnimationDuration(duration) }

@@ -4,7 +4,7 @@ import Lamina
 
 struct Info: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Show which renderers this machine has, and the GPU the GLES side would use.",
+        abstract: "Show which renderers and display outputs this machine has, and the GPU the GLES side would use.",
         discussion: "Pass --verbose to see every EGL display that was tried.")
 
     @Flag(name: .shortAndLong, help: "Print each EGL attempt.")
@@ -32,5 +32,7 @@ struct Info: ParsableCommand {
             print("egl: unavailable: \(error)")
             print("gles renderer: unavailable")
         }
+        // The outputs of `lamina play`, in the order --output auto tries them.
+        for probe in DisplayOutputs.probe() { print("output \(probe)") }
     }
 }

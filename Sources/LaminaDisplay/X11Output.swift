@@ -1,0 +1,179 @@
+import CEGL
+import CX11
+import Foundation
+import LaminaCore
+
+/// The X11 output (docs/kiosk.md): a window the size of the screen, full-screen through EWMH where a window manager
+/// runs, with an empty cursor, closed by WM_DELETE_WINDOW. The CPU path puts frames with MIT-SHM (plain XPutImage
+/// where the server cannot share memory, e.g. over a network); the GPU path is EGL on the X11 platform. Paced by
+/// the frame loop's timer at 60 Hz (X11 without Present tells no refresh).
+public final class X11Output: DisplayOutput {
+    public let kind = DisplayOutputKind.x11
+    public private(set) var size: PixelSize
+    public let refreshRate: Double = 60
+    public var summary: String { "x11 \(displayName) window 0x\(String(window, radix: 16)) \(size)\(shm == nil ? ", XPutImage" : ", MIT-SHM")" }
+    public var eventDescriptors: [Int32] { [XConnectionNumber(display)] }
+    public let isWaitingForFrame = false
+    public let supportsEGLWindow = true
+
+    let display: OpaquePointer
+    let displayName: String
+    let window: Window
+    private let visual: UnsafeMutablePointer<Visual>
+    private let depth: Int32
+    private let graphics: GC
+    private let deleteWindow: Atom
+    private var cursor: Cursor = 0
+    private var shm: X11SharedImage?
+    private var windowID: UnsafeMutablePointer<Window>?
+    private var closed = false
+    private let log: @Sendable (String) -> Void
+
+    /// Opens `options.device` or $DISPLAY. The window has `options.mode`'s size when one is given (a windowed
+    /// kiosk for development), else the screen's.
+    public init(options: DisplayOutputOptions = .init()) throws {
+        log = options.log
+        XInitThreads()
+        let name = options.device ?? ProcessInfo.processInfo.environment["DISPLAY"] ?? ""
+        displayName = name
+        guard let display = XOpenDisplay(name.isEmpty ? nil : name) else {
+            throw DisplayError("X11: cannot open display \"\(name)\"")
+        }
+        self.display = display
+        let screen = XDefaultScreen(display)
+        let root = XRootWindow(display, screen)
+        let width = options.mode?.width ?? Int(XDisplayWidth(display, screen))
+        let height = options.mode?.height ?? Int(XDisplayHeight(display, screen))
+        size = PixelSize(width: width, height: height)
+        visual = XDefaultVisual(display, screen)
+        depth = XDefaultDepth(display, screen)
+        var attributes = XSetWindowAttributes()
+        attributes.background_pixel = XBlackPixel(display, screen)
+        attributes.event_mask = StructureNotifyMask | ExposureMask
+        window = XCreateWindow(display, root, 0, 0, UInt32(width), UInt32(height), 0, depth, UInt32(InputOutput),
+                               visual, UInt(CWBackPixel | CWEventMask), &attributes)
+        graphics = XCreateGC(display, window, 0, nil)
+        deleteWindow = XInternAtom(display, "WM_DELETE_WINDOW", 0)
+        var protocols = [deleteWindow]
+        XSetWMProtocols(display, window, &protocols, 1)
+        XStoreName(display, window, "lamina")
+        if options.mode == nil { requestFullscreen() }
+        hidePointer()
+        XMapRaised(display, window)
+        XSync(display, 0)
+        shm = X11SharedImage(display: display, visual: visual, depth: depth, size: size, log: log)
+        log("x11: \(summary)")
+    }
+
+    /// _NET_WM_STATE_FULLSCREEN, set before mapping so a window manager maps it full-screen (EWMH); without one the
+    /// window already covers the screen.
+    private func requestFullscreen() {
+        let state = XInternAtom(display, "_NET_WM_STATE", 0)
+        var fullscreen = XInternAtom(display, "_NET_WM_STATE_FULLSCREEN", 0)
+        withUnsafeBytes(of: &fullscreen) { bytes in
+            _ = XChangeProperty(display, window, state, XA_ATOM, 32, PropModeReplace,
+                                bytes.bindMemory(to: UInt8.self).baseAddress, 1)
+        }
+    }
+
+    /// An empty cursor over the window: kiosks show no pointer.
+    private func hidePointer() {
+        var zero: UInt8 = 0
+        let blank = XCreateBitmapFromData(display, window, &zero, 1, 1)
+        var foreground = XColor(), background = XColor()
+        cursor = XCreatePixmapCursor(display, blank, blank, &foreground, &background, 0, 0)
+        XDefineCursor(display, window, cursor)
+        XFreePixmap(display, blank)
+    }
+
+    public func dispatchEvents() throws -> [DisplayEvent] {
+        var events: [DisplayEvent] = []
+        var event = XEvent()
+        while XPending(display) > 0 {
+            XNextEvent(display, &event)
+            switch event.type {
+            case ConfigureNotify:
+                let new = PixelSize(width: Int(event.xconfigure.width), height: Int(event.xconfigure.height))
+                if new != size, new.width > 0, new.height > 0 {
+                    size = new
+                    if shm != nil { shm = X11SharedImage(display: display, visual: visual, depth: depth, size: new, log: log) }
+                    events.append(.resized(new))
+                }
+            case Expose:
+                if event.xexpose.count == 0 { events.append(.exposed) }
+            case ClientMessage:
+                if Atom(event.xclient.data.l.0) == deleteWindow { events.append(.closeRequested) }
+            default:
+                break
+            }
+        }
+        return events
+    }
+
+    public func present(_ frame: Image, damage: DamageRegion) throws {
+        guard frame.width == size.width, frame.height == size.height else {
+            throw DisplayError("x11: a \(frame.width)x\(frame.height) frame for a \(size) window")
+        }
+        let region = damage.clipped(to: PixelBox(x0: 0, y0: 0, x1: size.width, y1: size.height))
+        if let shm {
+            shm.put(frame, region, to: window, graphics: graphics)
+        } else {
+            // Lamina's premultiplied BGRA words of an opaque frame are X's 24-bit TrueColor pixels as they are.
+            guard let image = XCreateImage(display, visual, UInt32(depth), ZPixmap, 0,
+                                           frame.baseAddress.assumingMemoryBound(to: CChar.self),
+                                           UInt32(frame.width), UInt32(frame.height), 32, Int32(frame.bytesPerRow))
+            else { throw DisplayError("x11: XCreateImage failed") }
+            for rect in region.rects {
+                XPutImage(display, window, graphics, image, Int32(rect.x0), Int32(rect.y0), Int32(rect.x0),
+                          Int32(rect.y0), UInt32(rect.width), UInt32(rect.height))
+            }
+            image.pointee.data = nil  // The frame's memory is Lamina's: XDestroyImage must not free it.
+            lamina_XDestroyImage(image)
+        }
+        XSync(display, 0)
+    }
+
+    public func makeEGLWindow() throws -> EGLWindowTarget {
+        let id = windowID ?? UnsafeMutablePointer<Window>.allocate(capacity: 1)
+        id.pointee = window
+        windowID = id
+        return EGLWindowTarget(platform: UInt32(EGL_PLATFORM_X11_KHR), nativeDisplay: UnsafeMutableRawPointer(display),
+                               nativeWindow: UnsafeMutableRawPointer(id),
+                               visualID: Int32(truncatingIfNeeded: XVisualIDFromVisual(visual)))
+    }
+
+    public func didSwapBuffers(damage: DamageRegion) throws {}
+
+    public func close() {
+        guard !closed else { return }
+        closed = true
+        shm = nil
+        XFreeGC(display, graphics)
+        XDestroyWindow(display, window)
+        if cursor != 0 { XFreeCursor(display, cursor) }
+        XCloseDisplay(display)
+        windowID?.deallocate()
+        windowID = nil
+    }
+
+    deinit { close() }
+
+    /// `lamina info`: whether $DISPLAY is set and opens.
+    public static func probe(options: DisplayOutputOptions = .init()) -> [OutputProbe] {
+        guard let name = options.device ?? ProcessInfo.processInfo.environment["DISPLAY"], !name.isEmpty else {
+            return [OutputProbe(kind: .x11, usable: false, detail: "DISPLAY is not set")]
+        }
+        XInitThreads()
+        guard let display = XOpenDisplay(name) else {
+            return [OutputProbe(kind: .x11, usable: false, detail: "cannot open display \"\(name)\"")]
+        }
+        defer { XCloseDisplay(display) }
+        let screen = XDefaultScreen(display)
+        var major: Int32 = 0, minor: Int32 = 0, pixmaps: Int32 = 0
+        let shm = XShmQueryVersion(display, &major, &minor, &pixmaps) != 0
+        return [OutputProbe(kind: .x11, usable: true,
+                            detail: "display \"\(name)\", screen \(XDisplayWidth(display, screen))x"
+                                + "\(XDisplayHeight(display, screen)), depth \(XDefaultDepth(display, screen)), "
+                                + (shm ? "MIT-SHM \(major).\(minor)" : "no MIT-SHM (XPutImage)"))]
+    }
+}
