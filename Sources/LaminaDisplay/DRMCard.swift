@@ -111,9 +111,10 @@ extension drmModeModeInfo {
 
     var size: PixelSize { PixelSize(width: Int(hdisplay), height: Int(vdisplay)) }
 
-    /// "1280x800@75" (the rate rounded to two decimals, without them when whole).
+    /// "1280x800@75": the rate the mode is named by (vrefresh, as xrandr and the kernel list it), else the worked
+    /// out one rounded to two decimals.
     var label: String {
-        DisplayMode(width: Int(hdisplay), height: Int(vdisplay),
-                    refreshRate: (refreshRate * 100).rounded() / 100).description
+        let rate = vrefresh > 0 ? Double(vrefresh) : (refreshRate * 100).rounded() / 100
+        return DisplayMode(width: Int(hdisplay), height: Int(vdisplay), refreshRate: rate).description
     }
 }

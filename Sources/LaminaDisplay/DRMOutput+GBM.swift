@@ -81,12 +81,12 @@ final class DRMGBMState {
         shown = nil
     }
 
-    /// The surface and device go last, after EGL's window surface on them (the renderer is closed first; this
-    /// runs when the output is released).
+    /// The surface and device are not destroyed: EGL's display and window surface made on them may outlive the
+    /// output (Display releases its output before its renderer, and EGL keeps a display per native display for the
+    /// process), and destroying them first would leave EGL with freed memory. One pair per GPU output opened, which a
+    /// kiosk does once; the buffers locked for scanout are given back.
     deinit {
         releaseFramebuffers()
-        gbm_surface_destroy(surface)
-        gbm_device_destroy(device)
     }
 }
 

@@ -76,7 +76,10 @@ extension DRMOutput {
         }
         guard let wanted else { return preferred }
         let sized = connector.modes.filter { Int($0.hdisplay) == wanted.width && Int($0.vdisplay) == wanted.height }
-        let matching = sized.filter { mode in wanted.refreshRate.map { abs(mode.refreshRate - $0) < 0.5 } ?? true }
+        let matching = sized.filter { mode in
+            wanted.refreshRate.map { abs(mode.refreshRate - $0) < 0.5 || (mode.vrefresh > 0 && abs(Double(mode.vrefresh) - $0) < 0.5) }
+                ?? true
+        }
         if let best = matching.max(by: { a, b in
             a.refreshRate != b.refreshRate ? a.refreshRate < b.refreshRate : !isSame(a, preferred)
         }) {

@@ -9,7 +9,9 @@ public enum DisplayOutputs {
     public static func open(_ kind: DisplayOutputKind, options: DisplayOutputOptions, gpu: Bool) throws -> DisplayOutput {
         switch kind {
         case .x11: return try X11Output(options: options)
-        case .wayland, .drm, .fbdev:
+        case .drm: return try DRMOutput(options: options, gpu: gpu)
+        case .fbdev: return try FBDevOutput(options: options)
+        case .wayland:
             throw DisplayError("\(kind.rawValue): this output is not built yet")
         case .auto:
             let environment = ProcessInfo.processInfo.environment
@@ -33,6 +35,8 @@ public enum DisplayOutputs {
         probes.append(wayland.isEmpty ? OutputProbe(kind: .wayland, usable: false, detail: "WAYLAND_DISPLAY is not set")
                         : OutputProbe(kind: .wayland, usable: false, detail: "not built yet"))
         probes += X11Output.probe(options: options)
+        probes += DRMOutput.probe(options: options)
+        probes += FBDevOutput.probe(options: options)
         return probes
     }
 }
