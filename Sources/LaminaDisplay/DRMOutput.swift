@@ -55,7 +55,9 @@ public final class DRMOutput: DisplayOutput {
         size = mode.size
         refreshRate = mode.refreshRate
         savedCrtc = drmModeGetCrtc(card.fd, crtc)
-        if let index = card.crtcIndex(crtc) {
+        // LAMINA_DRM_LEGACY=1 keeps to the legacy calls (for drivers whose atomic support misbehaves, and to test
+        // that path where atomic works).
+        if ProcessInfo.processInfo.environment["LAMINA_DRM_LEGACY"] != "1", let index = card.crtcIndex(crtc) {
             atomic = DRMAtomic(fd: card.fd, connector: connector.id, crtc: crtc, crtcIndex: index, mode: mode)
         }
         summary = "drm \(card.path) \(connector.name) \(mode.label)\(atomic == nil ? " (legacy)" : " (atomic)")"
