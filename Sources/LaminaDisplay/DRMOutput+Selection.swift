@@ -36,7 +36,12 @@ extension DRMOutput {
             if wanted.contains(where: \.isConnected) {
                 return try select(on: card, options: options)
             }
-            passedOver.append("\(path): \(card.connectorSummary)")
+            if let name = options.connector, wanted.isEmpty {
+                let names = card.connectors.map(\.name).joined(separator: ", ")
+                passedOver.append("\(path): no connector \(name), connectors: \(names.isEmpty ? "none" : names)")
+            } else {
+                passedOver.append("\(path): \(card.connectorSummary)")
+            }
         }
         // Every card refused us: that is the error to fix (permissions), not "no display".
         if let firstOpenError, passedOver.allSatisfy({ $0.hasPrefix("cannot open") }) { throw firstOpenError }
