@@ -68,8 +68,10 @@ public final class FBDevOutput: DisplayOutput {
         self.refreshRate = info.refreshRate ?? 60
         self.log = options.log
         let height = Int(info.variable.yres)
+        // LAMINA_FBDEV_PAN=0 keeps to one buffer (for drivers whose panning misbehaves, and to test that path).
         pans = Int(info.variable.yres_virtual) >= 2 * height && info.panStep > 0
             && info.bytesPerRow * 2 * height <= info.memoryLength
+            && ProcessInfo.processInfo.environment["LAMINA_FBDEV_PAN"] != "0"
         shownHalf = pans && Int(info.variable.yoffset) >= height ? 1 : 0
         summary = "fbdev \(path) \(info.name) \(size) \(packing)\(pans ? ", panning" : "")"
         log("fbdev: \(summary)")

@@ -56,6 +56,9 @@ struct KioskVMTests {
         let play = "lamina play scene.json --verbose"
         return [
             "files": ["scene.json": "scene.json"],
+            // A framebuffer twice the screen's height, so fbdev pans between two halves (bochs-drm's default has
+            // no room; LAMINA_FBDEV_PAN=0 checks that path).
+            "append": ["drm_kms_helper.drm_fbdev_overalloc=200"],
             "runs": [
                 ["name": "info", "command": "lamina info", "timeout": 60] as [String: Any],
                 run("drm-cpu", "\(play) --output drm --backend cpu", width: 1280, height: 800),
@@ -66,6 +69,10 @@ struct KioskVMTests {
                 ["name": "drm-restored", "command": "sleep 1000", "exit": 143, "timeout": 30, "size": [1280, 800],
                  "probes": [["x": 440, "y": 320, "rgb": black], ["x": 640, "y": 700, "rgb": black]]],
                 run("fbdev-cpu", "\(play) --output fbdev --backend cpu", width: 1280, height: 800),
+                // The pan offset is back at the top after a clean stop.
+                ["name": "fbdev-pan-restored", "command": "cat /sys/class/graphics/fb0/pan", "timeout": 30],
+                run("fbdev-cpu-one-buffer", "LAMINA_FBDEV_PAN=0 \(play) --output fbdev --backend cpu",
+                    width: 1280, height: 800),
                 run("fbdev-gles", "\(play) --output fbdev --backend gles", width: 1280, height: 800),
                 ["name": "bad-connector", "command": "\(play) --output drm --connector HDMI-A-1", "exit": 1, "timeout": 60],
                 ["name": "bad-mode", "command": "\(play) --output drm --mode 1000x1000", "exit": 1, "timeout": 60],
@@ -137,7 +144,11 @@ struct KioskVMTests {
         }
         let log = { (name: String) in ((byName[name]?["log"] as? [String]) ?? []).joined(separator: "\n") }
         #expect(log("info").contains("output drm: /dev/dri/card0: connector Virtual-1 connected, 1280x800@75"), "\(log("info"))")
-        #expect(log("info").contains("output fbdev: /dev/fb0: bochs-drmdrmfb, 1280x800, XRGB8888, one buffer"))
+        #expect(log("info").contains("output fbdev: /dev/fb0: bochs-drmdrmfb, 1280x800, XRGB8888, two buffers (panning)"),
+                "\(log("info"))")
+        #expect(log("fbdev-cpu").contains("fbdev /dev/fb0 bochs-drmdrmfb 1280x800 XRGB8888, panning"), "\(log("fbdev-cpu"))")
+        #expect(log("fbdev-pan-restored") == "0,0")
+        #expect(log("fbdev-cpu-one-buffer").contains("fbdev /dev/fb0 bochs-drmdrmfb 1280x800 XRGB8888, cpu renderer"))
         #expect(log("drm-cpu").contains("drm /dev/dri/card0 Virtual-1 1280x800@75 (atomic)"), "\(log("drm-cpu"))")
         #expect(log("drm-cpu-legacy").contains("drm /dev/dri/card0 Virtual-1 1280x800@75 (legacy)"))
         #expect(log("bad-connector").contains("no DRM device with a connected display on connector HDMI-A-1 "

@@ -13,8 +13,11 @@ stty -echo 2>/dev/null
 mount -t tmpfs tmp /tmp
 mount -t tmpfs run /run
 echo "LAMINA-VM: init $(cut -d' ' -f1 /proc/uptime)"
+# insmod, unlike modprobe, does not read module options from the kernel command line: pass MODULE.OPTION=VALUE
+# words on to it (drm_kms_helper.drm_fbdev_overalloc=200 gives fbdev room to pan).
 for module in $(cat /etc/modules.order); do
-    insmod "/lib/modules/$module.ko" || echo "LAMINA-VM: insmod $module failed"
+    options=$(tr ' ' '\n' < /proc/cmdline | sed -n "s/^$module\.//p" | tr '\n' ' ')
+    insmod "/lib/modules/$module.ko" $options || echo "LAMINA-VM: insmod $module $options failed"
 done
 # Wait for the card and the fbdev emulation on it (they come up asynchronously after insmod).
 i=0

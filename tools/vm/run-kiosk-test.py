@@ -224,7 +224,8 @@ def main():
         qemu = subprocess.Popen([
             "qemu-system-x86_64", "-accel", "tcg", "-m", args.memory, "-smp", "1", "-no-reboot",
             "-kernel", os.path.join(args.guest, "vmlinuz"), "-initrd", initrd,
-            "-append", "console=ttyS0 panic=-1 loglevel=4 vt.global_cursor_default=0",
+            "-append", " ".join(["console=ttyS0 panic=-1 loglevel=4 vt.global_cursor_default=0"]
+                                + spec.get("append", [])),
             "-display", "none", "-vga", "none", "-device", "bochs-display",
             "-chardev", f"socket,id=serial0,path={serial_path},server=on,wait=off",
             "-serial", "chardev:serial0",
