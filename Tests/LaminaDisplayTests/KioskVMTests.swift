@@ -27,6 +27,8 @@ struct KioskVMTests {
     /// Points of the scene and the colour each must show, once the square has arrived.
     static let scenePoints: [(x: Double, y: Double, rgb: [Int])] = [
         (100, 160, red), (300, 160, blue), (200, 20, green),
+        // Just inside and just outside the red bar's corners: the scale and the centring to a pixel or so.
+        (41, 41, red), (39, 39, green), (159, 279, red), (161, 281, green),
         (340, 340, white),
         // Where the square started: no trail left in either of the buffers that take turns.
         (60, 340, green),
