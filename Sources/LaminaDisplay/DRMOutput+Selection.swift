@@ -65,7 +65,7 @@ extension DRMOutput {
             }
             connector = found
         }
-        let mode = try pickMode(options.mode, on: connector, card: card)
+        let mode = try pickMode(options.mode, on: connector, path: card.path)
         guard let crtc = card.crtc(for: connector) else {
             throw DisplayError("\(card.path): no CRTC can drive connector \(connector.name)")
         }
@@ -74,10 +74,10 @@ extension DRMOutput {
 
     /// The preferred mode, or the one `--mode` names: the same size, the rate within 0.5 Hz when given, else the
     /// highest rate at that size (the preferred one when it has that size and rate).
-    static func pickMode(_ wanted: DisplayMode?, on connector: DRMCard.Connector, card: DRMCard) throws
+    static func pickMode(_ wanted: DisplayMode?, on connector: DRMCard.Connector, path: String) throws
         -> drmModeModeInfo {
         guard let preferred = connector.preferredMode else {
-            throw DisplayError("\(card.path): connector \(connector.name) lists no modes")
+            throw DisplayError("\(path): connector \(connector.name) lists no modes")
         }
         guard let wanted else { return preferred }
         let sized = connector.modes.filter { Int($0.hdisplay) == wanted.width && Int($0.vdisplay) == wanted.height }
@@ -92,7 +92,7 @@ extension DRMOutput {
         }
         var labels: [String] = []
         for mode in connector.modes where !labels.contains(mode.label) { labels.append(mode.label) }
-        throw DisplayError("\(card.path): connector \(connector.name) has no mode \(wanted) (modes: "
+        throw DisplayError("\(path): connector \(connector.name) has no mode \(wanted) (modes: "
                            + labels.joined(separator: ", ") + ")")
     }
 

@@ -49,7 +49,7 @@ struct KioskVMTests {
         return probes
     }
 
-    static func run(_ name: String, _ command: String, width: Int, height: Int, timeout: Int = 120) -> [String: Any] {
+    static func run(_ name: String, _ command: String, width: Int, height: Int, timeout: Int = 60) -> [String: Any] {
         ["name": name, "command": command, "timeout": timeout, "size": [width, height],
          "probes": probes(width: width, height: height)]
     }

@@ -23,6 +23,7 @@ import argparse
 import json
 import os
 import shlex
+import signal
 import socket
 import subprocess
 import sys
@@ -232,6 +233,13 @@ def main():
             "-monitor", f"unix:{monitor_path},server,nowait",
         ], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         failures = []
+
+        def stop(signum, frame):
+            # Killed from outside (a test's time limit): take the VM down too, not leave it running.
+            qemu.kill()
+            sys.exit(128 + signum)
+
+        signal.signal(signal.SIGTERM, stop)
         try:
             with open(os.path.join(args.out, "console.log"), "wb") as log:
                 deadline = time.monotonic() + 20
