@@ -10,6 +10,7 @@ extension DRMOutput {
         if let atomic {
             let code = atomic.commit(framebuffer: framebuffer, modeset: !crtcIsSet, damage: damage, userData: userData)
             if code == 0 {
+                if !crtcIsSet { hideCursor() }
                 crtcIsSet = true
                 isWaitingForFrame = true
                 return
@@ -34,6 +35,7 @@ extension DRMOutput {
                                    + DRMDumbBuffer.reason(code))
             }
             crtcIsSet = true
+            hideCursor()
             // drmModeSetCrtc is synchronous: the frame is up, no event comes.
             isWaitingForFrame = false
             flipCompleted?()
@@ -44,6 +46,12 @@ extension DRMOutput {
         guard code == 0 else { throw flipError(code) }
         isWaitingForFrame = true
         markDirty(framebuffer: framebuffer, damage: damage)
+    }
+
+    /// No pointer over the picture (kiosks expect none): the CRTC's cursor is turned off, whatever the last
+    /// program left there.
+    private func hideCursor() {
+        _ = drmModeSetCursor(card.fd, crtc, 0, 0, 0)
     }
 
     private func flipError(_ code: Int32) -> DisplayError {

@@ -32,6 +32,8 @@ public final class FBDevOutput: DisplayOutput {
     /// FBIO_WAITFORVSYNC failed once (most drivers lack it): not asked again.
     var vsyncUnsupported = false
     private var closed = false
+    /// The text console kept from drawing over the picture.
+    private var console: ConsoleGraphicsMode
     let log: @Sendable (String) -> Void
 
     /// Opens `options.device` (default /dev/fb0) and maps its memory.
@@ -75,6 +77,7 @@ public final class FBDevOutput: DisplayOutput {
         shownHalf = pans && Int(info.variable.yoffset) >= height ? 1 : 0
         summary = "fbdev \(path) \(info.name) \(size) \(packing)\(pans ? ", panning" : "")"
         log("fbdev: \(summary)")
+        console = ConsoleGraphicsMode(log: options.log)
     }
 
     deinit { close() }
@@ -134,5 +137,6 @@ public final class FBDevOutput: DisplayOutput {
         }
         munmap(memory, memoryLength)
         Glibc.close(fd)
+        console.restore()
     }
 }

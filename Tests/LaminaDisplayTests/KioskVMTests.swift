@@ -149,6 +149,7 @@ struct KioskVMTests {
         #expect(log("info").contains("output fbdev: /dev/fb0: bochs-drmdrmfb, 1280x800, XRGB8888, two buffers (panning)"),
                 "\(log("info"))")
         #expect(log("fbdev-cpu").contains("fbdev /dev/fb0 bochs-drmdrmfb 1280x800 XRGB8888, panning"), "\(log("fbdev-cpu"))")
+        #expect(log("fbdev-cpu").contains("fbdev: console in graphics mode"))
         #expect(log("fbdev-pan-restored") == "0,0")
         #expect(log("fbdev-cpu-one-buffer").contains("fbdev /dev/fb0 bochs-drmdrmfb 1280x800 XRGB8888, cpu renderer"))
         #expect(log("drm-cpu").contains("drm /dev/dri/card0 Virtual-1 1280x800@75 (atomic)"), "\(log("drm-cpu"))")
