@@ -67,6 +67,7 @@ struct KioskVMTests {
                 run("drm-cpu-legacy", "LAMINA_DRM_LEGACY=1 \(play) --output drm --backend cpu", width: 1280, height: 800),
                 run("drm-gles", "\(play) --output drm --backend gles --connector Virtual-1 --mode 1024x768",
                     width: 1024, height: 768),
+                run("drm-gles-legacy", "LAMINA_DRM_LEGACY=1 \(play) --output drm --backend gles", width: 1280, height: 800),
                 // After a clean stop the console's mode and framebuffer are back (cleared to black by the guest).
                 ["name": "drm-restored", "command": "sleep 1000", "exit": 143, "timeout": 30, "size": [1280, 800],
                  "probes": [["x": 440, "y": 320, "rgb": black], ["x": 640, "y": 700, "rgb": black]]],
@@ -154,6 +155,8 @@ struct KioskVMTests {
         #expect(log("fbdev-cpu-one-buffer").contains("fbdev /dev/fb0 bochs-drmdrmfb 1280x800 XRGB8888, cpu renderer"))
         #expect(log("drm-cpu").contains("drm /dev/dri/card0 Virtual-1 1280x800@75 (atomic)"), "\(log("drm-cpu"))")
         #expect(log("drm-cpu-legacy").contains("drm /dev/dri/card0 Virtual-1 1280x800@75 (legacy)"))
+        #expect(log("drm-gles-legacy").contains("drm /dev/dri/card0 Virtual-1 1280x800@75 (legacy), gles renderer"),
+                "\(log("drm-gles-legacy"))")
         #expect(log("bad-connector").contains("no DRM device with a connected display on connector HDMI-A-1 "
                                               + "(/dev/dri/card0: no connector HDMI-A-1, connectors: Virtual-1)"),
                 "\(log("bad-connector"))")
