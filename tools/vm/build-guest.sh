@@ -10,6 +10,8 @@
 # is rebuilt when the binary changes. The guest's /init runs /test/run.sh when the harness adds one (a third
 # archive, see run-kiosk-test.py) and powers off.
 set -euo pipefail
+# modinfo lives in /sbin, which is not on a plain user's PATH on Debian.
+export PATH="$PATH:/usr/sbin:/sbin"
 
 lamina=$(realpath "${1:?usage: build-guest.sh LAMINA_BINARY [OUT_DIR]}")
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -59,8 +61,11 @@ if [ ! -s "$base" ] || [ "$0" -nt "$base" ] || [ "$deb" -nt "$base" ] \
     trap 'rm -rf "$stage"' EXIT
     mkdir -p "$stage"/{bin,dev,proc,sys,tmp,run,etc,lib/modules,test}
     cp "$(command -v busybox)" "$stage/bin/busybox"
-    file "$stage/bin/busybox" 2>/dev/null | grep -q 'statically linked' \
-        || { echo "build-guest: busybox is not static (install busybox-static)" >&2; exit 1; }
+    # ldd fails on a static executable, which the guest needs (it has no libc of its own for busybox).
+    if ldd "$stage/bin/busybox" >/dev/null 2>&1; then
+        echo "build-guest: busybox is not static (install busybox-static)" >&2
+        exit 1
+    fi
 
     # The modules and the ones they need, loaded in dependency order (modinfo's depends field; no modules.dep in
     # the package). Compressed modules are unpacked here, the guest's busybox insmod takes plain .ko files.
