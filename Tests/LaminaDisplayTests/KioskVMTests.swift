@@ -79,6 +79,9 @@ struct KioskVMTests {
                 run("fbdev-gles", "\(play) --output fbdev --backend gles", width: 1280, height: 800),
                 ["name": "bad-connector", "command": "\(play) --output drm --connector HDMI-A-1", "exit": 1, "timeout": 60],
                 ["name": "bad-mode", "command": "\(play) --output drm --mode 1000x1000", "exit": 1, "timeout": 60],
+                // A user outside the video group (the devices are root's, mode 0600, in the guest).
+                ["name": "no-permission", "command": "su kiosk -c 'lamina play /test/scene.json --output drm'",
+                 "exit": 1, "timeout": 60],
             ] as [[String: Any]],
         ]
     }
@@ -160,6 +163,8 @@ struct KioskVMTests {
         #expect(log("bad-connector").contains("no DRM device with a connected display on connector HDMI-A-1 "
                                               + "(/dev/dri/card0: no connector HDMI-A-1, connectors: Virtual-1)"),
                 "\(log("bad-connector"))")
+        #expect(log("no-permission").contains("cannot open /dev/dri/card0: permission denied (run as a member of the "
+                                              + "video group, or from a console session)"), "\(log("no-permission"))")
         #expect(log("bad-mode").contains("/dev/dri/card0: connector Virtual-1 has no mode 1000x1000 (modes: 1280x800@75, "),
                 "\(log("bad-mode"))")
     }

@@ -13,6 +13,9 @@ stty -echo 2>/dev/null
 mount -t tmpfs tmp /tmp
 mount -t tmpfs run /run
 echo "LAMINA-VM: init $(cut -d' ' -f1 /proc/uptime)"
+# Users for runs that check what an unprivileged kiosk sees (`su kiosk -c ...`): kiosk is not in the video group.
+printf 'root:x:0:0:root:/root:/bin/sh\nkiosk:x:1000:1000:kiosk:/tmp:/bin/sh\n' > /etc/passwd
+printf 'root:x:0:\nvideo:x:44:\nkiosk:x:1000:\n' > /etc/group
 # insmod, unlike modprobe, does not read module options from the kernel command line: pass MODULE.OPTION=VALUE
 # words on to it (drm_kms_helper.drm_fbdev_overalloc=200 gives fbdev room to pan).
 for module in $(cat /etc/modules.order); do
