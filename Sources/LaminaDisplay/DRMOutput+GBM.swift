@@ -117,7 +117,6 @@ extension DRMOutput {
             throw error
         }
         gbm.pending = bo
-        flipCompleted = { [unowned gbm] in gbm.flipDone() }
         do {
             try show(framebuffer: framebuffer, damage: damage)
         } catch {

@@ -64,6 +64,7 @@ public final class DRMOutput: DisplayOutput {
         log("drm: \(summary), CRTC \(crtc)")
         if gpu {
             gbm = try DRMGBMState(fd: card.fd, size: size, devicePath: card.path)
+            flipCompleted = { [unowned self] in self.gbm?.flipDone() }
         } else {
             dumbBuffers = try (0..<2).map { _ in try DRMDumbBuffer(fd: card.fd, size: size, devicePath: card.path) }
         }
