@@ -57,12 +57,18 @@ struct KioskVMTests {
     static var spec: [String: Any] {
         let play = "lamina play scene.json --verbose"
         return [
-            "files": ["scene.json": "scene.json"],
+            "files": ["scene.json": "scene.json", "pattern.raw": "pattern.raw"],
             // A framebuffer twice the screen's height, so fbdev pans between two halves (bochs-drm's default has
             // no room; LAMINA_FBDEV_PAN=0 checks that path).
             "append": ["drm_kms_helper.drm_fbdev_overalloc=200"],
             "runs": [
-                ["name": "info", "command": "lamina info", "timeout": 60] as [String: Any],
+                // The harness itself, without lamina: bytes written straight to the framebuffer (XRGB8888 words, red
+                // rows above blue ones) come back from the screendump where they were put.
+                ["name": "harness", "command": "cat pattern.raw > /dev/fb0; sleep 1000", "exit": 143, "timeout": 30,
+                 "size": [1280, 800],
+                 "probes": [["x": 0, "y": 0, "rgb": red], ["x": 1279, "y": 399, "rgb": red],
+                            ["x": 0, "y": 400, "rgb": blue], ["x": 1279, "y": 799, "rgb": blue]]] as [String: Any],
+                ["name": "info", "command": "lamina info", "timeout": 60],
                 run("drm-cpu", "\(play) --output drm --backend cpu", width: 1280, height: 800),
                 run("drm-cpu-legacy", "LAMINA_DRM_LEGACY=1 \(play) --output drm --backend cpu", width: 1280, height: 800),
                 run("drm-gles", "\(play) --output drm --backend gles --connector Virtual-1 --mode 1024x768",
@@ -103,6 +109,7 @@ struct KioskVMTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         try Self.scene.write(to: folder.appendingPathComponent("scene.json"), atomically: true, encoding: .utf8)
         try JSONSerialization.data(withJSONObject: Self.spec).write(to: folder.appendingPathComponent("spec.json"))
+        try Self.pattern().write(to: folder.appendingPathComponent("pattern.raw"))
 
         let guest = root.appendingPathComponent(".build/vm/guest").path
         let build = try Self.shell([root.appendingPathComponent("tools/vm/build-guest.sh").path, binary, guest],
@@ -167,6 +174,16 @@ struct KioskVMTests {
                                               + "video group, or from a console session)"), "\(log("no-permission"))")
         #expect(log("bad-mode").contains("/dev/dri/card0: connector Virtual-1 has no mode 1000x1000 (modes: 1280x800@75, "),
                 "\(log("bad-mode"))")
+    }
+
+    /// 1280 x 800 XRGB8888 words, little-endian: 400 red rows, then 400 blue ones.
+    static func pattern() -> Data {
+        var data = Data(capacity: 1280 * 800 * 4)
+        for y in 0..<800 {
+            let word: [UInt8] = y < 400 ? [0x00, 0x00, 0xFF, 0x00] : [0xFF, 0x00, 0x00, 0x00]
+            for _ in 0..<1280 { data.append(contentsOf: word) }
+        }
+        return data
     }
 
     /// The built CLI, found as LaminaCLITests finds it: next to the test bundle, else .build/debug.
