@@ -69,6 +69,8 @@ struct KioskVMTests {
                  "probes": [["x": 0, "y": 0, "rgb": red], ["x": 1279, "y": 399, "rgb": red],
                             ["x": 0, "y": 400, "rgb": blue], ["x": 1279, "y": 799, "rgb": blue]]] as [String: Any],
                 ["name": "info", "command": "lamina info", "timeout": 60],
+                // No WAYLAND_DISPLAY or DISPLAY: auto takes the DRM card, and the CPU renderer (llvmpipe is software).
+                run("auto", play, width: 1280, height: 800),
                 run("drm-cpu", "\(play) --output drm --backend cpu", width: 1280, height: 800),
                 run("drm-cpu-legacy", "LAMINA_DRM_LEGACY=1 \(play) --output drm --backend cpu", width: 1280, height: 800),
                 run("drm-gles", "\(play) --output drm --backend gles --connector Virtual-1 --mode 1024x768",
@@ -164,6 +166,8 @@ struct KioskVMTests {
         #expect(log("fbdev-pan-restored") == "0,0")
         #expect(log("fbdev-cpu-one-buffer").contains("fbdev /dev/fb0 bochs-drmdrmfb 1280x800 XRGB8888, cpu renderer"))
         #expect(log("drm-cpu").contains("drm /dev/dri/card0 Virtual-1 1280x800@75 (atomic)"), "\(log("drm-cpu"))")
+        #expect(log("auto").contains("display: drm /dev/dri/card0 Virtual-1 1280x800@75 (atomic), cpu renderer"),
+                "\(log("auto"))")
         #expect(log("drm-cpu-legacy").contains("drm /dev/dri/card0 Virtual-1 1280x800@75 (legacy)"))
         #expect(log("drm-gles-legacy").contains("drm /dev/dri/card0 Virtual-1 1280x800@75 (legacy), gles renderer"),
                 "\(log("drm-gles-legacy"))")
