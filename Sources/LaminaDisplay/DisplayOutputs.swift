@@ -10,8 +10,8 @@ public enum DisplayOutputs {
         switch kind {
         case .x11: return try X11Output(options: options)
         case .wayland: return try WaylandOutput(options: options, gpu: gpu)
-        case .drm, .fbdev:
-            throw DisplayError("\(kind.rawValue): this output is not built yet")
+        case .drm: return try DRMOutput(options: options, gpu: gpu)
+        case .fbdev: return try FBDevOutput(options: options)
         case .auto:
             let environment = ProcessInfo.processInfo.environment
             if let wayland = environment["WAYLAND_DISPLAY"], !wayland.isEmpty {
@@ -32,6 +32,8 @@ public enum DisplayOutputs {
         var probes: [OutputProbe] = []
         probes += WaylandOutput.probe(options: options)
         probes += X11Output.probe(options: options)
+        probes += DRMOutput.probe(options: options)
+        probes += FBDevOutput.probe(options: options)
         return probes
     }
 }
