@@ -8,68 +8,20 @@ import Testing
 final class XvfbDisplay {
     let name: String
     let folder: URL
-    private let process: Process
+    private let server: XvfbServer
 
-    /// Nil (with the reason recorded) when Xvfb is missing and LAMINA_REQUIRE_DISPLAYS is not set; a failure when
-    /// it is (CI installs Xvfb).
+    /// Nil (the reason printed) when Xvfb is missing and LAMINA_REQUIRE_DISPLAYS is not set; with it (CI, which
+    /// installs Xvfb) the start fails instead.
     static func start(width: Int = 640, height: Int = 480) throws -> XvfbDisplay? {
-        guard let path = executable("Xvfb") else {
-            if ProcessInfo.processInfo.environment["LAMINA_REQUIRE_DISPLAYS"] == "1" {
-                Issue.record("Xvfb is not installed (tools/setup.sh installs it)")
-            } else {
-                print("skipped: Xvfb is not installed")
-            }
-            return nil
-        }
-        return try XvfbDisplay(executable: path, width: width, height: height)
+        guard DisplayTestRequirement.shouldRun("X11 tests", needing: [XvfbServer.executable]) else { return nil }
+        return try XvfbDisplay(width: width, height: height)
     }
 
-    static func executable(_ name: String) -> String? {
-        for folder in ["/usr/bin", "/usr/local/bin", "/bin"] where FileManager.default.isExecutableFile(atPath: "\(folder)/\(name)") {
-            return "\(folder)/\(name)"
-        }
-        return nil
-    }
-
-    private init(executable: String, width: Int, height: Int) throws {
+    private init(width: Int, height: Int) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("lamina-xvfb-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let ready = Pipe()
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["-displayfd", "3", "-screen", "0", "\(width)x\(height)x24", "-fbdir", folder.path,
-                             "-nolisten", "tcp"]
-        process.standardError = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        // Xvfb writes the display number it took to descriptor 3 once it is ready.
-        let child = ready.fileHandleForWriting
-        process.standardInput = FileHandle.nullDevice
-        try XvfbDisplay.runWithDescriptor3(process, child)
-        try? child.close()
-        var number = Data()
-        let deadline = Date().addingTimeInterval(20)
-        while Date() < deadline {
-            let chunk = ready.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            number.append(chunk)
-            if number.contains(0x0A) { break }
-        }
-        let text = String(decoding: number, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard let display = Int(text) else {
-            process.terminate()
-            throw XvfbFailure(message: "Xvfb did not say its display number (got \"\(text)\")")
-        }
-        name = ":\(display)"
-    }
-
-    /// Process has no way to pass descriptor 3: a shell with `3>&1` stands in, Xvfb's stdout being the pipe.
-    private static func runWithDescriptor3(_ process: Process, _ pipe: FileHandle) throws {
-        let executable = process.executableURL!.path
-        let arguments = (process.arguments ?? []).map { "'\($0)'" }.joined(separator: " ")
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "exec '\(executable)' \(arguments) 3>&1 1>/dev/null"]
-        process.standardOutput = pipe
-        try process.run()
+        server = try XvfbServer(width: width, height: height, logFolder: folder, screenFolder: folder)
+        name = server.display
     }
 
     /// The screen now, as Lamina image words (premultiplied BGRA, opaque).
@@ -117,13 +69,7 @@ final class XvfbDisplay {
     }
 
     deinit {
-        process.terminate()
-        process.waitUntilExit()
+        server.stop()
         try? FileManager.default.removeItem(at: folder)
     }
-}
-
-struct XvfbFailure: Error, CustomStringConvertible {
-    var message: String
-    var description: String { message }
 }

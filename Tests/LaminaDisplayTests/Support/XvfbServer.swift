@@ -10,11 +10,13 @@ final class XvfbServer: @unchecked Sendable {
     private let server: DisplayServerProcess
 
     /// Starts Xvfb with one `width` x `height` x 24 screen and waits (10 s at most) for it to say its display.
-    init(width: Int = 640, height: Int = 480, logFolder: URL) throws {
+    /// `screenFolder`: Xvfb keeps its screen there as an XWD file, Xvfb_screen0 (`-fbdir`).
+    init(width: Int = 640, height: Int = 480, logFolder: URL, screenFolder: URL? = nil) throws {
         let pipe = Pipe()
         server = try DisplayServerProcess(
             name: "Xvfb", executable: Self.executable,
-            arguments: ["-displayfd", "1", "-screen", "0", "\(width)x\(height)x24", "-nolisten", "tcp"],
+            arguments: ["-displayfd", "1", "-screen", "0", "\(width)x\(height)x24", "-nolisten", "tcp"]
+                + (screenFolder.map { ["-fbdir", $0.path] } ?? []),
             log: logFolder.appendingPathComponent("xvfb.log"), stdout: pipe)
         // Xvfb writes the display number and a newline on fd 1 once it accepts connections.
         let fd = pipe.fileHandleForReading.fileDescriptor
