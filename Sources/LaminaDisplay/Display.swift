@@ -19,7 +19,9 @@ import LaminaLayers
 /// - Only the damage is redrawn and presented; on the GPU path frames go to the window surface, not read back.
 /// - The root is fitted to the output (`Options.fit`, `Options.rotation`) by setting its position and transform,
 ///   as a window sets its root view's frame; its bounds are the scene's size.
-public final class Display {
+/// - `stop()` and `setNeedsFrame()` may be called from any thread (hence Sendable); the rest belongs to the thread
+///   that runs it.
+public final class Display: @unchecked Sendable {
     /// Which renderer draws the frames.
     public enum Backend: String, CaseIterable, Sendable {
         /// GLES on a hardware GPU, the CPU renderer otherwise (as for `lamina render`).
@@ -101,11 +103,15 @@ public final class Display {
                     let window = GLESWindowRequest(nativeWindow: target.nativeWindow, visualID: target.visualID,
                                                    needsAlpha: target.needsAlpha)
                     let gles = try GLESRenderer(window: window, on: connection, options: glesOptions)
+                    // `run` may be called on another thread than this one.
+                    gles.glContext.releaseCurrent()
                     windowRenderer = gles
                     renderer = gles
                 } else {
                     windowRenderer = nil
-                    renderer = try GLESRenderer(options: glesOptions)
+                    let gles = try GLESRenderer(options: glesOptions)
+                    gles.glContext.releaseCurrent()
+                    renderer = gles
                 }
             } catch {
                 output.close()

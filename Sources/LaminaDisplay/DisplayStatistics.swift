@@ -16,10 +16,23 @@ public struct DisplayStatistics: Sendable, CustomStringConvertible {
     public var damagedShare: Double = 0
     /// Process CPU time (user + system) over the interval, in percent of one core.
     public var cpuPercent: Double = 0
+    /// The median and 99th percentile of the time between presented frames, in seconds (0 with fewer than two).
+    public var medianInterval: Double = 0
+    public var p99Interval: Double = 0
 
     public var description: String {
-        String(format: "%d frames, %d skipped, frame %.2f ms mean, %.2f ms worst, %.1f%% redrawn, cpu %.1f%%",
-               frames, skipped, meanFrameTime * 1000, worstFrameTime * 1000, damagedShare * 100, cpuPercent)
+        String(format: "%d frames, %d skipped, frame %.2f ms mean, %.2f ms worst, interval %.2f ms median, "
+                   + "%.2f ms p99, %.1f%% redrawn, cpu %.1f%%",
+               frames, skipped, meanFrameTime * 1000, worstFrameTime * 1000, medianInterval * 1000,
+               p99Interval * 1000, damagedShare * 100, cpuPercent)
+    }
+
+    /// The value below which `fraction` of `values` lie (nearest rank); 0 for none.
+    static func percentile(_ values: [Double], _ fraction: Double) -> Double {
+        guard !values.isEmpty else { return 0 }
+        let sorted = values.sorted()
+        let rank = Int((fraction * Double(sorted.count)).rounded(.up)) - 1
+        return sorted[min(max(rank, 0), sorted.count - 1)]
     }
 }
 
@@ -34,6 +47,9 @@ struct StatisticsWindow {
     var worst: Double = 0
     var redrawn = 0
     var pixels = 0
+    var intervals: [Double] = []
+    /// When the last frame was presented (carried over from window to window).
+    var lastPresent: Double?
 
     init(report: (@Sendable (DisplayStatistics) -> Void)?) {
         self.report = report
@@ -41,7 +57,9 @@ struct StatisticsWindow {
         cpuStart = Self.cpuSeconds()
     }
 
-    mutating func frame(duration: Double, redrawn: Int, pixels: Int) {
+    mutating func frame(duration: Double, redrawn: Int, pixels: Int, presentedAt: Double) {
+        if let lastPresent { intervals.append(presentedAt - lastPresent) }
+        lastPresent = presentedAt
         frames += 1
         total += duration
         worst = max(worst, duration)
@@ -65,8 +83,12 @@ struct StatisticsWindow {
         figures.worstFrameTime = worst
         figures.damagedShare = pixels > 0 ? Double(redrawn) / Double(pixels) : 0
         figures.cpuPercent = (cpu - cpuStart) / (now - start) * 100
+        figures.medianInterval = DisplayStatistics.percentile(intervals, 0.5)
+        figures.p99Interval = DisplayStatistics.percentile(intervals, 0.99)
         report(figures)
+        let last = lastPresent
         self = StatisticsWindow(report: report)
+        lastPresent = last
         start = now
         cpuStart = cpu
     }

@@ -144,7 +144,8 @@ struct FrameLoop {
         presentWhole = plan.identity == 0
         display.didPresent?()
         let finished = currentMediaTime()
-        statistics.frame(duration: finished - started, redrawn: damage.area, pixels: plan.width * plan.height)
+        statistics.frame(duration: finished - started, redrawn: damage.area, pixels: plan.width * plan.height,
+                         presentedAt: finished)
         statistics.tick(now: finished)
     }
 

@@ -60,6 +60,12 @@ extension GLESContext {
         return config
     }
 
+    /// Makes no context current on the calling thread if this one is: a context can be current on one thread at a
+    /// time, so one made on a thread and used on another is let go by the first (the next frame makes it current).
+    public func releaseCurrent() {
+        if eglGetCurrentContext() == context { eglMakeCurrent(connection.display, nil, nil, nil) }
+    }
+
     /// The window surface's size now (it follows an X11 window's resizes on its own).
     public var windowSurfaceSize: (width: Int, height: Int) {
         guard let surface, hasWindowSurface else { return (0, 0) }

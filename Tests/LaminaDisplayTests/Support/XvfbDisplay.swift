@@ -5,7 +5,7 @@ import Testing
 /// A real X server for tests (DISPLAY.md, "Testing on this machine"): Xvfb on a free display number
 /// (`-displayfd`), its screen in an XWD file (`-fbdir`) read back for pixels. Stopped and its folder removed when
 /// released.
-final class XvfbDisplay {
+final class XvfbDisplay: @unchecked Sendable {
     let name: String
     let folder: URL
     private let server: XvfbServer
