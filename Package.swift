@@ -89,6 +89,7 @@ if Context.environment["LAMINA_FUZZ"] == "1" {
         .target(name: "FuzzSupport", dependencies: ["CLibFuzzer"], path: "Fuzz/Sources/FuzzSupport"),
         .executableTarget(name: "FuzzJSON", dependencies: lamina, path: "Fuzz/Sources/FuzzJSON"),
         .executableTarget(name: "FuzzScene", dependencies: lamina, path: "Fuzz/Sources/FuzzScene"),
+        .executableTarget(name: "FuzzControl", dependencies: lamina + ["LaminaLayers"], path: "Fuzz/Sources/FuzzControl"),
         .executableTarget(name: "FuzzSpriteSheet", dependencies: lamina, path: "Fuzz/Sources/FuzzSpriteSheet"),
         .executableTarget(name: "FuzzPNG", dependencies: lamina, path: "Fuzz/Sources/FuzzPNG"),
         .executableTarget(name: "FuzzJPEG", dependencies: lamina, path: "Fuzz/Sources/FuzzJPEG"),

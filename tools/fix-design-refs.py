@@ -40,7 +40,7 @@ PAGES = {
     "SCENE-FORMAT.md": "docs/scene-format.md",
     "STYLE.md": None,       # house style for contributors; the project keeps no copy
     "ANIMATION.md": None,   # animation is not built yet: its sections come with it
-    "DISPLAY.md": None,     # kiosk displays: docs/gpu-and-kiosk.md, "Kiosk output" says they are planned
+    "DISPLAY.md": "docs/kiosk.md",
     "LAYERS.md": None,      # specialised layers: not built yet
 }
 

@@ -11,20 +11,20 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-usage() { echo "usage: tools/fuzz.sh json|scene|spritesheet|png|jpeg|all SECONDS [libFuzzer flags]" >&2; exit 2; }
+usage() { echo "usage: tools/fuzz.sh json|scene|control|spritesheet|png|jpeg|all SECONDS [libFuzzer flags]" >&2; exit 2; }
 (($# >= 2)) || usage
 target=$1 seconds=$2
 shift 2
 [[ "$seconds" =~ ^[0-9]+$ ]] || usage
 
-declare -A products=([json]=FuzzJSON [scene]=FuzzScene [spritesheet]=FuzzSpriteSheet [png]=FuzzPNG [jpeg]=FuzzJPEG)
-declare -A dictionaries=([json]=scene [scene]=scene [spritesheet]=spritesheet [png]=png [jpeg]=jpeg)
+declare -A products=([json]=FuzzJSON [scene]=FuzzScene [control]=FuzzControl [spritesheet]=FuzzSpriteSheet [png]=FuzzPNG [jpeg]=FuzzJPEG)
+declare -A dictionaries=([json]=scene [scene]=scene [control]=scene [spritesheet]=spritesheet [png]=png [jpeg]=jpeg)
 # Foundation's PropertyListSerialization leaks on every malformed plist (tools/lsan.supp), and libFuzzer then
 # runs a full leak scan after each such input: 16 inputs a second instead of 1200. The sprite-sheet target
 # therefore runs without leak checks; the scene target still checks leaks on the sheets it loads.
 declare -A flags=([spritesheet]=-detect_leaks=0)
 if [ "$target" = all ]; then
-    targets=(json scene spritesheet png jpeg)
+    targets=(json scene control spritesheet png jpeg)
 elif [ -n "${products[$target]:-}" ]; then
     targets=("$target")
 else

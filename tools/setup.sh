@@ -18,7 +18,7 @@ packages=(
     libegl-mesa0 libgl1-mesa-dri       # Mesa's EGL driver and llvmpipe, for GLES without a GPU
     fonts-dejavu-core    # text in the demo
     glslang-tools        # offline shader validation in CI
-    qemu-system-x86 busybox-static zstd cpio kmod python3  # the kiosk VM test (tools/vm, docs/kiosk-drm.md)
+    qemu-system-x86 busybox-static zstd cpio kmod python3  # the kiosk VM test (tools/vm, docs/kiosk.md, "DRM/KMS and fbdev in a virtual machine")
 )
 
 missing=()

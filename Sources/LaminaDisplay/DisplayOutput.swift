@@ -105,7 +105,7 @@ public enum DisplayOutputKind: String, CaseIterable, Sendable {
 }
 
 /// An output that cannot be opened or failed while showing frames: exit status 1 in `lamina play`. The message
-/// names the device or display and, where one is known, what to do (DISPLAY.md, "The command").
+/// names the device or display and, where one is known, what to do (docs/kiosk.md, "Troubleshooting").
 public struct DisplayError: Error, CustomStringConvertible, Equatable {
     public var message: String
 

@@ -4,7 +4,7 @@ import LaminaCore
 /// Opening outputs by kind, `--output auto`'s order, and `lamina info`'s list.
 public enum DisplayOutputs {
     /// Opens `kind`; `.auto`: Wayland when WAYLAND_DISPLAY is set, else X11 when DISPLAY is set, else the first DRM
-    /// card with a connected display, else /dev/fb0 (DISPLAY.md, "The command"). `gpu`: the GLES renderer will draw
+    /// card with a connected display, else /dev/fb0 (docs/kiosk.md, "The command"). `gpu`: the GLES renderer will draw
     /// (DRM sets up GBM instead of dumb buffers).
     public static func open(_ kind: DisplayOutputKind, options: DisplayOutputOptions, gpu: Bool) throws -> DisplayOutput {
         switch kind {

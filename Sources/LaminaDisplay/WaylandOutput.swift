@@ -4,7 +4,7 @@ import Foundation
 import LaminaCore
 
 /// A full-screen xdg-shell toplevel on a Wayland compositor (cage, weston's kiosk shell, any desktop one): the
-/// `wayland` output of `lamina play` and `Display` (docs/kiosk-wayland.md).
+/// `wayland` output of `lamina play` and `Display` (docs/kiosk.md, "Wayland").
 ///
 /// - Size: what the compositor's configure gives; when it gives 0 x 0 (leaving it to the client), the size of
 ///   `options.mode`, else the current mode of the compositor's first output, else 1280 x 720. Each later configure

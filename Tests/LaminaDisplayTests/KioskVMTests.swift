@@ -2,8 +2,8 @@ import Foundation
 import LaminaTestSupport
 import Testing
 
-/// `lamina play` on DRM/KMS and fbdev, in a QEMU guest with bochs-drm (tools/vm, docs/kiosk-drm.md): one boot plays
-/// a scene of known colours through each output and renderer, and the screen's pixels (QEMU's screendump) are
+/// `lamina play` on DRM/KMS and fbdev, in a QEMU guest with bochs-drm (tools/vm; docs/kiosk.md, "DRM/KMS and fbdev in
+/// a virtual machine"): one boot plays a scene of known colours through each output and renderer, and the screen's pixels (QEMU's screendump) are
 /// checked where `--fit contain` puts the scene. Needs qemu-system-x86_64; skipped without it unless
 /// LAMINA_REQUIRE_VM=1 (CI), where its absence fails.
 struct KioskVMTests {

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Builds a QEMU guest that has DRM/KMS and fbdev (bochs-drm), for the kiosk tests (docs/kiosk-drm.md):
+# Builds a QEMU guest that has DRM/KMS and fbdev (bochs-drm), for the kiosk tests (docs/kiosk.md, "DRM/KMS and fbdev in a virtual machine"):
 #   tools/vm/build-guest.sh LAMINA_BINARY [OUT_DIR]
 # OUT_DIR (default .build/vm/guest) gets:
 #   vmlinuz       Debian's newest linux-image-6.1.0-*-amd64 kernel

@@ -3,7 +3,7 @@ import LaminaCore
 import LaminaDisplay
 import LaminaImageIO
 
-/// A weston with the kiosk shell on its X11 backend, on an Xvfb of its own (docs/kiosk-wayland.md, "Tests"; weston
+/// A weston with the kiosk shell on its X11 backend, on an Xvfb of its own (docs/kiosk.md, "Wayland on weston"; weston
 /// 10's headless backend has no seat, so kiosk-shell shows no client there): a real compositor for the Wayland
 /// output's tests and `lamina play --output wayland`.
 ///

@@ -2,7 +2,7 @@ import Foundation
 import LaminaCore
 import Testing
 
-/// A real X server for tests (DISPLAY.md, "Testing on this machine"): Xvfb on a free display number
+/// A real X server for tests (docs/kiosk.md, "Tests"): Xvfb on a free display number
 /// (`-displayfd`), its screen in an XWD file (`-fbdir`) read back for pixels. Stopped and its folder removed when
 /// released.
 final class XvfbDisplay: @unchecked Sendable {

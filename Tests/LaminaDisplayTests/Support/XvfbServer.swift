@@ -1,7 +1,7 @@
 import Foundation
 
 /// An Xvfb X server on a free display number (`-displayfd` picks it), for the outputs' tests (here: under weston's
-/// X11 backend, docs/kiosk-wayland.md, "Tests"). `stop()` (or deinit) ends it.
+/// X11 backend, docs/kiosk.md, "Wayland on weston"). `stop()` (or deinit) ends it.
 final class XvfbServer: @unchecked Sendable {
     static let executable = "/usr/bin/Xvfb"
 

@@ -1,0 +1,46 @@
+import FuzzSupport
+import Foundation
+import LaminaCore
+import LaminaLayers
+import LaminaScene
+
+/// Control lines (`lamina play --control`) on arbitrary bytes: each line of the input is applied to a small scene
+/// with named layers; every line is applied or refused with a `SceneError` naming `<control>` and its line, never
+/// a trap. The scene's layers are then presented at a later time, as the next frame would.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzControl(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
+    let data = FuzzDriver.data(bytes, count)
+    let scene = FuzzControlScene.make()
+    let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: true)
+    for (index, line) in lines.prefix(64).enumerated() {
+        do {
+            try scene.apply(controlLine: String(line), lineNumber: index + 1, at: Double(index) * 0.1)
+        } catch {
+            if error.problems.isEmpty { FuzzDriver.fail("a SceneError with no problem") }
+            if error.problems.contains(where: { $0.file != "<control>" || $0.line != index + 1 }) {
+                FuzzDriver.fail("a problem not placed on <control>:\(index + 1): \(error)")
+            }
+        }
+    }
+    _ = scene.root.presentation(at: 10)
+    return 0
+}
+
+enum FuzzControlScene {
+    static let source = """
+        {"size": [200, 100], "backgroundColor": "#000000",
+         "layers": [{"name": "box", "frame": [10, 10, 50, 50], "backgroundColor": "#ff0000"},
+                    {"name": "card", "frame": [100, 10, 80, 60], "cornerRadius": 8, "backgroundColor": "#00ff00",
+                     "sublayers": [{"name": "inner", "frame": [5, 5, 20, 20], "backgroundColor": "#0000ff"}]}]}
+        """
+
+    /// A new scene for each input, so no input sees another's changes.
+    static func make() -> Scene {
+        do {
+            return try Scene.load(data: Data(source.utf8), baseDirectory: URL(fileURLWithPath: "/nonexistent"),
+                                  fileName: "control.json")
+        } catch {
+            FuzzDriver.fail("the fuzz target's own scene failed: \(error)")
+        }
+    }
+}
