@@ -44,3 +44,7 @@ enum FuzzControlScene {
         }
     }
 }
+
+@main enum FuzzControlMain {
+    static func main() { FuzzDriver.run(fuzzControl) }
+}
