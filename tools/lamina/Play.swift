@@ -19,7 +19,8 @@ struct Play: ParsableCommand {
     @Argument(help: "The scene file (JSON).") var scene: String
     @Option(help: "auto, drm, fbdev, x11 or wayland.") var output: DisplayOutputKind = .auto
     @Option(help: "auto (GLES on a hardware GPU, else the CPU renderer), cpu or gles.") var backend: BackendChoice = .auto
-    @Option(help: "The DRM card (/dev/dri/card0), framebuffer (/dev/fb0) or X11 display (:0).") var device: String?
+    @Option(help: "The DRM card (/dev/dri/card0), framebuffer (/dev/fb0), X11 display (:0) or Wayland socket (name or path).")
+    var device: String?
     @Option(help: "The DRM connector by name (HDMI-A-1, Virtual-1).") var connector: String?
     @Option(help: ArgumentHelp("The display mode (default: the preferred one; X11: the window's size).",
                                valueName: "WxH[@HZ]")) var mode: String?
