@@ -12,17 +12,7 @@ struct CLI {
         var output: String { String(decoding: stdout, as: UTF8.self) }
     }
 
-    static let binary: URL = {
-        let candidates = [
-            Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent(),
-            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
-        ]
-        for folder in candidates {
-            let url = folder.appendingPathComponent("lamina")
-            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
-        }
-        return FailureArtifacts.packageRoot.appendingPathComponent(".build/debug/lamina")
-    }()
+    static var binary: URL { LaminaExecutable.url }
 
     /// Runs the binary in `folder` with `input` on its standard input (none: the test's own).
     static func run(_ arguments: [String], in folder: URL? = nil, input: Data? = nil) throws -> Result {

@@ -192,12 +192,7 @@ struct KioskVMTests {
 
     /// The built CLI, found as LaminaCLITests finds it: next to the test bundle, else .build/debug.
     static func laminaBinary() -> String? {
-        let bundle = Bundle.main.bundleURL
-        let candidates = [bundle, bundle.deletingLastPathComponent(),
-                          URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
-                          FailureArtifacts.packageRoot.appendingPathComponent(".build/debug")]
-        return candidates.map { $0.appendingPathComponent("lamina").path }
-            .first { FileManager.default.isExecutableFile(atPath: $0) }
+        FileManager.default.isExecutableFile(atPath: LaminaExecutable.path) ? LaminaExecutable.path : nil
     }
 
     /// Runs a command with stdout and stderr together; killed after `timeout` seconds so nothing hangs the suite.

@@ -85,14 +85,7 @@ struct WaylandPlayErrorTests {
 
 /// Running the built `lamina` binary for the play tests.
 enum PlayRun {
-    static let binary: String = {
-        let candidates = [Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent(),
-                          URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()]
-        for folder in candidates where FileManager.default.isExecutableFile(atPath: folder.appendingPathComponent("lamina").path) {
-            return folder.appendingPathComponent("lamina").path
-        }
-        return FailureArtifacts.packageRoot.appendingPathComponent(".build/debug/lamina").path
-    }()
+    static var binary: String { LaminaExecutable.path }
 
     /// A fresh folder holding `scene` as scene/scene.json, and the log beside the scene's folder (a file changing
     /// next to the scene would make play load it again).

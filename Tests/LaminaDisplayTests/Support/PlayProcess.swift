@@ -16,17 +16,7 @@ final class PlayProcess {
         var stderr = Data()
     }
 
-    static let binary: URL = {
-        let candidates = [
-            Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent(),
-            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
-        ]
-        for folder in candidates {
-            let url = folder.appendingPathComponent("lamina")
-            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
-        }
-        return FailureArtifacts.packageRoot.appendingPathComponent(".build/debug/lamina")
-    }()
+    static var binary: URL { LaminaExecutable.url }
 
     init(_ arguments: [String], environment: [String: String]) throws {
         process.executableURL = Self.binary
