@@ -25,7 +25,15 @@ done
 
 # The kernel: the newest 6.1 package apt knows, downloaded once.
 if ! ls "$cache"/kernel/linux-image-*.deb >/dev/null 2>&1; then
-    package=$(apt-cache search --names-only '^linux-image-6\.1\.0-[0-9]+-amd64$' | cut -d' ' -f1 | sort -V | tail -1)
+    find_kernel() {
+        apt-cache search --names-only '^linux-image-6\.1\.0-[0-9]+-amd64$' | cut -d' ' -f1 | sort -V | tail -1
+    }
+    package=$(find_kernel)
+    if [ -z "$package" ] && [ "$(id -u)" = 0 ]; then
+        # A machine whose package lists were cleared (container images often are): read them once.
+        apt-get update -qq >/dev/null 2>&1 || true
+        package=$(find_kernel)
+    fi
     [ -n "$package" ] || { echo "build-guest: apt knows no linux-image-6.1.0-*-amd64 (run apt-get update)" >&2; exit 1; }
     (cd "$cache/kernel" && apt-get download "$package" 2>&1 | grep -v '^W: Download is performed unsandboxed' || true)
 fi
