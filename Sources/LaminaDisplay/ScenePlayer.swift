@@ -21,15 +21,16 @@ public final class ScenePlayer {
     public private(set) var reloads = 0
     public private(set) var failedReloads = 0
 
-    /// Loads the scene (throws `SceneError`: exit status 2) and sets up the watcher and the control channel.
-    public init(path: String, sceneOptions: SceneOptions = .init(), display: Display, control: ControlChannel? = nil,
-                report: @escaping (String) -> Void) throws {
+    /// Loads the scene (throws `SceneError`: exit status 2), unless `loaded` is the file's scene already, and sets up
+    /// the watcher and the control channel.
+    public init(path: String, loaded: Scene? = nil, sceneOptions: SceneOptions = .init(), display: Display,
+                control: ControlChannel? = nil, report: @escaping (String) -> Void) throws {
         self.path = path
         self.sceneOptions = sceneOptions
         self.display = display
         self.control = control
         self.report = report
-        scene = try Scene.load(contentsOf: URL(fileURLWithPath: path), options: sceneOptions)
+        scene = try loaded ?? Scene.load(contentsOf: URL(fileURLWithPath: path), options: sceneOptions)
         let url = URL(fileURLWithPath: path)
         let sceneName = url.lastPathComponent
         do {

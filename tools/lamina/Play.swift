@@ -50,8 +50,9 @@ struct Play: ParsableCommand {
         let log: @Sendable (String) -> Void = { line in if verbose { note("lamina: \(line)") } }
         let (_, sceneOptions) = try input.sceneOptions()
         // The scene first: a bad scene is exit status 2 before any display is touched.
+        let loaded: Scene
         do {
-            _ = try Scene.load(contentsOf: URL(fileURLWithPath: scene), options: sceneOptions)
+            loaded = try Scene.load(contentsOf: URL(fileURLWithPath: scene), options: sceneOptions)
         } catch {
             throw CLIFailure.badInput("\(error)")
         }
@@ -88,7 +89,8 @@ struct Play: ParsableCommand {
         }
         let player: ScenePlayer
         do {
-            player = try ScenePlayer(path: scene, sceneOptions: sceneOptions, display: display, control: channel,
+            player = try ScenePlayer(path: scene, loaded: loaded, sceneOptions: sceneOptions, display: display,
+                                     control: channel,
                                      report: { note($0) })
         } catch {
             throw CLIFailure.badInput("\(error)")
