@@ -93,5 +93,10 @@ void main() {
     c = fetch(ivec2(floor(t - 1.0 / 65536.0)), lo, hi);
 #endif
     c *= v_color.a;
+#if !defined(TRILINEAR)
+    // A tinted group (a replicator's instance colour): .rgb holds 1 - the tint of each stored channel (B, G, R);
+    // 0 for everything else, which leaves it as it is.
+    c.rgb *= 1.0 - v_color.rgb;
+#endif
     o_color = u_swapRedBlue ? c.bgra : c;
 }

@@ -108,6 +108,7 @@ final class CPUBandJob: @unchecked Sendable {
             defer { pixman_image_unref(image) }
             let parent = stack[stack.count - 1]
             guard let into = parent.image else { return }
+            if let tint = group.tintBytes { Self.multiply(image, by: tint) }
             var alpha = pixman_color_t(red: 0, green: 0, blue: 0, alpha: UInt16(PremultipliedColor.byte(group.opacity)) * 257)
             let mask = pixman_image_create_solid_fill(&alpha)
             defer { if let mask { pixman_image_unref(mask) } }

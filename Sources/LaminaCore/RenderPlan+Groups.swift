@@ -32,6 +32,8 @@ extension RenderPlan {
         if ma != mb { return ma < mb }
         if a.opacity != b.opacity { return a.opacity < b.opacity }
         if a.composite != b.composite { return a.composite.rawValue < b.composite.rawValue }
+        // A tinted group (a replicator's instance) holds whatever else covers the same quads.
+        if (a.tint == nil) != (b.tint == nil) { return a.tint != nil }
         let (ka, kb) = ([a.bounds.x0, a.bounds.y0, a.bounds.x1, a.bounds.y1],
                         [b.bounds.x0, b.bounds.y0, b.bounds.x1, b.bounds.y1])
         return ka.lexicographicallyPrecedes(kb)

@@ -189,20 +189,34 @@ public struct PlanGroup: Hashable, Sendable {
     /// How the picture, once masked and multiplied by `opacity`, is combined with the buffer below (the enclosing
     /// group's, or the target).
     public var composite: GroupComposite
+    /// nil: none. Otherwise a colour (straight components, 0...1) that multiplies the picture's components before it
+    /// is composited, alpha included: a replicator's instance colour (docs/semantics.md, "Replicator layers").
+    public var tint: Color?
 
     public init(range: Range<Int>, opacity: Float, bounds: PixelBox, maskStart: Int? = nil,
-                composite: GroupComposite = .sourceOver) {
+                composite: GroupComposite = .sourceOver, tint: Color? = nil) {
         self.range = range
         self.opacity = opacity
         self.bounds = bounds
         self.maskStart = maskStart
         self.composite = composite
+        self.tint = tint
     }
 
     /// The group moved by `offset` quads.
     public func shifted(by offset: Int) -> PlanGroup {
         PlanGroup(range: (range.lowerBound + offset)..<(range.upperBound + offset), opacity: opacity, bounds: bounds,
-                  maskStart: maskStart.map { $0 + offset }, composite: composite)
+                  maskStart: maskStart.map { $0 + offset }, composite: composite, tint: tint)
+    }
+
+    /// The tint as what each premultiplied channel is multiplied by, x / 255 (blue, green, red: the straight
+    /// component times alpha; alpha: alpha): what the CPU renderer applies to the group's buffer. nil without a tint.
+    public var tintBytes: (blue: UInt8, green: UInt8, red: UInt8, alpha: UInt8)? {
+        guard let tint else { return nil }
+        func unit(_ x: Double) -> Double { x.isNaN ? 0 : min(max(x, 0), 1) }
+        func byte(_ x: Double) -> UInt8 { UInt8((x * 255).rounded()) }
+        let a = unit(tint.alpha)
+        return (byte(unit(tint.blue) * a), byte(unit(tint.green) * a), byte(unit(tint.red) * a), byte(a))
     }
 }
 

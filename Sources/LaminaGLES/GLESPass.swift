@@ -178,11 +178,19 @@ struct GLESBatchEncoder {
         let b = group.bounds
         let first = instances.count / GLESProgram.instanceFloats
         let map = Matrix3.translation(-CGFloat(b.x0), -CGFloat(b.y0))
-        let alpha = Float(PremultipliedColor.byte(min(max(group.opacity, 0), 1))) / 255
+        var alpha = Float(PremultipliedColor.byte(min(max(group.opacity, 0), 1))) / 255
+        // A tint multiplies alpha (with the opacity) and each colour channel by its share of it (texture.frag).
+        var tint: (Float, Float, Float) = (0, 0, 0)
+        if let m = group.tintBytes {
+            let a = Float(m.alpha)
+            alpha *= a / 255
+            func rest(_ x: UInt8) -> Float { a > 0 ? 1 - Float(x) / a : 1 }
+            tint = (rest(m.blue), rest(m.green), rest(m.red))
+        }
         let box = PixelBox(x0: b.x0, y0: b.y0, x1: b.x1, y1: b.y1)
         let clamp = TexelRect(x0: 0, y0: 0, x1: b.x1 - b.x0, y1: b.y1 - b.y0)
         if group.maskStart != nil { appendInstance(box, map: map, clamp: clamp, color: (0, 0, 0, 1)) }
-        appendInstance(box, map: map, clamp: clamp, color: (0, 0, 0, alpha))
+        appendInstance(box, map: map, clamp: clamp, color: (tint.0, tint.1, tint.2, alpha))
         batches.append(Batch(textured: true, texture: 0, requested: .nearest, filter: .nearest, first: first,
                              count: group.maskStart == nil ? 1 : 2, group: .end(group)))
     }
