@@ -1,5 +1,6 @@
 import Foundation
 import LaminaCore
+import LaminaDrawing
 
 /// An animatable key path of a layer: the kind of its values and how to read and write them in a `LayerState`
 /// (docs/animation.md, "Key paths"). Sub-paths of `transform` and `sublayerTransform` (`transform.rotation.z`,
@@ -20,6 +21,13 @@ package struct AnimatableProperty: @unchecked Sendable {
         case position, bounds, anchorPoint, zPosition, opacity, backgroundColor, borderColor, borderWidth
         case cornerRadius, shadowColor, shadowOpacity, shadowOffset, shadowRadius, contentsRect, contentsCenter
         case transform, sublayerTransform, contents, hidden, masksToBounds, doubleSided
+        // Specialised layers (docs/semantics.md, "Specialised layers"): on a layer of another kind they read as
+        // their defaults and writing them does nothing.
+        case colors, locations, startPoint, endPoint
+        case path, fillColor, strokeColor, lineWidth, miterLimit, lineDashPattern, lineDashPhase, strokeStart, strokeEnd
+        case fontSize, foregroundColor
+        case instanceTransform, instanceColor, instanceRedOffset, instanceGreenOffset, instanceBlueOffset
+        case instanceAlphaOffset, instanceDelay
     }
 
     private enum Part {
@@ -35,7 +43,7 @@ package struct AnimatableProperty: @unchecked Sendable {
     /// Every animatable key path and the kind of value it takes: what a scene file's reader checks animations
     /// against, so that the two cannot drift apart.
     package enum ValueKind: Sendable {
-        case number, angle, point, size, rect, color, transform, image, flag
+        case number, angle, point, size, rect, color, transform, image, flag, colors, numbers, path
     }
 
     package static let valueKinds: [String: ValueKind] = table.mapValues { property in
@@ -51,6 +59,9 @@ package struct AnimatableProperty: @unchecked Sendable {
         case .transform: return .transform
         case .image: return .image
         case .flag: return .flag
+        case .colors: return .colors
+        case .numbers: return .numbers
+        case .path: return .path
         }
     }
 
@@ -64,8 +75,7 @@ package struct AnimatableProperty: @unchecked Sendable {
             for i in 0..<count { out[i] = v[start + i] }
             return .vector(out, count: count)
         case .transform(let component):
-            return TransformComponents(field == .sublayerTransform ? state.sublayerTransform : state.transform)
-                .value(component)
+            return TransformComponents(Self.read(field, state).transformValue).value(component)
         }
     }
 
@@ -79,9 +89,9 @@ package struct AnimatableProperty: @unchecked Sendable {
             for i in 0..<count { v[start + i] = given[i] }
             Self.write(field, .vector(v, count: n), &state)
         case .transform(let component):
-            var parts = TransformComponents(field == .sublayerTransform ? state.sublayerTransform : state.transform)
+            var parts = TransformComponents(Self.read(field, state).transformValue)
             parts.set(component, value)
-            if field == .sublayerTransform { state.sublayerTransform = parts.matrix } else { state.transform = parts.matrix }
+            Self.write(field, .transform(parts.matrix), &state)
         }
     }
 
@@ -108,6 +118,28 @@ package struct AnimatableProperty: @unchecked Sendable {
         case .hidden: .flag(s.isHidden)
         case .masksToBounds: .flag(s.masksToBounds)
         case .doubleSided: .flag(s.isDoubleSided)
+        case .colors: .colors(s.gradient?.colors ?? [])
+        case .locations: .numbers(s.gradient?.locations)
+        case .startPoint: .point(s.gradient?.startPoint ?? CGPoint(x: 0.5, y: 0))
+        case .endPoint: .point(s.gradient?.endPoint ?? CGPoint(x: 0.5, y: 1))
+        case .path: .path(s.shape?.path)
+        case .fillColor: .color(s.shape?.fillColor)
+        case .strokeColor: .color(s.shape?.strokeColor)
+        case .lineWidth: .number(Double(s.shape?.lineWidth ?? 1))
+        case .miterLimit: .number(Double(s.shape?.miterLimit ?? 10))
+        case .lineDashPattern: .numbers(s.shape?.lineDashPattern)
+        case .lineDashPhase: .number(Double(s.shape?.lineDashPhase ?? 0))
+        case .strokeStart: .number(Double(s.shape?.strokeStart ?? 0))
+        case .strokeEnd: .number(Double(s.shape?.strokeEnd ?? 1))
+        case .fontSize: .number(Double(s.text?.fontSize ?? 36))
+        case .foregroundColor: .color(s.text?.foregroundColor ?? .white)
+        case .instanceTransform: .transform(s.replicator?.instanceTransform ?? .identity)
+        case .instanceColor: .color(s.replicator?.instanceColor ?? .white)
+        case .instanceRedOffset: .number(Double(s.replicator?.instanceRedOffset ?? 0))
+        case .instanceGreenOffset: .number(Double(s.replicator?.instanceGreenOffset ?? 0))
+        case .instanceBlueOffset: .number(Double(s.replicator?.instanceBlueOffset ?? 0))
+        case .instanceAlphaOffset: .number(Double(s.replicator?.instanceAlphaOffset ?? 0))
+        case .instanceDelay: .number(s.replicator?.instanceDelay ?? 0)
         }
     }
 
@@ -134,6 +166,28 @@ package struct AnimatableProperty: @unchecked Sendable {
         case (.hidden, .flag(let flag)): s.isHidden = flag
         case (.masksToBounds, .flag(let flag)): s.masksToBounds = flag
         case (.doubleSided, .flag(let flag)): s.isDoubleSided = flag
+        case (.colors, .colors(let list)): s.gradient?.colors = list
+        case (.locations, .numbers(let list)): s.gradient?.locations = list
+        case (.startPoint, .vector): s.gradient?.startPoint = value.point
+        case (.endPoint, .vector): s.gradient?.endPoint = value.point
+        case (.path, .path(let path)): s.shape?.path = path
+        case (.fillColor, .color(let c)): s.shape?.fillColor = c
+        case (.strokeColor, .color(let c)): s.shape?.strokeColor = c
+        case (.lineWidth, .vector): s.shape?.lineWidth = CGFloat(value.number)
+        case (.miterLimit, .vector): s.shape?.miterLimit = CGFloat(value.number)
+        case (.lineDashPattern, .numbers(let list)): s.shape?.lineDashPattern = list
+        case (.lineDashPhase, .vector): s.shape?.lineDashPhase = CGFloat(value.number)
+        case (.strokeStart, .vector): s.shape?.strokeStart = CGFloat(value.number)
+        case (.strokeEnd, .vector): s.shape?.strokeEnd = CGFloat(value.number)
+        case (.fontSize, .vector): s.text?.fontSize = CGFloat(value.number)
+        case (.foregroundColor, .color(let c)): s.text?.foregroundColor = c ?? .clear
+        case (.instanceTransform, .transform(let t)): s.replicator?.instanceTransform = t
+        case (.instanceColor, .color(let c)): s.replicator?.instanceColor = c ?? .clear
+        case (.instanceRedOffset, .vector): s.replicator?.instanceRedOffset = Float(value.number)
+        case (.instanceGreenOffset, .vector): s.replicator?.instanceGreenOffset = Float(value.number)
+        case (.instanceBlueOffset, .vector): s.replicator?.instanceBlueOffset = Float(value.number)
+        case (.instanceAlphaOffset, .vector): s.replicator?.instanceAlphaOffset = Float(value.number)
+        case (.instanceDelay, .vector): s.replicator?.instanceDelay = value.number
         default: break  // a value of another kind: ignored
         }
     }
@@ -194,6 +248,29 @@ package struct AnimatableProperty: @unchecked Sendable {
         add("masksToBounds", .flag, .masksToBounds)
         add("doubleSided", .flag, .doubleSided)
         add("isDoubleSided", .flag, .doubleSided)
+        // Specialised layers: the key paths Core Animation animates on its subclasses.
+        add("colors", .colors, .colors)
+        add("locations", .numbers, .locations)
+        point("startPoint", .startPoint)
+        point("endPoint", .endPoint)
+        add("path", .path, .path)
+        add("fillColor", .color, .fillColor)
+        add("strokeColor", .color, .strokeColor)
+        add("lineWidth", .number, .lineWidth)
+        add("miterLimit", .number, .miterLimit)
+        add("lineDashPattern", .numbers, .lineDashPattern)
+        add("lineDashPhase", .number, .lineDashPhase)
+        add("strokeStart", .number, .strokeStart)
+        add("strokeEnd", .number, .strokeEnd)
+        add("fontSize", .number, .fontSize)
+        add("foregroundColor", .color, .foregroundColor)
+        transform("instanceTransform", .instanceTransform)
+        add("instanceColor", .color, .instanceColor)
+        add("instanceRedOffset", .number, .instanceRedOffset)
+        add("instanceGreenOffset", .number, .instanceGreenOffset)
+        add("instanceBlueOffset", .number, .instanceBlueOffset)
+        add("instanceAlphaOffset", .number, .instanceAlphaOffset)
+        add("instanceDelay", .number, .instanceDelay)
         return table
     }()
 }
@@ -283,5 +360,13 @@ struct TransformComponents {
         case .translationZ: translation.z = x
         case .translation: (translation.x, translation.y) = (value.components[0], value.components[1])
         }
+    }
+}
+
+extension AnimatedValue {
+    /// The matrix of a transform value; the identity for any other.
+    var transformValue: Transform3D {
+        if case .transform(let t) = self { return t }
+        return .identity
     }
 }

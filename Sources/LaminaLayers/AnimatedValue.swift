@@ -1,5 +1,6 @@
 import Foundation
 import LaminaCore
+import LaminaDrawing
 
 /// A value of an animatable property, in the form animations interpolate (docs/animation.md, "Values"):
 /// numbers, points, sizes and rects as up to four components; colours on straight components; transforms as
@@ -13,6 +14,12 @@ enum AnimatedValue {
     case flag(Bool)
     /// Contents part of the way from one image to another: the planner cross-dissolves the two pictures.
     case dissolve(from: Image?, to: Image?, progress: Double)
+    /// A gradient's colours: interpolated one by one when both lists are as long, else switched at halfway.
+    case colors([Color])
+    /// A list of numbers (gradient locations, a dash pattern); nil is a value of its own (evenly spaced, solid).
+    case numbers([Double]?)
+    /// A shape's path: interpolated point by point between paths of the same elements, else switched at halfway.
+    indirect case path(Path?)
 
     static func number(_ x: Double) -> AnimatedValue { .vector(SIMD4(x, 0, 0, 0), count: 1) }
     static func point(_ p: CGPoint) -> AnimatedValue { .vector(SIMD4(Double(p.x), Double(p.y), 0, 0), count: 2) }
@@ -41,6 +48,13 @@ enum AnimatedValue {
             return .transform(DecomposedTransform3D.interpolate(x, y, p))
         case (.image(let x), .image(let y)) where x !== y && p > 0 && p < 1:
             return .dissolve(from: x, to: y, progress: p)
+        case (.colors(let x), .colors(let y)) where x.count == y.count:
+            return .colors(zip(x, y).map { Self.mix($0, $1, p) ?? .clear })
+        case (.numbers(let x?), .numbers(let y?)) where x.count == y.count:
+            return .numbers(zip(x, y).map { $0 + ($1 - $0) * p })
+        case (.path(let x?), .path(let y?)):
+            if let between = x.interpolated(to: y, progress: p) { return .path(between) }
+            return p < 0.5 ? a : b
         default:
             // Images cross-dissolve in the planner (PresentedState.dissolve); flags and mismatched values switch
             // at halfway, as CSS's discrete animation does.
@@ -60,6 +74,12 @@ enum AnimatedValue {
         case (.transform(let x), .transform(let y)):
             // The added transform applies first, in the layer's space, then the one it is added to.
             return .transform(y.concatenating(x))
+        case (.colors(let x), .colors(let y)) where x.count == y.count:
+            return .colors(zip(x, y).map { u, v in
+                Color(red: u.red + v.red, green: u.green + v.green, blue: u.blue + v.blue, alpha: u.alpha + v.alpha)
+            })
+        case (.numbers(let x?), .numbers(let y?)) where x.count == y.count:
+            return .numbers(zip(x, y).map(+))
         default:
             return b
         }
@@ -78,6 +98,12 @@ enum AnimatedValue {
         case (.transform(let x), .transform(let y)):
             // The transform that, applied after x, gives y.
             return .transform((x.inverted ?? .identity).concatenating(y))
+        case (.colors(let x), .colors(let y)) where x.count == y.count:
+            return .colors(zip(x, y).map { u, v in
+                Color(red: v.red - u.red, green: v.green - u.green, blue: v.blue - u.blue, alpha: v.alpha - u.alpha)
+            })
+        case (.numbers(let x?), .numbers(let y?)) where x.count == y.count:
+            return .numbers(zip(y, x).map(-))
         default:
             return b
         }
@@ -92,6 +118,12 @@ enum AnimatedValue {
             let c = c ?? .clear
             return add(value, .color(Color(red: c.red * times, green: c.green * times, blue: c.blue * times,
                                            alpha: c.alpha * times)))
+        case .colors(let list):
+            return add(value, .colors(list.map { c in
+                Color(red: c.red * times, green: c.green * times, blue: c.blue * times, alpha: c.alpha * times)
+            }))
+        case .numbers(let list?):
+            return add(value, .numbers(list.map { $0 * times }))
         case .transform(let t):
             var result = value
             var count = Int(min(max(times, 0), 1000))
@@ -119,6 +151,14 @@ enum AnimatedValue {
         case (.transform(let x), .transform(let y)):
             let d = SIMD4(Double(y.m41 - x.m41), Double(y.m42 - x.m42), Double(y.m43 - x.m43), 0)
             return (d * d).sum().squareRoot()
+        case (.colors(let x), .colors(let y)) where x.count == y.count:
+            return zip(x, y).reduce(0) { sum, pair in
+                let (u, v) = pair
+                let d = SIMD4(v.red - u.red, v.green - u.green, v.blue - u.blue, v.alpha - u.alpha)
+                return sum + (d * d).sum()
+            }.squareRoot()
+        case (.numbers(let x?), .numbers(let y?)) where x.count == y.count:
+            return zip(x, y).reduce(0) { $0 + ($1.1 - $1.0) * ($1.1 - $1.0) }.squareRoot()
         default:
             return 1
         }
@@ -138,7 +178,7 @@ enum AnimatedValue {
 /// The kind of value a key path takes; converts what a program passes (`Any`, as in Core Animation) to an
 /// `AnimatedValue`.
 enum AnimatedValueKind {
-    case number, point, size, rect, color, transform, image, flag
+    case number, point, size, rect, color, transform, image, flag, colors, numbers, path
 
     /// `value` as this kind, or nil when it is not one (a wrong type is ignored, as Core Animation ignores it).
     func convert(_ value: Any?) -> AnimatedValue? {
@@ -146,6 +186,8 @@ enum AnimatedValueKind {
             switch self {
             case .color: return .color(nil)
             case .image: return .image(nil)
+            case .numbers: return .numbers(nil)
+            case .path: return .path(nil)
             default: return nil
             }
         }
@@ -172,6 +214,14 @@ enum AnimatedValueKind {
         case .flag:
             if let b = value as? Bool { return .flag(b) }
             return Self.double(value).map { .flag($0 != 0) }
+        case .colors:
+            return (value as? [Color]).map { .colors($0) }
+        case .numbers:
+            guard let array = value as? [Any] else { return nil }
+            let numbers = array.compactMap(Self.double)
+            return numbers.count == array.count ? .numbers(numbers) : nil
+        case .path:
+            return (value as? Path).map { .path($0) }
         }
     }
 

@@ -49,11 +49,16 @@ extension Layer {
         while rest != 0 {
             let index = rest.trailingZeroBitCount
             rest &= rest - 1
-            guard let key = LayerState.Field(rawValue: index)?.actionKey, let action = action(forKey: key) else {
-                continue
-            }
-            action.run(forKey: key, object: self, arguments: nil)
+            guard let key = LayerState.Field(rawValue: index)?.actionKey else { continue }
+            runAction(forKey: key)
         }
+    }
+
+    /// Runs the action for a change of `key` (a specialised layer's property: its field stands for many keys), unless
+    /// the transaction disables actions.
+    func runAction(forKey key: String) {
+        guard !Transaction.disableActions(), let action = action(forKey: key) else { return }
+        action.run(forKey: key, object: self, arguments: nil)
     }
 }
 

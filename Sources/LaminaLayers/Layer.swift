@@ -126,6 +126,31 @@ open class Layer: @unchecked Sendable {
         return result
     }
 
+    /// Changes the style of a specialised layer (`field`: its kind's field) under the lock, records the change in the
+    /// calling thread's transaction, and runs the action for `key` (nil: the property does not animate) when the
+    /// layer has been drawn.
+    @inline(__always)
+    func writeStyle(_ field: LayerState.Field, key: String?, body: (inout LayerState) -> Void) {
+        let drawn = ModelLock.shared.withLock {
+            body(&model)
+            Transaction.recordLocked(self, fields: field.bit)
+            return snapshotNode != nil
+        }
+        if drawn, let key { runAction(forKey: key) }
+    }
+
+    /// Gives a specialised layer its kind (a subclass's initialiser, before anything else can see the layer).
+    func becomeSpecial(_ special: SpecialContent) {
+        model.special = special
+        committed.special = special
+    }
+
+    /// The size the layer would like to be: the bounds' size (CALayer's `preferredFrameSize()` without a layout
+    /// manager). TextLayer gives the size its text needs.
+    open func preferredFrameSize() -> CGSize {
+        bounds.size
+    }
+
     /// The action a change of `key` runs when nothing else gives one (Layer+Actions.swift): the implicit
     /// animation of an animatable key (`implicitAnimation(forKey:)`), nil for others. Subclasses may override it.
     open class func defaultAction(forKey key: String) -> Action? {

@@ -9,6 +9,9 @@ public struct PresentationEffects: @unchecked Sendable {
     public var dissolveProgress: Double = 0
     /// A transition running on the layer: the picture of the subtree before the change, and how far along it is.
     public var transition: TransitionFrame?
+    /// A replicator with instanceDelay: the sublayers of instances 1, 2, ... as presented at their own times
+    /// (t - i x instanceDelay); nil when every instance sees the same time.
+    public var instanceSublayers: [[LayerSnapshot]]?
 }
 
 /// One frame of a transition: the layer's subtree as it was before the change, the transition's kind and its
@@ -82,7 +85,7 @@ extension LayerSnapshot {
         var masks: [LayerSnapshot?] = Array(repeating: nil, count: order.count)
         var result = self
         for index in order.indices.reversed() {
-            let (node, _, parent, slot) = order[index]
+            let (node, local, parent, slot) = order[index]
             var presented = made[index] ?? node
             if children[index] != nil || masks[index] != nil {
                 presented = LayerSnapshot(
@@ -90,6 +93,13 @@ extension LayerSnapshot {
                     sublayers: children[index].map(SnapshotChildren.init) ?? node.sharedChildren,
                     mask: masks[index] ?? node.mask, contentVersion: stamp, ownVersion: presented.ownVersion,
                     effects: presented.effects)
+            }
+            if let delayed = node.delayedInstances(presentedState: presented.state, at: local, stamp: stamp) {
+                var effects = presented.effects ?? PresentationEffects()
+                effects.instanceSublayers = delayed
+                presented = LayerSnapshot(id: node.id, state: presented.state, sublayers: presented.sharedChildren,
+                                          mask: presented.mask, contentVersion: stamp, ownVersion: stamp,
+                                          effects: effects)
             }
             guard parent >= 0 else {
                 result = presented
@@ -189,5 +199,23 @@ private struct EvaluationBuffers: @unchecked Sendable {
         results.deallocate()
         events.deinitialize(count: chunks)
         events.deallocate()
+    }
+}
+
+extension LayerSnapshot {
+    /// For a replicator with instanceDelay whose sublayers animate: the committed sublayers presented at each later
+    /// instance's own time, local - i x instanceDelay (docs/semantics.md, "Replicator layers"); nil otherwise. Their
+    /// animation events are not reported again: instance 0's are the layers' own.
+    func delayedInstances(presentedState state: LayerState, at local: Double, stamp: UInt64) -> [[LayerSnapshot]]? {
+        guard let style = state.replicator, style.instanceDelay != 0, style.instanceDelay.isFinite,
+            sublayers.contains(where: { $0.animatedSubtree })
+        else { return nil }
+        let count = min(max(style.instanceCount, 0), Planner.mostInstances)
+        guard count > 1 else { return nil }
+        var ignored: [AnimationEvent] = []
+        return (1..<count).map { index in
+            let time = local - Double(index) * style.instanceDelay
+            return sublayers.map { $0.presented(at: time, stamp: stamp, events: &ignored) }
+        }
     }
 }

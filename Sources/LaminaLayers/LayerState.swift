@@ -86,6 +86,9 @@ public struct LayerState: @unchecked Sendable {
     public var timing = MediaTiming()
     /// The animations attached to the layer, in the order they were added (each a copy the layer owns).
     public var animations: [AttachedAnimation] = []
+    /// What a specialised layer (GradientLayer, ShapeLayer, TextLayer, ReplicatorLayer) paints or repeats, fixed by
+    /// the layer's class when it is made; `.none` for a plain layer. Boxed, so a plain layer pays 8 bytes for it.
+    public var special: SpecialContent = .none
 
     public init() {}
 
@@ -129,6 +132,11 @@ public struct LayerState: @unchecked Sendable {
         case animations
         case sublayers
         case mask
+        /// The whole style of a specialised layer, one field per kind (a transaction commits the style whole).
+        case gradient
+        case shape
+        case text
+        case replicator
 
         var bit: UInt64 { 1 << UInt64(rawValue) }
     }
@@ -181,6 +189,7 @@ public struct LayerState: @unchecked Sendable {
             case .sourceDescription: sourceDescription = source.sourceDescription
             case .timing: timing = source.timing
             case .animations: animations = source.animations
+            case .gradient, .shape, .text, .replicator: special = source.special
             case .sublayers, .mask: break
             }
         }

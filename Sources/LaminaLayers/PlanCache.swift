@@ -30,6 +30,8 @@ public final class PlanCache: @unchecked Sendable {
     var shadowStamps: [ObjectIdentifier: SampledShadow] = [:]
     /// Planning counters of the last frame, for tests and benchmarks.
     public internal(set) var statistics = PlanStatistics()
+    /// The pictures of gradient, shape and text layers (Planner+Special.swift).
+    let pictures = VectorPictureCache()
 
     public init() {}
 
@@ -74,6 +76,11 @@ public struct PlanStatistics: Hashable, Sendable {
     public var subtreesMoved = 0
     /// Quads copied from the last plan (both kinds).
     public var quadsReused = 0
+    /// Gradient, shape and text pictures made (laid out and rasterised) for this frame.
+    public var picturesMade = 0
+    /// Pictures of gradient, shape and text layers taken from the cache, unchanged, for layers planned this frame
+    /// (layers in subtrees copied whole from the last plan do not ask for theirs at all).
+    public var picturesReused = 0
 
     public init() {}
 }

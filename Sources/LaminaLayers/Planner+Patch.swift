@@ -99,6 +99,8 @@ extension Planner {
         let layer = visit.layer
         guard let old = cache.fragments[fragment].node, old.ownVersion == layer.ownVersion, layer.effects == nil,
             old.effects == nil, layer.mask == nil, old.mask == nil, !layer.isHidden,
+            // A replicator's instances are planned on their own, not kept as fragments.
+            layer.state.replicator == nil,
             // A shadow's silhouette is the layer's whole subtree: it changes with the sublayers.
             layer.shadowOpacity <= 0
         else { return false }

@@ -36,6 +36,9 @@ public struct Planner {
     public var scale: CGFloat
     /// The largest output allowed.
     public var limits: PixelLimits
+    /// Where the pictures of gradient, shape and text layers are kept between frames (the plan cache's); nil: made
+    /// for this plan only.
+    var pictures: VectorPictureCache?
 
     public init(scale: CGFloat = 1, limits: PixelLimits = .default) {
         self.scale = scale
@@ -71,6 +74,19 @@ public struct Planner {
     /// - Complexity: O(n log n) in the number of visible layers planned (sorting siblings by zPosition); a reused
     ///   subtree costs a copy of its quads. Iterative, so any depth is fine.
     public func plan(_ root: LayerSnapshot, cache: PlanCache?) throws -> RenderPlan {
+        guard let cache, pictures !== cache.pictures else { return try planKeeping(root, cache: cache) }
+        var planner = self
+        planner.pictures = cache.pictures
+        cache.pictures.resetCounters()
+        let plan = try planner.planKeeping(root, cache: cache)
+        let (made, reused) = cache.pictures.counters
+        cache.statistics.picturesMade = made
+        cache.statistics.picturesReused = reused
+        return plan
+    }
+
+    /// `plan(_:cache:)` with this planner's picture cache.
+    private func planKeeping(_ root: LayerSnapshot, cache: PlanCache?) throws -> RenderPlan {
         let (width, height) = try outputSize(for: root.bounds.size)
         let rootToTarget = Matrix3.translation(-root.bounds.minX, -root.bounds.minY)
             .concatenating(.scale(scale, scale))
@@ -226,6 +242,10 @@ public struct Planner {
                 emit(layer, layerToTarget: visit.layerToTarget, opacity: opacity, clip: visit.clip,
                      shaped: !clipsOwnShadow, into: &plan.quads)
             }
+            if layer.state.special.paintsPicture {
+                try emitPicture(layer, layerToTarget: visit.layerToTarget, opacity: opacity, clip: visit.clip,
+                                shaped: !clipsOwnShadow, into: &plan.quads)
+            }
             if clipsOwnShadow, let rounded {
                 let shape = CoverageShape(toTarget: visit.layerToTarget, outer: rounded)
                 run.fixedDecisions += 1
@@ -249,6 +269,11 @@ public struct Planner {
                 stack.append(.closeRoundedClip(
                     start: plan.quads.count, shape: CoverageShape(toTarget: visit.layerToTarget, outer: rounded),
                     layer: layer))
+            }
+            if let replicator = layer.state.replicator {
+                try planInstances(layer, replicator, layerToTarget: visit.layerToTarget, opacity: opacity, clip: clip,
+                                  into: &plan, run: run)
+                continue
             }
             let sublayerSpace = layer.sublayerTransformAboutAnchor
             // Paint order: ascending zPosition, ties in array order; pushed in reverse onto the stack.
@@ -384,7 +409,8 @@ public struct Planner {
                 antialiasedEdges: smooth && rounded == nil ? .all : [], shape: rounded, layerName: layer.name,
                 layerID: layer.id))
         }
-        guard let image = layer.contents else { return }
+        // A gradient, shape or text layer paints its picture in place of contents (emitPicture).
+        guard let image = layer.contents, !layer.state.special.paintsPicture else { return }
         var contentsClip = clip
         if layer.masksToBounds {
             guard let own = ConvexPolygon(

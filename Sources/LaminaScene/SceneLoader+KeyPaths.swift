@@ -22,6 +22,12 @@ enum AnimatedValueForm: Equatable {
     case contents
     /// true or false: a Bool.
     case flag
+    /// A list of colours (a gradient's `colors`): a `[Color]`.
+    case colors
+    /// A list of numbers (`locations`, `lineDashPattern`), or null: a `[Double]` (or nil).
+    case numbers
+    /// Path steps, as `path` and `shadowPath`: a `Path`.
+    case path
 }
 
 extension SceneLoader {
@@ -38,6 +44,9 @@ extension SceneLoader {
         case .transform: .transform
         case .image: .contents
         case .flag: .flag
+        case .colors: .colors
+        case .numbers: .numbers
+        case .path: .path
         }
     }
 
@@ -84,6 +93,24 @@ extension SceneLoader {
             return contents(value, path)
         case .flag:
             return bool(value, path)
+        case .colors:
+            guard case .array(let items) = value.kind else {
+                report(path, at: value.position, "expected a list of colours")
+                return nil
+            }
+            let colors = items.enumerated().compactMap { color($1, ScenePath.index(path, $0)) }
+            return colors.count == items.count ? colors : nil
+        case .numbers:
+            if case .null = value.kind { return nil as [Double]? as Any }
+            guard case .array(let items) = value.kind else {
+                report(path, at: value.position, "expected a list of numbers or null")
+                return nil
+            }
+            let list = items.enumerated().compactMap { number($1, ScenePath.index(path, $0)) }
+            return list.count == items.count ? list : nil
+        case .path:
+            guard let steps = drawingSteps(value, path) else { return nil }
+            return self.path(steps, value: value, path: path, bounds: animatedPathBounds)
         }
     }
 }

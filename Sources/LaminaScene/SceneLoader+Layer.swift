@@ -85,6 +85,7 @@ extension SceneLoader {
         readLayerTiming(layer, keys: keys, path: path)
         // After contents: an animation of sprite frames sets the layer's contents to their sheet.
         if let member = keys["animations"] {
+            animatedPathBounds = layer.bounds
             let animations = readAnimations(member.value, ScenePath.key(path, "animations"), layer: layer)
             layerAnimations.append((layer, animations))
         }

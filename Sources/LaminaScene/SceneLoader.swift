@@ -12,6 +12,9 @@ import LaminaLayers
 /// layers in `+Layer`, transforms in `+Transform`, files and images in `+Files`, sprite sheets in
 /// `+SpriteSheets`.
 final class SceneLoader {
+    /// The bounds of the layer whose animations are being read: path steps in an animation's values (a shape's
+    /// `path`) are relative to them, as the layer's own are.
+    var animatedPathBounds: CGRect = .zero
     static let topLevelKeys = [
         "size", "scale", "backgroundColor", "images", "spriteSheets", "layers", "duration", "fps", "timeline",
     ]

@@ -1,0 +1,153 @@
+import Foundation
+import LaminaCore
+import LaminaDrawing
+
+// Specialised layers in the planner (docs/semantics.md, "Specialised layers"): a gradient, shape or text layer paints
+// a picture made at the density it is shown at, as one texture quad, so both renderers draw the same pixels; a
+// replicator plans its sublayers once per instance, each with its own transform, colour and time.
+
+extension Planner {
+    /// The most instances a replicator draws: more would only make plans no renderer can finish (a documented limit).
+    static let mostInstances = 10_000
+
+    /// The picture a gradient, shape or text layer paints in place of contents, as a texture quad: made (or taken from
+    /// the cache) at the density the layer is shown at, so it is as sharp at scale 2 or under a scale transform as at
+    /// scale 1. A gradient is clipped to the rounded bounds; a shape or text is clipped to the bounds (rounded) only
+    /// with masksToBounds, as contents are. `shaped`: false when an enclosing group applies the rounded corners.
+    func emitPicture(
+        _ layer: LayerSnapshot, layerToTarget: Matrix3, opacity: Float, clip: ConvexPolygon?, shaped: Bool,
+        into quads: inout [Quad]
+    ) throws {
+        let special = layer.state.special
+        let bounds = layer.bounds
+        let area: CGRect
+        var keyBounds = bounds
+        switch special {
+        case .none, .replicator:
+            return
+        case .gradient, .text:
+            guard bounds.width > 0, bounds.height > 0 else { return }
+            area = bounds
+        case .shape(let style):
+            guard let painted = style.paintedBounds else { return }
+            area = painted
+            // A shape's picture does not depend on the bounds.
+            keyBounds = .zero
+        }
+        guard let density = Self.pictureDensity(layerToTarget, area: area) else { return }
+        let limits = self.limits
+        let make = { () throws -> VectorPicture? in
+            switch special {
+            case .gradient(let style): try style.picture(bounds: bounds, density: density, limits: limits)
+            case .shape(let style): try style.picture(density: density, limits: limits)
+            case .text(let style): try style.picture(bounds: bounds, density: density, limits: limits)
+            case .none, .replicator: nil
+            }
+        }
+        let picture: VectorPicture?
+        do {
+            let key = VectorPictureCache.Key(special: special, bounds: keyBounds, density: density)
+            picture = try pictures.map { try $0.picture(for: layer.id, key: key, make: make) } ?? make()
+        } catch {
+            throw PlanError.drawingFailed("\(layer.debugName): cannot draw its \(special.typeName): \(error)")
+        }
+        guard let picture else { return }
+        var pictureClip = clip
+        if layer.masksToBounds {
+            guard let own = ConvexPolygon(
+                projecting: unitCorners.map(Matrix3.unitSquare(to: bounds).concatenating(layerToTarget).apply))
+            else { return }
+            pictureClip = clip.map { $0.intersection(own) } ?? own
+        }
+        let rounded = shaped ? layer.roundedBounds.map { CoverageShape(toTarget: layerToTarget, outer: $0) } : nil
+        var shape = layer.masksToBounds ? rounded : nil
+        var edges: QuadEdges = []
+        if case .gradient = special {
+            // A gradient takes the background's shape: rounded by cornerRadius without masksToBounds.
+            shape = rounded
+            if layer.allowsEdgeAntialiasing, rounded == nil { edges = .all }
+        }
+        let (w, h) = (picture.image.width, picture.image.height)
+        quads.appendDrawable(Quad(
+            unitToTarget: Matrix3.unitSquare(to: picture.rect).concatenating(layerToTarget),
+            paint: .texture(TextureSource(
+                image: picture.image, unitToTexel: .scale(CGFloat(w), CGFloat(h)),
+                clamp: TexelRect(x0: 0, y0: 0, x1: w, y1: h), filter: .linear)),
+            opacity: opacity, clip: pictureClip, antialiasedEdges: edges, shape: shape, layerName: layer.name,
+            layerID: layer.id))
+    }
+
+    /// Pixels per point at which a layer mapped by `layerToTarget` is shown: the longer of its two axes' lengths on
+    /// screen at the centre of `area`, rounded up to 1/16 (so a picture is made again only when the density changes
+    /// by that much) and lowered where the picture would pass 8,192 pixels a side. nil when the layer is not on
+    /// screen (degenerate or beyond the horizon).
+    static func pictureDensity(_ layerToTarget: Matrix3, area: CGRect) -> CGFloat? {
+        guard let j = jacobian(layerToTarget, at: CGPoint(x: area.midX, y: area.midY)) else { return nil }
+        let raw = max((j.a * j.a + j.b * j.b).squareRoot(), (j.c * j.c + j.d * j.d).squareRoot())
+        guard raw.isFinite, raw > 0 else { return nil }
+        var density = max((raw * 16 - 1e-6).rounded(.up) / 16, 1.0 / 16)
+        let longest = max(area.width, area.height)
+        if longest * density > 8192 { density = max(8192 / longest, 1e-6) }
+        return density
+    }
+
+    /// Plans a replicator's sublayers once per instance (docs/semantics.md, "Replicator layers"), instance 0 first:
+    /// instance i in the sublayer space of instanceTransform applied i times about the anchor point and then the
+    /// layer's own sublayerTransform; a tinted instance becomes a group multiplied by its colour; with instanceDelay,
+    /// instance i's sublayers as the presentation made them at its own time. Each instance is planned on its own (as
+    /// a piece of a transition is), so the plan cache never confuses one instance of a layer with another.
+    func planInstances(
+        _ layer: LayerSnapshot, _ style: ReplicatorStyle, layerToTarget: Matrix3, opacity: Float,
+        clip: ConvexPolygon?, into plan: inout RenderPlan, run: PlanRun
+    ) throws {
+        let count = min(max(style.instanceCount, 0), Self.mostInstances)
+        guard count > 0, !layer.sublayers.isEmpty else { return }
+        let anchor = layer.anchorInLayer
+        let step = style.instanceTransform.isIdentity ? Transform3D.identity
+            : Transform3D(translationX: -anchor.x, y: -anchor.y)
+                .concatenating(style.instanceTransform)
+                .concatenating(Transform3D(translationX: anchor.x, y: anchor.y))
+        let sublayerSpace = layer.sublayerTransformAboutAnchor
+        let delayed = layer.effects?.instanceSublayers
+        var instance = Transform3D.identity
+        for index in 0..<count {
+            if index > 0 { instance = instance.concatenating(step) }
+            let space = instance.concatenating(sublayerSpace)
+            let children = index > 0 && index - 1 < (delayed?.count ?? 0) ? delayed![index - 1] : layer.sublayers
+            let start = plan.quads.count
+            for child in paintOrder(children, zPosition: \.state.zPosition) {
+                let toTarget = child.state.mapToSuperlayer(sublayerSpace: space).concatenating(layerToTarget)
+                guard toTarget.isFinite else { continue }
+                let piece = try self.plan(child, rootToTarget: toTarget, width: plan.width, height: plan.height,
+                                          silhouette: false, run: PlanRun(cache: nil), rootOpacity: opacity,
+                                          rootClip: clip, caching: false)
+                let offset = plan.quads.count
+                plan.quads.append(contentsOf: piece.quads)
+                plan.groups.append(contentsOf: piece.groups.map { $0.shifted(by: offset) })
+            }
+            run.statistics.layersPlanned += 1
+            let color = style.color(ofInstance: index)
+            guard color != .white, plan.quads.count > start else { continue }
+            guard color.alpha > 0,
+                let bounds = Self.bounds(of: plan.quads[start...], width: plan.width, height: plan.height)
+            else {
+                // A clear instance paints nothing.
+                plan.groups.removeAll { $0.range.lowerBound >= start }
+                plan.quads.removeSubrange(start...)
+                continue
+            }
+            run.fixedDecisions += 1
+            plan.groups.append(PlanGroup(range: start..<plan.quads.count, opacity: 1, bounds: bounds, tint: color))
+        }
+    }
+}
+
+extension SpecialContent {
+    /// A gradient, shape or text layer: it paints a picture in place of contents.
+    var paintsPicture: Bool {
+        switch self {
+        case .gradient, .shape, .text: true
+        case .none, .replicator: false
+        }
+    }
+}

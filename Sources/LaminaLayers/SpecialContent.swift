@@ -1,0 +1,58 @@
+import Foundation
+import LaminaCore
+import LaminaDrawing
+
+/// The properties of a specialised layer (docs/semantics.md, "Specialised layers"), as part of its `LayerState`: a
+/// gradient, shape or text layer paints its style in place of `contents`; a replicator repeats its sublayers.
+public enum SpecialContent: Equatable, Sendable {
+    case none
+    indirect case gradient(GradientStyle)
+    indirect case shape(ShapeStyle)
+    indirect case text(TextStyle)
+    indirect case replicator(ReplicatorStyle)
+
+    /// The layer type's name in scene files and messages ("gradient", "shape", "text", "replicator"; "plain").
+    public var typeName: String {
+        switch self {
+        case .none: "plain"
+        case .gradient: "gradient"
+        case .shape: "shape"
+        case .text: "text"
+        case .replicator: "replicator"
+        }
+    }
+
+    /// The field a transaction records for a change of this style.
+    var field: LayerState.Field? {
+        switch self {
+        case .none: nil
+        case .gradient: .gradient
+        case .shape: .shape
+        case .text: .text
+        case .replicator: .replicator
+        }
+    }
+}
+
+extension LayerState {
+    /// The gradient layer's properties; nil on other layers (setting it on them does nothing).
+    public var gradient: GradientStyle? {
+        get { if case .gradient(let style) = special { style } else { nil } }
+        set { if case .gradient = special, let newValue { special = .gradient(newValue) } }
+    }
+    /// The shape layer's properties; nil on other layers (setting it on them does nothing).
+    public var shape: ShapeStyle? {
+        get { if case .shape(let style) = special { style } else { nil } }
+        set { if case .shape = special, let newValue { special = .shape(newValue) } }
+    }
+    /// The text layer's properties; nil on other layers (setting it on them does nothing).
+    public var text: TextStyle? {
+        get { if case .text(let style) = special { style } else { nil } }
+        set { if case .text = special, let newValue { special = .text(newValue) } }
+    }
+    /// The replicator layer's properties; nil on other layers (setting it on them does nothing).
+    public var replicator: ReplicatorStyle? {
+        get { if case .replicator(let style) = special { style } else { nil } }
+        set { if case .replicator = special, let newValue { special = .replicator(newValue) } }
+    }
+}
