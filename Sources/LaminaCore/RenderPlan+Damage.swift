@@ -84,7 +84,8 @@ extension RenderPlan {
             let range = newIndex[group.range.lowerBound]..<newIndex[group.range.upperBound]
             guard !range.isEmpty else { continue }
             keptGroups.append(PlanGroup(range: range, opacity: group.opacity, bounds: cut,
-                                        maskStart: group.maskStart.map { newIndex[$0] }, composite: group.composite))
+                                        maskStart: group.maskStart.map { newIndex[$0] }, composite: group.composite,
+                                        tint: group.tint))
         }
         restricted.groups = keptGroups
         return restricted
