@@ -1,0 +1,124 @@
+import Foundation
+import Lamina
+import LaminaTestSupport
+import Testing
+
+/// How the planner shows gradient, shape and text layers (docs/semantics.md, "Specialised layers"): one texture
+/// quad of a picture made at the density the layer is shown at, kept while nothing it depends on changes.
+@Suite struct VectorPicturePlanTests {
+    func root(_ child: Layer) -> Layer {
+        let root = Layer()
+        root.bounds = CGRect(x: 0, y: 0, width: 200, height: 100)
+        root.addSublayer(child)
+        return root
+    }
+
+    func shape() -> ShapeLayer {
+        let shape = ShapeLayer()
+        shape.frame = CGRect(x: 10, y: 10, width: 40, height: 40)
+        shape.path = Path(rect: CGRect(x: 0, y: 0, width: 40, height: 20))
+        shape.fillColor = .red
+        return shape
+    }
+
+    /// The images of the plan's texture quads.
+    func pictures(_ plan: RenderPlan) -> [Image] {
+        plan.quads.compactMap { if case .texture(let t) = $0.paint { t.image } else { nil } }
+    }
+
+    @Test func thePictureIsMadeAtTheDensityTheLayerIsShownAt() throws {
+        let layer = shape()
+        let tree = root(layer)
+        for (scale, transform, expected) in [(CGFloat(1), Transform3D.identity, 40), (2, .identity, 80),
+                                             (1, Transform3D(scaleX: 3, y: 3, z: 1), 120),
+                                             (2, Transform3D(scaleX: 0.5, y: 0.5, z: 1), 40)] {
+            Transaction.begin()
+            Transaction.setDisableActions(true)
+            layer.transform = transform
+            Transaction.commit()
+            let plan = try Planner(scale: scale).plan(tree)
+            let images = pictures(plan)
+            #expect(images.count == 1)
+            #expect(images.first?.width == expected, "scale \(scale), \(transform.m11): \(images.first?.width ?? 0)")
+        }
+    }
+
+    @Test func anUnchangedPictureIsNotMadeAgain() throws {
+        let labels = (0..<20).map { index -> ShapeLayer in
+            let layer = shape()
+            layer.position = CGPoint(x: 10 + CGFloat(index) * 8, y: 50)
+            return layer
+        }
+        let tree = Layer()
+        tree.bounds = CGRect(x: 0, y: 0, width: 200, height: 100)
+        for label in labels { tree.addSublayer(label) }
+        let renderer = CPURenderer()
+        let planner = renderer
+        _ = try renderer.render(tree)
+        #expect(planner.planCache(for: tree).statistics.picturesMade == 20)
+        // One shape changes its colour and another moves: one picture is made, the moved one is reused.
+        Transaction.begin()
+        Transaction.setDisableActions(true)
+        labels[3].fillColor = .blue
+        labels[5].position.x += 3
+        Transaction.commit()
+        _ = try renderer.render(tree)
+        let statistics = planner.planCache(for: tree).statistics
+        #expect(statistics.picturesMade == 1, "\(statistics)")
+        // Nothing changed: nothing is made or asked for.
+        _ = try renderer.render(tree)
+        #expect(planner.planCache(for: tree).statistics.picturesMade == 0)
+        // A new density makes every picture again.
+        _ = try renderer.render(tree, scale: 2)
+        #expect(planner.planCache(for: tree).statistics.picturesMade == 20)
+    }
+
+    @Test func aMovingLayerKeepsItsPicture() throws {
+        let layer = shape()
+        let tree = root(layer)
+        let renderer = CPURenderer()
+        _ = try renderer.render(tree)
+        for step in 1...5 {
+            Transaction.begin()
+            Transaction.setDisableActions(true)
+            layer.position = CGPoint(x: 30 + CGFloat(step) * 7.5, y: 30)
+            Transaction.commit()
+            _ = try renderer.render(tree)
+            let statistics = renderer.planCache(for: tree).statistics
+            #expect(statistics.picturesMade == 0, "step \(step): \(statistics)")
+        }
+    }
+
+    @Test func contentsAreIgnoredOnAVectorLayer() throws {
+        let layer = shape()
+        layer.contents = try Image(width: 4, height: 4, color: .green)
+        let plan = try Planner().plan(root(layer))
+        #expect(pictures(plan).count == 1)
+        #expect(pictures(plan).first?.width == 40)
+    }
+
+    @Test func aGradientTakesTheRoundedBoundsAShapeDoesNot() throws {
+        let gradient = GradientLayer()
+        gradient.frame = CGRect(x: 10, y: 10, width: 60, height: 40)
+        gradient.colors = [.red, .blue]
+        gradient.cornerRadius = 10
+        let plan = try Planner().plan(root(gradient))
+        #expect(plan.quads.count == 1 && plan.quads[0].shape != nil)
+        let path = shape()
+        path.cornerRadius = 10
+        let shapePlan = try Planner().plan(root(path))
+        #expect(shapePlan.quads.count == 1 && shapePlan.quads[0].shape == nil)
+        path.masksToBounds = true
+        let clipped = try Planner().plan(root(path))
+        #expect(clipped.quads.count == 1 && clipped.quads[0].shape != nil && clipped.quads[0].clip != nil)
+    }
+
+    @Test func aPictureTooLargeForItsDensityIsMadeSmaller() throws {
+        let layer = shape()
+        layer.path = Path(rect: CGRect(x: 0, y: 0, width: 2000, height: 10))
+        layer.transform = Transform3D(scaleX: 8, y: 8, z: 1)
+        let plan = try Planner(scale: 1).plan(root(layer))
+        let image = try #require(pictures(plan).first)
+        #expect(image.width <= 8192 && image.width >= 8000)
+    }
+}
