@@ -59,6 +59,16 @@ public enum BenchScene: String, CaseIterable, Sendable {
     case animated10k = "animated-10k"
     /// The same with 1,000 sprites: the scene `lamina bench --export` exports by default.
     case animated1k = "animated-1k"
+    /// 1,000 text layers (at 1920 x 1080; the same density at other sizes), labels of 12 to 30 characters in
+    /// DejaVu Sans at 12 to 24 points, a third of them centred and a third wrapped, at whole-point positions: the
+    /// first frame lays out and rasterises every label; later frames reuse every picture.
+    case text1k = "text-1k"
+    /// The same, where before every frame 10 labels (the next ten in turn) change their string: 10 pictures made
+    /// per frame, 990 kept.
+    case text1kChange10 = "text-1k-change10"
+    /// 500 gradient cards (at 1920 x 1080) of random whole-point sizes (160...240 x 100...150 points), cornerRadius
+    /// 12, axial, radial and conic in turn with two to four colours (some translucent) at uneven locations.
+    case gradientCards500 = "gradient-cards-500"
 
     /// Gives each of `sprites` one endless animation, four kinds in turn, each at a phase of its own.
     static func animate(_ sprites: [Layer], size: CGSize) {
@@ -167,6 +177,10 @@ public enum BenchScene: String, CaseIterable, Sendable {
             square.shadowOpacity = 1
             square.shadowRadius = shadowRadius ?? 0
             root.addSublayer(square)
+        case .text1k, .text1kChange10:
+            Self.addLabels(to: root, size: size, random: &random)
+        case .gradientCards500:
+            Self.addGradientCards(to: root, size: size, random: &random)
         case .nineslice2k:
             let button = try DemoImages.button()
             for _ in 0..<2_000 {
@@ -186,8 +200,8 @@ public enum BenchScene: String, CaseIterable, Sendable {
 
     /// Work done before each frame: for `upload`, a change to the big image's pixels; for `drawn-1k-redraw10`,
     /// ten layers (the next ten in turn) marked for drawing; for `deeptree`, a new turn of the chain's first level;
-    /// for `cards-500-moving`, ten cards moved and one resized; for `shadow-radius-N`, a new shadow opacity; for
-    /// `parent-moving-10k`, the container moved by a point.
+    /// for `cards-500-moving`, ten cards moved and one resized; for `text-1k-change10`, ten labels given new strings;
+    /// for `shadow-radius-N`, a new shadow opacity; for `parent-moving-10k`, the container moved by a point.
     /// The changes are made with actions disabled: each frame measures the changed tree, not an implicit animation.
     public func prepareFrame(_ root: Layer, frame: Int) {
         Transaction.begin()
@@ -208,6 +222,8 @@ public enum BenchScene: String, CaseIterable, Sendable {
             root.sublayers.first?.shadowOpacity = 1 - Float(frame % 64) / 1000
         case .parentMoving10k:
             root.sublayers.first?.position.x += frame % 2 == 0 ? 1 : -1
+        case .text1kChange10:
+            Self.changeLabels(root, frame: frame)
         default:
             break
         }
@@ -233,6 +249,16 @@ public enum BenchScene: String, CaseIterable, Sendable {
     public static func visibleLayerCount(_ root: Layer) -> Int {
         var count = 0
         forEachLayer(root, visibleOnly: true) { _ in count += 1 }
+        return count
+    }
+
+    /// Gradient, shape and text layers in the tree: the layers that paint a vector picture (the denominator of
+    /// `lamina bench`'s picture cache hit rate).
+    public static func vectorLayerCount(_ root: Layer) -> Int {
+        var count = 0
+        forEachLayer(root, visibleOnly: true) { layer in
+            if layer is GradientLayer || layer is ShapeLayer || layer is TextLayer { count += 1 }
+        }
         return count
     }
 

@@ -89,10 +89,19 @@ struct RendererFigures {
     var firstFrameOffscreenPasses: Int
     var firstFrameShadowsBlurred: Int
     var customDrawsPerFrame: Double
+    /// Vector pictures (gradient, shape and text layers) made per counted frame (median) and on the first frame, of
+    /// `vectorLayers` such layers in the tree (docs/benchmarks.md, "Vector layers").
+    var picturesMade: Int = 0
+    var firstFramePicturesMade: Int = 0
+    var vectorLayers: Int = 0
     var peakMemoryBytes: Int
     /// gles: the frame's time split into its parts (BenchGLESSplit.swift).
     var glesSplit: GLESFrameSplit? = nil
     var framesPerSecond: Double { 1000 / frame.median }
+    /// The share of vector layers whose picture was not made again in a counted frame (median frame).
+    var pictureHitRate: Double? {
+        vectorLayers > 0 ? 1 - Double(picturesMade) / Double(vectorLayers) : nil
+    }
 }
 
 /// A baseline's figures on one scene; `skipped` says why there are none.
@@ -162,6 +171,10 @@ struct SceneResult {
                 \(shadows)
                 """)
             if let split = r.glesSplit { print("    split: \(split.text)") }
+            if let hitRate = r.pictureHitRate {
+                print("    vector pictures per frame: \(r.picturesMade) made, \(r.vectorLayers - r.picturesMade) kept of "
+                      + "\(r.vectorLayers) (hit rate \(f(100 * hitRate))%); first frame \(r.firstFramePicturesMade) made")
+            }
             if r.uploadMedian > 0, r.bytesUploadedPerFrame > 0 {
                 print("    upload \(megabytes(r.bytesUploadedPerFrame)) MB/frame in \(f(r.uploadMedian)) ms: "
                       + "\(f(r.bytesUploadedPerFrame / 1e3 / r.uploadMedian)) MB/s")
@@ -301,7 +314,8 @@ struct BenchRunner {
         var split = GLESFrameSplit.Samples()
         var planTimes: [Double] = [], totals: [Double] = [], uploaded: [Double] = [], uploadTimes: [Double] = []
         var drawsBefore = 0, firstFrame = 0.0, first = RenderStatistics()
-        var passes: [Double] = [], blurred: [Double] = [], reused: [Double] = []
+        var passes: [Double] = [], blurred: [Double] = [], reused: [Double] = [], made: [Double] = []
+        var firstMade = 0
         let progress = Progress(label: "\(source.name) \(choice.rawValue)", total: warmup + frames)
         defer { progress.finish() }
         for frame in 0..<(warmup + frames) {
@@ -328,9 +342,11 @@ struct BenchRunner {
                 }
                 split.add(gles.frameTimings)
             }
+            let pictures = renderer.planCache(for: root).statistics.picturesMade
             if frame == 0 {
                 firstFrame = Double(done - start) / 1e6
                 first = renderer.statistics
+                firstMade = pictures
             }
             if frame >= warmup {
                 planTimes.append(Double(planned - start) / 1e6)
@@ -340,6 +356,7 @@ struct BenchRunner {
                 passes.append(Double(renderer.statistics.offscreenPasses))
                 blurred.append(Double(renderer.statistics.shadowsBlurred))
                 reused.append(Double(renderer.statistics.shadowsReused))
+                made.append(Double(pictures))
             }
             progress.update(frame + 1)
         }
@@ -354,7 +371,8 @@ struct BenchRunner {
             shadowsReused: Int(FrameStats.percentile(reused, 0.5)),
             firstFrameOffscreenPasses: first.offscreenPasses, firstFrameShadowsBlurred: first.shadowsBlurred,
             customDrawsPerFrame: Double(BenchScene.drawCount(root) - drawsBefore) / Double(frames),
-            peakMemoryBytes: PeakMemory.bytes(), glesSplit: split.split(plan: FrameStats.percentile(planTimes, 0.5)))
+            picturesMade: Int(FrameStats.percentile(made, 0.5)), firstFramePicturesMade: firstMade,
+            vectorLayers: BenchScene.vectorLayerCount(root), peakMemoryBytes: PeakMemory.bytes(), glesSplit: split.split(plan: FrameStats.percentile(planTimes, 0.5)))
     }
 
     private func measureCairo(_ source: BenchSceneSource, root: Layer, plan: RenderPlan) throws -> BaselineFigures {
