@@ -2,8 +2,8 @@ import Foundation
 import LaminaCore
 
 extension GradientStyle {
-    /// What a gradient layer with these properties and `bounds` paints at `density` pixels per point
-    /// (LAYERS.md, "GradientLayer"); nil when it paints nothing: no colours, or empty or not finite bounds.
+    /// What a gradient layer with these properties and `bounds` paints at `density` pixels per point, as Core
+    /// Animation's CAGradientLayer does; nil when it paints nothing: no colours, or empty or not finite bounds.
     /// Throws `ImageError.tooLarge` when the bounds at this density would make an image beyond `limits`.
     ///
     /// Every pixel is evaluated at its centre, mapped back into layer space; the picture covers the bounds on the

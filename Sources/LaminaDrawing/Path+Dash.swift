@@ -2,9 +2,10 @@ import Foundation
 import LaminaCore
 
 extension FlatPath {
-    /// The most dashes one stroke is cut into; a finer pattern is stroked solid rather than allocating without
-    /// bound (its dashes would be far below a pixel at any sensible density).
-    static let maximumDashes = 1 << 20
+    /// The most dashes one stroke is cut into (a few megabytes of path); a finer pattern is stroked solid rather
+    /// than allocating without bound: 131072 dashes of one point each would already run across eight 16384-pixel
+    /// pictures.
+    static let maximumDashes = 1 << 17
 
     /// A dash pattern as it is laid: nil (a solid stroke) when it is nil, empty, has a length that is negative or
     /// not finite, or adds up to zero, as Core Graphics strokes such patterns solid. An odd count is repeated

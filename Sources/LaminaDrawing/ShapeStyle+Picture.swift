@@ -12,15 +12,29 @@ extension ShapeStyle {
     /// the line width times the miter limit (miter joins) or sqrt(2) (square caps).
     public var paintedBounds: CGRect? { ShapeOutline(self)?.bounds }
 
-    /// What a shape layer with these properties paints at `density` pixels per point (LAYERS.md, "ShapeLayer"):
+    /// What a shape layer with these properties paints at `density` pixels per point:
     /// the fill, then the stroke above it, both antialiased, over `paintedBounds` on the density's pixel grid. Nil
     /// when nothing is painted or the density is not positive and finite; throws `ImageError.tooLarge` when the
     /// picture would pass `limits`.
+    ///
+    /// Choices where Core Animation's documentation is silent:
+    /// - the dash pattern is laid from the start of every subpath (`lineDashPhase` points into it) and
+    ///   strokeStart/strokeEnd cut the dashed stroke, so dashes stay put on the path as the trim moves; a dash
+    ///   running through a closed subpath's closing point is one dash, joined there;
+    /// - a pattern that is empty, adds up to zero or has a negative or non-finite length strokes solid; one that
+    ///   would cut the stroke into more than 131072 dashes strokes solid too;
+    /// - a lineWidth of 0 (or negative, or not finite) paints no stroke; path elements with coordinates that are
+    ///   not finite are left out (as PathMeasure skips them);
+    /// - trimmed or dashed strokes follow the path flattened to within 0.025 points; untrimmed solid strokes
+    ///   and fills are drawn from the exact curves.
     public func picture(density: CGFloat, limits: PixelLimits = .default) throws -> VectorPicture? {
         guard density > 0, density.isFinite, let outline = ShapeOutline(self), let bounds = outline.bounds
         else { return nil }
         guard let grid = VectorPicture.grid(covering: bounds, density: density, limits: limits) else {
-            func pixels(_ v: CGFloat) -> Int { let p = Double(v * density).rounded(.up); return p < 1e15 ? Int(p) : .max }
+            func pixels(_ v: CGFloat) -> Int {
+                let p = Double(v * density).rounded(.up)
+                return p < 1e15 ? Int(p) : .max
+            }
             let (w, h) = (pixels(bounds.width), pixels(bounds.height))
             throw ImageError.tooLarge(width: w, height: h, reason: limits.violation(width: w, height: h)
                 ?? "\(w)x\(h) pixels exceeds the limit of \(limits.maxDimension) pixels per side")

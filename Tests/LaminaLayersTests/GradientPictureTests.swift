@@ -3,7 +3,7 @@ import LaminaCore
 import LaminaDrawing
 import Testing
 
-/// GradientStyle.picture: every pixel is the gradient evaluated at its centre (LAYERS.md, "GradientLayer"),
+/// GradientStyle.picture: every pixel is the gradient evaluated at its centre,
 /// checked against the formulas.
 @Suite struct GradientPictureTests {
     /// A straight colour as premultiplied 8-bit (r, g, b, a), the way the picture stores it.
@@ -157,8 +157,8 @@ import Testing
         let two = try #require(try style.picture(bounds: bounds, density: 2))
         #expect(two.image.width == 200 && two.image.height == 100)
         #expect(one.rect == bounds && two.rect == bounds)
-        // Layer points at the centres of density-1 pixels are corners of density-2 pixels: compare the centre of
-        // each density-2 pixel with the formula instead, and the two pictures where they sample the same t.
+        // Layer points at the centres of density-1 pixels are corners of density-2 pixels: each picture is compared
+        // with the formula at the centres of its own pixels.
         func expected(_ p: CGPoint) -> [Int] {
             let (dx, dy) = (100.0, 50.0)
             let t = ((p.x - 10) * dx + (p.y - 20) * dy) / (dx * dx + dy * dy)
@@ -170,8 +170,8 @@ import Testing
         for p in [CGPoint(x: 30.5, y: 30.5), CGPoint(x: 90.5, y: 50.5)] {
             #expect(Self.near(Self.pixel(one, at: p), expected(p)), "\(p)")
         }
-        // Where t is the same (along a line perpendicular to the gradient), the colours agree.
-        #expect(Self.near(Self.pixel(one, at: CGPoint(x: 50.5, y: 40.5)), Self.pixel(two, at: CGPoint(x: 50.25, y: 41.25))))
+        // Along a line across the gradient t is the same: (30.25, 30.25) and (35.25, 20.25) at density 2.
+        #expect(Self.pixel(two, at: CGPoint(x: 30.25, y: 30.25)) == Self.pixel(two, at: CGPoint(x: 35.25, y: 20.25)))
     }
 
     @Test func pixelsPartlyOutsideTheBoundsHoldTheCoveredFraction() throws {
