@@ -97,6 +97,9 @@ struct GradientJob: @unchecked Sendable {
                 if di == 0 {
                     let word = lookup(start, scale: scale, top: top)
                     for i in 0..<width { row[i] = word }
+                } else if dj == 0 && j > rows.lowerBound {
+                    // A horizontal gradient: every row is the chunk's first row.
+                    row.update(from: pixels + rows.lowerBound * width, count: width)
                 } else {
                     for i in 0..<width { row[i] = lookup(start + Double(i) * di, scale: scale, top: top) }
                 }

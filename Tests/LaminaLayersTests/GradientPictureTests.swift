@@ -63,6 +63,29 @@ import Testing
         #expect(Self.near(Self.pixel(picture, 39, 5), Self.lerp(red, green, 0.1975 / 0.2)))
     }
 
+    @Test func largePicturesSplitAmongCoresMatchTheFormulaInEveryChunk() throws {
+        var style = GradientStyle()
+        style.colors = [red, blue]
+        style.startPoint = CGPoint(x: 0, y: 0.5)
+        style.endPoint = CGPoint(x: 1, y: 0.5)
+        // 600 x 300 pixels: past the size that is split by rows among the cores.
+        let picture = try #require(try style.picture(bounds: CGRect(x: 0, y: 0, width: 300, height: 150), density: 2))
+        for row in [0, 1, 37, 150, 222, 299] {
+            for column in [0, 151, 450, 599] {
+                let t = (Double(column) + 0.5) / 600
+                #expect(Self.near(Self.pixel(picture, column, row), Self.lerp(red, blue, t)), "(\(column), \(row))")
+            }
+        }
+        style.startPoint = CGPoint(x: 0, y: 0)
+        style.endPoint = CGPoint(x: 1, y: 1)
+        let diagonal = try #require(try style.picture(bounds: CGRect(x: 0, y: 0, width: 300, height: 150), density: 2))
+        for (x, y) in [(10, 290), (300, 150), (599, 0), (420, 260)] {
+            let px = (Double(x) + 0.5) / 2, py = (Double(y) + 0.5) / 2
+            let t = (px * 300 + py * 150) / (300.0 * 300 + 150 * 150)
+            #expect(Self.near(Self.pixel(diagonal, x, y), Self.lerp(red, blue, t)), "(\(x), \(y))")
+        }
+    }
+
     @Test func translucentStopsInterpolateStraightComponentsThroughGrey() throws {
         var style = GradientStyle()
         style.colors = [.white, Color(red: 0, green: 0, blue: 0, alpha: 0)]
