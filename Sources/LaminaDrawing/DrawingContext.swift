@@ -15,7 +15,8 @@ public final class DrawingContext {
     /// The image drawn into.
     public let image: Image
     private let surface: OpaquePointer
-    private let cr: OpaquePointer
+    /// The cairo context (internal for DrawingContext+Extents.swift).
+    let cr: OpaquePointer
 
     private struct State {
         var fillColor = Color.black

@@ -93,6 +93,9 @@ struct PathFlattener {
     var firstPoint: CGPoint?
     var current: SIMD2<Double>?
     var subpathStart: SIMD2<Double>?
+    /// Where each subpath's pieces begin and whether a close ended it (Path+Trim.swift strokes parts of them).
+    /// Drawing on after a close begins a new subpath at the closed point, as in cairo.
+    var subpaths: [(firstPiece: Int, closed: Bool)] = []
 
     /// The most pieces one element is cut into, whatever its size.
     static let maximumPieces = 1 << 16
@@ -163,6 +166,7 @@ struct PathFlattener {
     mutating func move(_ p: SIMD2<Double>) {
         current = p
         subpathStart = p
+        subpaths.append((pieces.count, false))
         if firstPoint == nil { firstPoint = CGPoint(x: p.x, y: p.y) }
     }
 
@@ -185,6 +189,8 @@ struct PathFlattener {
         guard let start = subpathStart, current != nil else { return }
         line(start)
         current = start
+        if !subpaths.isEmpty { subpaths[subpaths.count - 1].closed = true }
+        subpaths.append((pieces.count, false))
     }
 
     /// The cubic Bezier from the current point, cut into n equal parameter steps with n from Wang's formula
