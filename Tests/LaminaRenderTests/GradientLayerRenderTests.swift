@@ -17,10 +17,11 @@ import Testing
         return root
     }
 
-    /// The premultiplied pixel of straight colour `c`.
+    /// The pixel `Image.rgba` reads (straight components) for straight colour `c`; clear reads as all zeros.
     func expected(_ c: Color) -> RGBA8 {
         func byte(_ x: Double) -> UInt8 { UInt8(min(max(x * 255, 0), 255).rounded()) }
-        return RGBA8(r: byte(c.red * c.alpha), g: byte(c.green * c.alpha), b: byte(c.blue * c.alpha), a: byte(c.alpha))
+        guard c.alpha > 0 else { return RGBA8(r: 0, g: 0, b: 0, a: 0) }
+        return RGBA8(r: byte(c.red), g: byte(c.green), b: byte(c.blue), a: byte(c.alpha))
     }
 
     /// Straight mix of a and b at t.
