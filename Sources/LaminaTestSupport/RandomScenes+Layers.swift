@@ -29,6 +29,7 @@ extension RandomSceneBuilder {
         if random.chance(0.12) { keys.append(("allowsEdgeAntialiasing", .bool(true))) }
         if random.chance(0.05) { keys.append(("needsDisplayOnBoundsChange", .bool(true))) }
         if random.chance(0.2) { shadow(into: &keys, size: size) }
+        special(into: &keys, size: size)
         if random.chance(0.25) {
             contents(into: &keys, size: size)
         } else if random.chance(0.12) {

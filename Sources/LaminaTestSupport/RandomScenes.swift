@@ -34,6 +34,7 @@ public indirect enum SceneJSON: Sendable {
     case bool(Bool)
     case array([SceneJSON])
     case object([(String, SceneJSON)])
+    case null
 
     /// JSON text, one layer object per line so that a reproducer can be read and cut down by hand.
     public var text: String {
@@ -47,6 +48,7 @@ public indirect enum SceneJSON: Sendable {
         case .number(let value): out += SceneJSON.format(value)
         case .string(let value): out += SceneJSON.quote(value)
         case .bool(let value): out += value ? "true" : "false"
+        case .null: out += "null"
         case .array(let items):
             let nested = items.contains { if case .object = $0 { return true } else { return false } }
             if !nested {
