@@ -19,6 +19,8 @@ import Testing
             shape.path = path
             shape.strokeColor = .black
             shape.fillColor = nil
+            // The invariant the writers keep: lineWidth = 100 x strokeEnd.
+            shape.lineWidth = 100
             root.addSublayer(shape)
             return shape
         }
