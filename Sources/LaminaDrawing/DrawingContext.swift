@@ -15,7 +15,8 @@ public final class DrawingContext {
     /// The image drawn into.
     public let image: Image
     private let surface: OpaquePointer
-    private let cr: OpaquePointer
+    /// Internal so that the text drawing (DrawingContext+Text.swift) draws with it.
+    let cr: OpaquePointer
 
     private struct State {
         var fillColor = Color.black
