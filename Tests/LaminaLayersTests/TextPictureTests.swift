@@ -3,7 +3,7 @@ import LaminaCore
 import LaminaDrawing
 import XCTest
 
-/// Text layers' pictures (LAYERS.md, "TextLayer") against Pango's own measures of the same text.
+/// Text layers' pictures against Pango's own measures of the same text.
 final class TextPictureTests: XCTestCase {
     private func picture(_ style: TextStyle, _ bounds: CGRect, density: CGFloat = 1,
                          file: StaticString = #filePath, line: UInt = #line) throws -> Image {
@@ -121,6 +121,18 @@ final class TextPictureTests: XCTestCase {
         let short = try picture(TextProbe.style("Short", truncation: .end), bounds)
         XCTAssertEqual(TextProbe.bytes(short), TextProbe.bytes(try picture(TextProbe.style("Short"), bounds)),
                        "a line that fits is not truncated")
+    }
+
+    func testWrappedTextTruncatesItsLastLineThatFits() throws {
+        let text = "Wrapped text that needs more lines than the bounds can hold at this size"
+        let bounds = CGRect(x: 0, y: 0, width: 160, height: 60)
+        let cut = try picture(TextProbe.style(text, wrapped: true), bounds)
+        let truncated = try picture(TextProbe.style(text, wrapped: true, truncation: .end), bounds)
+        // Without truncation the third line is cut off at the bottom; truncated, only two whole lines are drawn.
+        XCTAssertEqual(try box(cut).maxY, 60)
+        XCTAssertLessThan(try box(truncated).maxY, 60)
+        XCTAssertLessThanOrEqual(try box(truncated).maxX, 160)
+        XCTAssertNotEqual(TextProbe.bytes(truncated), TextProbe.bytes(cut))
     }
 
     func testRightToLeftNaturalAlignsRight() throws {
