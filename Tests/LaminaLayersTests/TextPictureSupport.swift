@@ -6,6 +6,11 @@ import LaminaDrawing
 
 /// Pixel measures of a text picture, and a Pango reference made straight through the C API, for the text tests.
 enum TextProbe {
+    /// |a - b| <= tolerance.
+    static func near<T: Numeric & Comparable>(_ a: T, _ b: T, _ tolerance: T) -> Bool {
+        a > b ? a - b <= tolerance : b - a <= tolerance
+    }
+
     /// The box of pixels with any alpha: (minX, minY, maxX, maxY) as pixel columns/rows, maxX/maxY exclusive.
     static func inkBox(_ image: Image) -> (minX: Int, minY: Int, maxX: Int, maxY: Int)? {
         var box: (Int, Int, Int, Int)?
