@@ -9,8 +9,11 @@ extension DrawingContext {
         let rect = rect.standardized
         guard !style.string.isEmpty, style.foregroundColor.alpha > 0, rect.width > 0, rect.height > 0,
               rect.width.isFinite, rect.height.isFinite else { return }
-        let layout = TextLayout(style, width: rect.width, height: rect.height)
-        let c = style.foregroundColor
+        draw(TextLayout(style, width: rect.width, height: rect.height), color: style.foregroundColor, in: rect)
+    }
+
+    /// Draws `layout` (made for `rect`'s size) in `rect`, cut off at it.
+    func draw(_ layout: TextLayout, color c: Color, in rect: CGRect) {
         saveGState()
         clip(to: rect)
         if isOnPixelGrid(rect) {

@@ -23,6 +23,8 @@ final class TextLayout {
     private(set) var lines: [Line] = []
     /// The size the text needs: the widest line's advance and the lines' total height, in points.
     private(set) var size: CGSize = .zero
+    /// False when no line has ink (only spaces or line breaks): nothing would be painted.
+    private(set) var hasInk = false
     let thread: PangoThreadContext
 
     /// Lays out `style`'s text for a box `width` points wide (nil: no box, nothing wraps, truncates or aligns) and
@@ -90,6 +92,7 @@ final class TextLayout {
             lines.append(Line(
                 line: line, origin: origin,
                 logical: CGRect(x: left, y: Self.points(top), width: advance, height: Self.points(end - top))))
+            hasInk = hasInk || (ink.width > 0 && ink.height > 0)
             widest = max(widest, advance)
             bottom = max(bottom, Self.points(end))
         } while pango_layout_iter_next_line(iter) != 0

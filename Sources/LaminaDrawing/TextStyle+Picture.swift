@@ -4,15 +4,17 @@ import LaminaCore
 extension TextStyle {
     /// What a text layer with this style and `bounds` paints at `density` px/pt: the text laid out from the
     /// top-left of the bounds, cut off at the bounds (pixels on the bounds' edges hold only the part inside); nil
-    /// when nothing is painted (empty string, zero bounds, clear colour, or too large for `limits`).
+    /// when nothing is painted (empty string or only spaces, zero bounds, clear colour, or too large for `limits`).
     public func picture(bounds: CGRect, density: CGFloat, limits: PixelLimits = .default) throws -> VectorPicture? {
         let bounds = bounds.standardized
         guard !string.isEmpty, foregroundColor.alpha > 0,
               let grid = VectorPicture.grid(covering: bounds, density: density, limits: limits) else { return nil }
+        let layout = TextLayout(self, width: bounds.width, height: bounds.height)
+        guard layout.hasInk else { return nil }
         let image = try Image(width: grid.width, height: grid.height, limits: limits)
         let context = try DrawingContext(image: image, scale: density)
         context.translateBy(x: -grid.rect.minX, y: -grid.rect.minY)
-        context.draw(self, in: bounds)
+        context.draw(layout, color: foregroundColor, in: bounds)
         context.flush()
         return VectorPicture(image: image, rect: grid.rect, density: density)
     }
