@@ -23,6 +23,8 @@ let package = Package(
         systemLibrary("CJPEG", pkgConfig: "libturbojpeg", apt: "libturbojpeg0-dev"),
         systemLibrary("CPixman", pkgConfig: "pixman-1", apt: "libpixman-1-dev"),
         systemLibrary("CCairo", pkgConfig: "cairo", apt: "libcairo2-dev"),
+        // Text: Pango lays out (HarfBuzz shapes, fontconfig picks fonts) and draws with cairo.
+        systemLibrary("CPango", pkgConfig: "pangocairo", apt: "libpango1.0-dev"),
         systemLibrary("CEGL", pkgConfig: "egl glesv2", apt: "libegl-dev libgles-dev"),
         systemLibrary("CGBM", pkgConfig: "gbm", apt: "libgbm-dev"),
         // The display outputs (docs/kiosk.md): DRM/KMS and fbdev, X11 (Xlib + MIT-SHM).
@@ -35,7 +37,7 @@ let package = Package(
 
         .target(name: "LaminaCore"),
         .target(name: "LaminaImageIO", dependencies: ["LaminaCore", "CPNG", "CJPEG"]),
-        .target(name: "LaminaDrawing", dependencies: ["LaminaCore", "CCairo"]),
+        .target(name: "LaminaDrawing", dependencies: ["LaminaCore", "CCairo", "CPango"]),
         .target(name: "LaminaLayers", dependencies: ["LaminaCore", "LaminaDrawing"]),
         .target(name: "LaminaCPU", dependencies: ["LaminaCore", "CPixman"]),
         .target(name: "LaminaGLES", dependencies: ["LaminaCore", "CEGL", "CGBM"]),
@@ -68,7 +70,8 @@ let package = Package(
         .testTarget(name: "LaminaCoreTests", dependencies: ["LaminaCore"]),
         .testTarget(name: "LaminaImageIOTests", dependencies: ["LaminaImageIO", "LaminaBench", "LaminaTestSupport"],
                     resources: [.copy("Fixtures")]),
-        .testTarget(name: "LaminaLayersTests", dependencies: ["LaminaLayers", "LaminaDrawing", "LaminaTestSupport"]),
+        .testTarget(name: "LaminaLayersTests",
+                    dependencies: ["LaminaLayers", "LaminaDrawing", "LaminaTestSupport", "CPango", "CCairo"]),
         .testTarget(name: "LaminaRenderTests", dependencies: ["Lamina", "LaminaBench", "LaminaTestSupport"],
                     resources: [.copy("Scenes")]),
         .testTarget(name: "LaminaSceneTests", dependencies: ["Lamina", "LaminaScene", "LaminaTestSupport"],

@@ -37,7 +37,7 @@ for map in Sources/C*/module.modulemap; do cflags+=(-Xcc "-fmodule-map-file=$PWD
 # C targets (CXdgShell): SwiftPM writes their module maps into the build folder; their headers are in include/.
 for map in "$bin"/C*.build/module.modulemap; do [ -e "$map" ] && cflags+=(-Xcc "-fmodule-map-file=$map"); done
 for include in Sources/C*/include; do [ -d "$include" ] && cflags+=(-Xcc "-I$PWD/$include"); done
-read -r -a includes <<< "$(pkg-config --cflags-only-I libpng16 libturbojpeg pixman-1 cairo egl glesv2 gbm libdrm x11 xext \
+read -r -a includes <<< "$(pkg-config --cflags-only-I libpng16 libturbojpeg pixman-1 cairo pangocairo egl glesv2 gbm libdrm x11 xext \
     wayland-client wayland-egl)"
 for include in "${includes[@]}"; do cflags+=(-Xcc "$include"); done
 

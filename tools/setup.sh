@@ -9,6 +9,7 @@ packages=(
     libturbojpeg0-dev    # CJPEG (libjpeg-turbo's TurboJPEG API)
     libpixman-1-dev      # CPixman: the CPU renderer
     libcairo2-dev        # CCairo: custom drawing
+    libpango1.0-dev      # CPango: text layers and drawn text (Pango, HarfBuzz shaping, fontconfig)
     libegl-dev libgles-dev libgbm-dev  # CEGL, CGBM: the GLES side
     libdrm-dev           # CDRM: DRM/KMS and fbdev outputs
     libx11-dev libxext-dev  # CX11: the X11 output (Xlib, MIT-SHM)
@@ -16,7 +17,9 @@ packages=(
     wayland-protocols libwayland-bin  # xdg-shell.xml and wayland-scanner, for tools/generate-wayland.sh
     weston xvfb xdotool  # the Wayland output's tests: weston's kiosk shell on its X11 backend, on Xvfb
     libegl-mesa0 libgl1-mesa-dri       # Mesa's EGL driver and llvmpipe, for GLES without a GPU
-    fonts-dejavu-core    # text in the demo
+    fonts-dejavu-core fonts-dejavu-extra  # text in the demo; the text tests name DejaVu Sans/Serif (Latin, Hebrew, Arabic)
+    fonts-wqy-microhei   # a CJK font: fontconfig's fallback for CJK text, and the text tests' reference
+    fonts-lohit-deva     # a Devanagari font: complex-script fallback in the text tests
     glslang-tools        # offline shader validation in CI
     qemu-system-x86 busybox-static zstd cpio kmod python3  # the kiosk VM test (tools/vm, docs/kiosk.md, "DRM/KMS and fbdev in a virtual machine")
 )

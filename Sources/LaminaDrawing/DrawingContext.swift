@@ -15,7 +15,8 @@ public final class DrawingContext {
     /// The image drawn into.
     public let image: Image
     private let surface: OpaquePointer
-    /// The cairo context (internal for DrawingContext+Extents.swift).
+    /// The cairo context: internal for the extensions that draw with it (DrawingContext+Extents.swift,
+    /// DrawingContext+Text.swift).
     let cr: OpaquePointer
 
     private struct State {
