@@ -44,6 +44,13 @@ open class TextLayer: Layer, @unchecked Sendable {
         get { read { $0.text?.isWrapped ?? false } }
         set { writeStyle(.text, key: nil) { $0.text?.isWrapped = newValue } }
     }
+    /// The size the text needs, CATextLayer's `preferredFrameSize()`: the laid-out text's size in points, wrapped at
+    /// the bounds' width when `isWrapped` (as Core Animation wraps at the current width), else one line per newline.
+    open override func preferredFrameSize() -> CGSize {
+        let (style, width) = read { ($0.text ?? TextStyle(), $0.bounds.width) }
+        return style.preferredSize(wrappingWidth: style.isWrapped ? width : nil)
+    }
+
     public var truncationMode: TextLayerTruncationMode {
         get { read { $0.text?.truncationMode ?? TextLayerTruncationMode.none } }
         set { writeStyle(.text, key: nil) { $0.text?.truncationMode = newValue } }

@@ -218,3 +218,40 @@ import Testing
         #expect(far.red == 0 && far.blue == 1)
     }
 }
+
+/// TextLayer.preferredFrameSize(): the size the text needs, as Core Animation's.
+@Suite struct TextLayerPreferredSizeTests {
+    func label(_ string: String, wrapped: Bool = false, width: CGFloat = 400) -> TextLayer {
+        let text = TextLayer()
+        text.bounds = CGRect(x: 0, y: 0, width: width, height: 20)
+        text.font = "DejaVu Sans"
+        text.fontSize = 20
+        text.string = string
+        text.isWrapped = wrapped
+        return text
+    }
+
+    @Test func itGrowsWithTheTextAndItsLines() {
+        let one = label("Lamina").preferredFrameSize()
+        let longer = label("Lamina draws text").preferredFrameSize()
+        let two = label("Lamina\ndraws").preferredFrameSize()
+        #expect(one.width > 40 && one.width < 100 && one.height >= 20 && one.height < 30, "\(one)")
+        #expect(longer.width > one.width * 2 && longer.height == one.height, "\(longer)")
+        #expect(two.height > one.height * 1.8 && two.width < longer.width, "\(two)")
+        #expect(label("").preferredFrameSize().width == 0)
+    }
+
+    @Test func wrappedTextWrapsAtTheBoundsWidth() {
+        let text = "a sentence long enough to need several lines at this width"
+        let unwrapped = label(text, wrapped: false, width: 120).preferredFrameSize()
+        let wrapped = label(text, wrapped: true, width: 120).preferredFrameSize()
+        #expect(unwrapped.width > 300 && unwrapped.height < 30, "\(unwrapped)")
+        #expect(wrapped.width <= 120 && wrapped.height > 60, "\(wrapped)")
+    }
+
+    @Test func aPlainLayerPrefersItsBoundsSize() {
+        let layer = Layer()
+        layer.bounds = CGRect(x: 0, y: 0, width: 30, height: 40)
+        #expect(layer.preferredFrameSize() == CGSize(width: 30, height: 40))
+    }
+}
