@@ -47,21 +47,23 @@ extension Demo {
         star.lineDashPattern = [14, 8]
         star.strokeEnd = 0.8
         root.addSublayer(star)
-        root.addSublayer(try label("shape: even-odd, dashes, strokeEnd 0.8",
+        root.addSublayer(try label("shape: strokeEnd 0.8",
                                    at: CGPoint(x: star.frame.minX, y: star.frame.maxY + 6), size: 12))
 
+        let card = Layer(frame: CGRect(x: 540, y: y, width: 200, height: 136))
+        card.backgroundColor = Color(hex: "#1F2937")!
+        card.cornerRadius = 10
         let text = TextLayer()
-        text.frame = CGRect(x: 540, y: y, width: 200, height: 136)
-        text.backgroundColor = Color(hex: "#1F2937")!
-        text.cornerRadius = 10
+        text.frame = card.bounds.insetBy(dx: 8, dy: 16)
+        card.addSublayer(text)
         text.string = "Lamina draws text\nשלום · مرحبا\nनमस्ते · 日本語"
         text.font = "DejaVu Sans"
-        text.fontSize = 20
+        text.fontSize = 18
         text.alignmentMode = .center
         text.isWrapped = true
         text.foregroundColor = Color(hex: "#F9FAFB")!
-        root.addSublayer(text)
-        root.addSublayer(try label("text: Pango, four scripts", at: CGPoint(x: text.frame.minX, y: text.frame.maxY + 6),
+        root.addSublayer(card)
+        root.addSublayer(try label("text: Pango, four scripts", at: CGPoint(x: card.frame.minX, y: card.frame.maxY + 6),
                                    size: 12))
 
         let ring = ReplicatorLayer()
