@@ -9,7 +9,7 @@ enum SceneLayerType: String, CaseIterable {
 
 /// Layer types: `type`, the keys only one type takes, and which layer a specialised key path belongs to.
 extension SceneLoader {
-    /// The keys each specialised type takes besides the plain layer's (LAYERS.md's key tables).
+    /// The keys each specialised type takes besides the plain layer's (docs/scene-format.md, "Layer types").
     static let keysByLayerType: [SceneLayerType: [String]] = [
         .gradient: ["colors", "locations", "startPoint", "endPoint", "gradientType"],
         .shape: [
