@@ -184,7 +184,7 @@ extension SceneLoader {
     private func basicAnimation(
         _ keys: [String: JSONMember], _ path: String, at value: JSONValue, layer: Layer, spring: Bool
     ) -> Animation? {
-        guard let (keyPath, form) = requiredKeyPath(keys, path, at: value) else { return nil }
+        guard let (keyPath, form) = requiredKeyPath(keys, path, at: value, layer: layer) else { return nil }
         let animation: BasicAnimation
         if spring {
             let springAnimation = SpringAnimation(keyPath: keyPath)
@@ -249,13 +249,21 @@ extension SceneLoader {
 
     /// `keyPath` (required) and its form.
     func requiredKeyPath(
-        _ keys: [String: JSONMember], _ path: String, at value: JSONValue
+        _ keys: [String: JSONMember], _ path: String, at value: JSONValue, layer: Layer
     ) -> (String, AnimatedValueForm)? {
         guard let member = keys["keyPath"] else {
             report(path, at: value.position, "required key \"keyPath\" is missing (the property to animate)")
             return nil
         }
-        return keyPathForm(member.value, ScenePath.key(path, "keyPath"))
+        let keyPathPath = ScenePath.key(path, "keyPath")
+        guard let (keyPath, form) = keyPathForm(member.value, keyPathPath) else { return nil }
+        // A specialised layer's key path animates nothing on a layer of another type: an error, not a silent no-op.
+        if let owner = SceneLoader.layerType(ofKeyPath: keyPath), owner != SceneLoader.layerType(of: layer) {
+            report(keyPathPath, at: member.value.position,
+                   "\(ScenePath.quoted(keyPath)) animates only \(owner.rawValue) layers")
+            return nil
+        }
+        return (keyPath, form)
     }
 
     /// `additive` and `cumulative`.

@@ -291,7 +291,7 @@ extension SceneLoader {
     }
 
     /// `[on, off, ...]`: any number of lengths, none negative and not all 0; [] is a solid line.
-    private func dashLengths(_ value: JSONValue, _ path: String) -> [CGFloat]? {
+    func dashLengths(_ value: JSONValue, _ path: String) -> [CGFloat]? {
         let expected = "an array of dash lengths [on, off, ...]"
         guard case .array(let items) = value.kind else {
             typeMismatch(value, path, expected: expected)

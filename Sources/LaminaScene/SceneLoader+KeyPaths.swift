@@ -94,12 +94,7 @@ extension SceneLoader {
         case .flag:
             return bool(value, path)
         case .colors:
-            guard case .array(let items) = value.kind else {
-                report(path, at: value.position, "expected a list of colours")
-                return nil
-            }
-            let colors = items.enumerated().compactMap { color($1, ScenePath.index(path, $0)) }
-            return colors.count == items.count ? colors : nil
+            return colors(value, path)
         case .numbers:
             if case .null = value.kind { return nil as [Double]? as Any }
             guard case .array(let items) = value.kind else {

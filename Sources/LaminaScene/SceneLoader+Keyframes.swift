@@ -5,7 +5,7 @@ import LaminaLayers
 /// Keyframe animations (docs/scene-format.md, "Animations") and `contents` values, which may be sprite frames.
 extension SceneLoader {
     func keyframeAnimation(_ keys: [String: JSONMember], _ path: String, at value: JSONValue, layer: Layer) -> Animation? {
-        guard let (keyPath, form) = requiredKeyPath(keys, path, at: value) else { return nil }
+        guard let (keyPath, form) = requiredKeyPath(keys, path, at: value, layer: layer) else { return nil }
         let animation = KeyframeAnimation(keyPath: keyPath)
         readPropertyFlags(animation, keys, path)
         let problemCount = problems.count

@@ -36,7 +36,8 @@ extension SceneLoader {
         enqueue(value, path, parent)
         while let (value, path, parent, isMask) = pending.popLast() {
             guard let members = members(value, path, expected: "a layer (an object)") else { continue }
-            let layer = Layer()
+            // The type first: it picks the subclass, and the keys the layer takes.
+            let layer = makeLayer(members: members, path: path)
             // Planning errors (a layer's drawing, an effect too large) then name the place in the file.
             layer.sourceDescription = "\(path) (\(fileName):\(value.position.line):\(value.position.column))"
             if isMask { parent.mask = layer } else { parent.addSublayer(layer) }
@@ -49,7 +50,10 @@ extension SceneLoader {
 
     /// Sets every property the members give; returns the `sublayers` and `mask` values for the caller to build.
     func configure(_ layer: Layer, members: [JSONMember], path: String) -> (JSONValue?, JSONValue?) {
-        let keys = knownMembers(members, path, known: SceneLoader.layerKeys)
+        var keys = knownMembers(members, path, known: SceneLoader.allLayerKeys)
+        // `type` was read when the layer was made (buildLayers).
+        keys["type"] = nil
+        rejectOtherTypesKeys(&keys, layer: layer, path: path)
         func read<T>(_ key: String, _ reader: (JSONValue, String) -> T?) -> T? {
             keys[key].flatMap { reader($0.value, ScenePath.key(path, key)) }
         }
@@ -83,6 +87,8 @@ extension SceneLoader {
         readContents(layer, keys: keys, path: path)
         readDrawing(layer, keys: keys, path: path)
         readLayerTiming(layer, keys: keys, path: path)
+        // After the geometry: a shape's path steps are placed in the bounds.
+        readSpecialKeys(layer, keys: keys, path: path)
         // After contents: an animation of sprite frames sets the layer's contents to their sheet.
         if let member = keys["animations"] {
             animatedPathBounds = layer.bounds

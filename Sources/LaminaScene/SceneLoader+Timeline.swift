@@ -7,7 +7,7 @@ extension SceneLoader {
     static let timelineEntryKeys = ["at", "layer", "set", "animationDuration", "timingFunction", "disableActions",
                                     "transition"]
     /// Layer keys a timeline may not set: structure, names and custom drawing are fixed when the scene loads.
-    static let fixedLayerKeys = ["name", "sublayers", "mask", "draw", "animations", "needsDisplayOnBoundsChange"]
+    static let fixedLayerKeys = ["type", "name", "sublayers", "mask", "draw", "animations", "needsDisplayOnBoundsChange"]
 
     func loadTimeline(_ value: JSONValue) -> [SceneTimeline.Entry] {
         guard case .array(let items) = value.kind else {
@@ -27,7 +27,7 @@ extension SceneLoader {
         else { return nil }
         let problemCount = problems.count
         let keys = knownMembers(members, path, known: SceneLoader.timelineEntryKeys) { key in
-            SceneLoader.layerKeys.contains(key) ? "unknown key (layer properties go inside \"set\")" : nil
+            SceneLoader.allLayerKeys.contains(key) ? "unknown key (layer properties go inside \"set\")" : nil
         }
         func key(_ name: String) -> (JSONValue, String)? { keys[name].map { ($0.value, ScenePath.key(path, name)) } }
         var at: Double?
@@ -98,12 +98,13 @@ extension SceneLoader {
                 settable.append(member)
             }
         }
-        let source = Layer()
+        // Of the target's type, so that its type's keys are read and others rejected as in the layer's object.
+        let source = SceneLoader.makeLayer(SceneLoader.layerType(of: target))
         source.anchorPoint = target.anchorPoint
         source.bounds = target.bounds
         _ = configure(source, members: settable, path: path)
         var keys: [String] = []
-        for member in settable where SceneLoader.layerKeys.contains(member.key) && !keys.contains(member.key) {
+        for member in settable where SceneLoader.allLayerKeys.contains(member.key) && !keys.contains(member.key) {
             keys.append(member.key)
         }
         return { layer in
@@ -157,7 +158,7 @@ extension SceneLoader {
         case "beginTime": target.beginTime = source.beginTime
         case "speed": target.speed = source.speed
         case "timeOffset": target.timeOffset = source.timeOffset
-        default: break
+        default: copySpecial(key, from: source, to: target)
         }
     }
 

@@ -97,7 +97,7 @@ final class SceneLoader {
         var scene = Scene(root: root, size: .zero)
         guard let members = members(value, "", expected: "a JSON object at the top level") else { return scene }
         let keys = knownMembers(members, "", known: SceneLoader.topLevelKeys) { key in
-            SceneLoader.layerKeys.contains(key)
+            SceneLoader.allLayerKeys.contains(key)
                 ? "unknown key at the top level (layer properties go inside \"layers\")" : nil
         }
 

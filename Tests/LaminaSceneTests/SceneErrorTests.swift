@@ -43,7 +43,8 @@ import Testing
         (#""Opacity": 1"#, #"layers[0].Opacity: unknown key (did you mean "opacity"?)"#),
         (#""sublayer": []"#, #"layers[0].sublayer: unknown key (did you mean "sublayers"?)"#),
         (#""cornerRadus": 4"#, #"layers[0].cornerRadus: unknown key (did you mean "cornerRadius"?)"#),
-        (##""color": "#FFFFFF""##, "layers[0].color: unknown key"),
+        // Suggestions come from every layer type's keys: "colors" is a gradient's.
+        (##""color": "#FFFFFF""##, #"layers[0].color: unknown key (did you mean "colors"?)"#),
         (#""wobble": true"#, "layers[0].wobble: unknown key"),
         (#""my key": 1"#, #"layers[0]["my key"]: unknown key"#),
     ])
