@@ -1,7 +1,7 @@
 import Foundation
 import Lamina
 
-/// Specialised layers (docs/scene-format.md, "Specialised layers"): a layer's `"type"` and its own keys, each set with
+/// Specialised layers (docs/scene-format.md, "Layer types"): a layer's `"type"` and its own keys, each set with
 /// some probability, always valid (numbers stay in their keys' domains even in extreme scenes).
 extension RandomSceneBuilder {
     /// Makes the layer a gradient, shape, text or replicator layer now and then: its type and keys.

@@ -13,41 +13,22 @@ import Testing
 
     /// Renders `json` at `time` with each renderer at scales 1 and 2, checks `probes` ((x, y) in points and the
     /// expected straight RGBA) on each, and parity between the CPU and GLES images.
-    ///
-    /// `tinted`: the scene's instances have colours other than white. On this branch the CPU renderer does not
-    /// yet apply a replicator group's tint (the GLES renderer does), so those checks are a known issue there,
-    /// marked intermittent so that the test keeps passing once the renderer is fixed.
-    static func check(_ json: String, at time: Double = 0, tinted: Bool = false, probes: [(CGPoint, RGBA8)]) throws {
+    static func check(_ json: String, at time: Double = 0, probes: [(CGPoint, RGBA8)]) throws {
         let scene = try load(json)
         for scale in [1.0, 2.0] {
             var images: [Image] = []
             for renderer in ReferenceScenes.renderers() {
                 let image = try renderer.render(scene.root, scale: scale, at: time)
                 images.append(image)
-                let checks = {
-                    for (point, expected) in probes {
-                        let pixel = image.rgba(x: Int(point.x * scale), y: Int(point.y * scale))
-                        #expect(near(pixel, Int(expected.r), Int(expected.g), Int(expected.b), Int(expected.a)),
-                                "\(renderer.name) at scale \(scale), (\(point.x), \(point.y)): \(pixel), expected \(expected)")
-                    }
-                }
-                if tinted && renderer.name == "cpu" {
-                    withKnownIssue("the CPU renderer does not yet tint replicator instances", isIntermittent: true) {
-                        checks()
-                    }
-                } else {
-                    checks()
+                for (point, expected) in probes {
+                    let pixel = image.rgba(x: Int(point.x * scale), y: Int(point.y * scale))
+                    #expect(near(pixel, Int(expected.r), Int(expected.g), Int(expected.b), Int(expected.a)),
+                            "\(renderer.name) at scale \(scale), (\(point.x), \(point.y)): \(pixel), expected \(expected)")
                 }
             }
             // The CPU image and, where an EGL display opens, the GLES image.
             if images.count == 2 {
-                if tinted {
-                    withKnownIssue("the CPU renderer does not yet tint replicator instances", isIntermittent: true) {
-                        #expect(ImageDifference.meetsParity(images[0], images[1]), "parity at scale \(scale)")
-                    }
-                } else {
-                    #expect(ImageDifference.meetsParity(images[0], images[1]), "parity at scale \(scale)")
-                }
+                #expect(ImageDifference.meetsParity(images[0], images[1]), "parity at scale \(scale)")
             }
         }
     }
@@ -73,7 +54,7 @@ import Testing
         }
         // No sixth instance.
         probes.append((CGPoint(x: 110, y: 18), RGBA8(r: 0, g: 0, b: 0, a: 255)))
-        try Self.check(json, tinted: true, probes: probes)
+        try Self.check(json, probes: probes)
     }
 
     /// instanceCount 0 draws none of the sublayers, but the replicator's own background once.
@@ -100,7 +81,7 @@ import Testing
               "sublayers": [{"frame": [45, 5, 10, 10], "backgroundColor": "#ff0000"}]}
             ]}
             """#
-        try Self.check(json, tinted: true, probes: [
+        try Self.check(json, probes: [
             (CGPoint(x: 50, y: 10), RGBA8(r: 255, g: 0, b: 0, a: 255)),
             (CGPoint(x: 90, y: 50), RGBA8(r: 191, g: 0, b: 0, a: 255)),
             (CGPoint(x: 50, y: 90), RGBA8(r: 128, g: 0, b: 0, a: 255)),
