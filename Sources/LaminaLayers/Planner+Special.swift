@@ -52,13 +52,7 @@ extension Planner {
             throw PlanError.drawingFailed("\(layer.debugName): cannot draw its \(special.typeName): \(error)")
         }
         guard let picture else { return }
-        var pictureClip = clip
-        if layer.masksToBounds {
-            guard let own = ConvexPolygon(
-                projecting: unitCorners.map(Matrix3.unitSquare(to: bounds).concatenating(layerToTarget).apply))
-            else { return }
-            pictureClip = clip.map { $0.intersection(own) } ?? own
-        }
+        guard let pictureClip = Self.contentsClip(layer, layerToTarget: layerToTarget, clip: clip) else { return }
         let rounded = shaped ? layer.roundedBounds.map { CoverageShape(toTarget: layerToTarget, outer: $0) } : nil
         var shape = layer.masksToBounds ? rounded : nil
         var edges: QuadEdges = []

@@ -411,13 +411,7 @@ public struct Planner {
         }
         // A gradient, shape or text layer paints its picture in place of contents (emitPicture).
         guard let image = layer.contents, !layer.state.special.paintsPicture else { return }
-        var contentsClip = clip
-        if layer.masksToBounds {
-            guard let own = ConvexPolygon(
-                projecting: unitCorners.map(Matrix3.unitSquare(to: bounds).concatenating(layerToTarget).apply))
-            else { return }
-            contentsClip = clip.map { $0.intersection(own) } ?? own
-        }
+        guard let contentsClip = Self.contentsClip(layer, layerToTarget: layerToTarget, clip: clip) else { return }
         ContentsLayout.forEachCell(layer: layer, image: image) { cell in
             let unitToTarget = Matrix3.unitSquare(to: cell.rectInLayer).concatenating(layerToTarget)
             let (filter, lod) = chooseFilter(layer, unitToTarget: unitToTarget, unitToTexel: cell.unitToTexel)
@@ -428,6 +422,16 @@ public struct Planner {
                 opacity: opacity, clip: contentsClip, antialiasedEdges: smooth ? cell.outerEdges : [],
                 shape: layer.masksToBounds ? rounded : nil, layerName: layer.name, layerID: layer.id))
         }
+    }
+
+    /// The clip of what a layer paints in place of its background's: `clip`, cut to the bounds with masksToBounds.
+    /// The outer optional is nil when the bounds cannot be projected (nothing of it can be seen).
+    static func contentsClip(_ layer: LayerSnapshot, layerToTarget: Matrix3, clip: ConvexPolygon?) -> ConvexPolygon?? {
+        guard layer.masksToBounds else { return .some(clip) }
+        guard let own = ConvexPolygon(
+            projecting: unitCorners.map(Matrix3.unitSquare(to: layer.bounds).concatenating(layerToTarget).apply))
+        else { return nil }
+        return .some(clip.map { $0.intersection(own) } ?? own)
     }
 
     /// The border: borderWidth inset inside the bounds, as four solid bands (top and bottom full width, the sides
