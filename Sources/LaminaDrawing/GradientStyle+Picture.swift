@@ -19,13 +19,18 @@ extension GradientStyle {
     /// counts, and Lamina then spreads the colours evenly, as with nil locations, rather than painting nothing.
     /// Locations are clamped to 0...1 and made non-decreasing (each at least the one before), so stops given out
     /// of order meet in hard edges instead of reversing; a location that is not a number counts as 0.
-    public func picture(bounds: CGRect, density: CGFloat, limits: PixelLimits = .default) throws -> VectorPicture? {
+    /// `visible`: only this part of the layer's space is made (what can be seen of a layer far larger than the
+    /// output); nil: all of the bounds.
+    public func picture(bounds: CGRect, density: CGFloat, visible: CGRect? = nil, limits: PixelLimits = .default)
+        throws -> VectorPicture?
+    {
         guard !colors.isEmpty else { return nil }
         let area = bounds.standardized
         guard density > 0, density.isFinite, !area.isNull, area.width > 0, area.height > 0,
               area.minX.isFinite, area.minY.isFinite, area.maxX.isFinite, area.maxY.isFinite else { return nil }
-        guard let grid = VectorPicture.grid(covering: area, density: density, limits: limits) else {
-            let w = Double(area.width * density).rounded(.up), h = Double(area.height * density).rounded(.up)
+        guard let covered = VectorPicture.area(area, within: visible) else { return nil }
+        guard let grid = VectorPicture.grid(covering: covered, density: density, limits: limits) else {
+            let w = Double(covered.width * density).rounded(.up), h = Double(covered.height * density).rounded(.up)
             let (iw, ih) = (w < 1e15 ? Int(w) : Int.max, h < 1e15 ? Int(h) : Int.max)
             throw ImageError.tooLarge(width: iw, height: ih, reason: limits.violation(width: iw, height: ih)
                 ?? "\(iw)x\(ih) pixels exceeds the limit of \(limits.maxDimension) pixels per side")

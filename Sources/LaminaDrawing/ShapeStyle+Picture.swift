@@ -27,8 +27,13 @@ extension ShapeStyle {
     ///   not finite are left out (as PathMeasure skips them);
     /// - trimmed or dashed strokes follow the path flattened to within 0.025 points; untrimmed solid strokes
     ///   and fills are drawn from the exact curves.
-    public func picture(density: CGFloat, limits: PixelLimits = .default) throws -> VectorPicture? {
-        guard density > 0, density.isFinite, let outline = ShapeOutline(self), let bounds = outline.bounds
+    /// `visible`: only this part of the layer's space is made (what can be seen of a shape far larger than the
+    /// output); nil: all that is painted.
+    public func picture(density: CGFloat, visible: CGRect? = nil, limits: PixelLimits = .default) throws
+        -> VectorPicture?
+    {
+        guard density > 0, density.isFinite, let outline = ShapeOutline(self), let painted = outline.bounds,
+              let bounds = VectorPicture.area(painted, within: visible)
         else { return nil }
         guard let grid = VectorPicture.grid(covering: bounds, density: density, limits: limits) else {
             func pixels(_ v: CGFloat) -> Int {

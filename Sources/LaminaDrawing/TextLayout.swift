@@ -37,7 +37,8 @@ final class TextLayout {
 
         let font = pango_font_description_new()
         pango_font_description_set_family(font, style.font)
-        pango_font_description_set_absolute_size(font, Double(Self.pangoUnits(max(0, style.fontSize))))
+        let size = style.fontSize.isNaN ? 0 : min(max(0, style.fontSize), Self.largestFontSize)
+        pango_font_description_set_absolute_size(font, Double(Self.pangoUnits(size)))
         pango_layout_set_font_description(layout, font)
         pango_font_description_free(font)
         style.string.withCString { pango_layout_set_text(layout, $0, -1) }
@@ -124,6 +125,10 @@ final class TextLayout {
     static func pangoUnits(_ points: CGFloat) -> CGFloat {
         min(max((points * CGFloat(PANGO_SCALE)).rounded(), 0), CGFloat(Int32.max / 2))
     }
+
+    /// The largest font size laid out, in points (docs/semantics.md, "Text layers"): larger sizes make FreeType
+    /// fail, and no output could show a glyph that large.
+    static let largestFontSize: CGFloat = 4096
 
     static func points(_ units: Int32) -> CGFloat { CGFloat(units) / CGFloat(PANGO_SCALE) }
 }

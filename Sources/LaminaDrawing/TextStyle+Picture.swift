@@ -5,10 +5,14 @@ extension TextStyle {
     /// What a text layer with this style and `bounds` paints at `density` px/pt: the text laid out from the
     /// top-left of the bounds, cut off at the bounds (pixels on the bounds' edges hold only the part inside); nil
     /// when nothing is painted (empty string or only spaces, zero bounds, clear colour, or too large for `limits`).
-    public func picture(bounds: CGRect, density: CGFloat, limits: PixelLimits = .default) throws -> VectorPicture? {
+    /// `visible`: only this part of the layer's space is made (what can be seen of a layer far larger than the
+    /// output); nil: all of the bounds.
+    public func picture(bounds: CGRect, density: CGFloat, visible: CGRect? = nil, limits: PixelLimits = .default)
+        throws -> VectorPicture?
+    {
         let bounds = bounds.standardized
-        guard !string.isEmpty, foregroundColor.alpha > 0,
-              let grid = VectorPicture.grid(covering: bounds, density: density, limits: limits) else { return nil }
+        guard !string.isEmpty, foregroundColor.alpha > 0, let covered = VectorPicture.area(bounds, within: visible),
+              let grid = VectorPicture.grid(covering: covered, density: density, limits: limits) else { return nil }
         let layout = TextLayout(self, width: bounds.width, height: bounds.height)
         guard layout.hasInk else { return nil }
         let image = try Image(width: grid.width, height: grid.height, limits: limits)

@@ -21,6 +21,13 @@ public struct VectorPicture: @unchecked Sendable {
         self.density = density
     }
 
+    /// `area` cut to `visible` (nil: all of it); nil when nothing of it is left.
+    public static func area(_ area: CGRect, within visible: CGRect?) -> CGRect? {
+        guard let visible else { return area }
+        let cut = area.intersection(visible)
+        return cut.isNull || cut.width <= 0 || cut.height <= 0 ? nil : cut
+    }
+
     /// The pixel grid at `density` that covers `area` (points): whole pixels, origin snapped down and far edge up,
     /// and the image size. nil when the area is empty or not finite, or when the image would pass `limits`.
     public static func grid(covering area: CGRect, density: CGFloat, limits: PixelLimits = .default)

@@ -16,7 +16,7 @@ extension Planner {
     /// with masksToBounds, as contents are. `shaped`: false when an enclosing group applies the rounded corners.
     func emitPicture(
         _ layer: LayerSnapshot, layerToTarget: Matrix3, opacity: Float, clip: ConvexPolygon?, shaped: Bool,
-        into quads: inout [Quad]
+        target: (width: Int, height: Int), into quads: inout [Quad]
     ) throws {
         let special = layer.state.special
         let bounds = layer.bounds
@@ -34,19 +34,23 @@ extension Planner {
             // A shape's picture does not depend on the bounds.
             keyBounds = .zero
         }
-        guard let density = Self.pictureDensity(layerToTarget, area: area) else { return }
+        // Of a layer larger than the target only what can be seen is made (a 10,000-point shape on a small screen).
+        var visible = Self.visibleArea(layerToTarget, width: target.width, height: target.height)
+        if let seen = visible, seen.contains(area) { visible = nil }
+        guard let shown = VectorPicture.area(area, within: visible),
+              let density = Self.pictureDensity(layerToTarget, area: shown) else { return }
         let limits = self.limits
         let make = { () throws -> VectorPicture? in
             switch special {
-            case .gradient(let style): try style.picture(bounds: bounds, density: density, limits: limits)
-            case .shape(let style): try style.picture(density: density, limits: limits)
-            case .text(let style): try style.picture(bounds: bounds, density: density, limits: limits)
+            case .gradient(let style): try style.picture(bounds: bounds, density: density, visible: visible, limits: limits)
+            case .shape(let style): try style.picture(density: density, visible: visible, limits: limits)
+            case .text(let style): try style.picture(bounds: bounds, density: density, visible: visible, limits: limits)
             case .none, .replicator: nil
             }
         }
         let picture: VectorPicture?
         do {
-            let key = VectorPictureCache.Key(special: special, bounds: keyBounds, density: density)
+            let key = VectorPictureCache.Key(special: special, bounds: keyBounds, density: density, visible: visible)
             picture = try pictures.map { try $0.picture(for: layer.id, key: key, make: make) } ?? make()
         } catch {
             throw PlanError.drawingFailed("\(layer.debugName): cannot draw its \(special.typeName): \(error)")
@@ -83,6 +87,20 @@ extension Planner {
         let longest = max(area.width, area.height)
         if longest * density > 8192 { density = max(8192 / longest, 1e-6) }
         return density
+    }
+
+    /// The part of a layer's space that can be seen in a target of `width` x `height` pixels (with a margin of 2
+    /// pixels for filtering and antialiasing): the target's corners mapped back, for an affine map; nil for a
+    /// projective or singular one (then the whole of what the layer paints is made).
+    static func visibleArea(_ layerToTarget: Matrix3, width: Int, height: Int) -> CGRect? {
+        guard layerToTarget.isAffine, let back = layerToTarget.inverted else { return nil }
+        let corners = [CGPoint(x: -2, y: -2), CGPoint(x: CGFloat(width) + 2, y: -2),
+                       CGPoint(x: CGFloat(width) + 2, y: CGFloat(height) + 2), CGPoint(x: -2, y: CGFloat(height) + 2)]
+        let points = corners.map { back.apply($0).projected }
+        let xs = points.map(\.x), ys = points.map(\.y)
+        guard let x0 = xs.min(), let x1 = xs.max(), let y0 = ys.min(), let y1 = ys.max(),
+              [x0, x1, y0, y1].allSatisfy(\.isFinite) else { return nil }
+        return CGRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }
 
     /// Plans a replicator's sublayers once per instance (docs/semantics.md, "Replicator layers"), instance 0 first:

@@ -244,7 +244,7 @@ public struct Planner {
             }
             if layer.state.special.paintsPicture {
                 try emitPicture(layer, layerToTarget: visit.layerToTarget, opacity: opacity, clip: visit.clip,
-                                shaped: !clipsOwnShadow, into: &plan.quads)
+                                shaped: !clipsOwnShadow, target: (width, height), into: &plan.quads)
             }
             if clipsOwnShadow, let rounded {
                 let shape = CoverageShape(toTarget: visit.layerToTarget, outer: rounded)

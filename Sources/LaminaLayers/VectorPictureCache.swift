@@ -12,6 +12,8 @@ public final class VectorPictureCache: @unchecked Sendable {
         var special: SpecialContent
         var bounds: CGRect
         var density: CGFloat
+        /// The part made, where only part of a large layer can be seen; nil: all of it.
+        var visible: CGRect?
     }
 
     private struct Slot: Hashable {

@@ -29,6 +29,9 @@ import Testing
     @Test func thePictureIsMadeAtTheDensityTheLayerIsShownAt() throws {
         let layer = shape()
         let tree = root(layer)
+        // Large enough that the scaled shape is wholly on screen.
+        tree.bounds = CGRect(x: 0, y: 0, width: 400, height: 300)
+        layer.position = CGPoint(x: 200, y: 150)
         for (scale, transform, expected) in [(CGFloat(1), Transform3D.identity, 40), (2, .identity, 80),
                                              (1, Transform3D(scaleX: 3, y: 3, z: 1), 120),
                                              (2, Transform3D(scaleX: 0.5, y: 0.5, z: 1), 40)] {
@@ -116,9 +119,75 @@ import Testing
     @Test func aPictureTooLargeForItsDensityIsMadeSmaller() throws {
         let layer = shape()
         layer.path = Path(rect: CGRect(x: 0, y: 0, width: 2000, height: 10))
+        layer.anchorPoint = .zero
+        layer.position = .zero
         layer.transform = Transform3D(scaleX: 8, y: 8, z: 1)
-        let plan = try Planner(scale: 1).plan(root(layer))
+        let tree = root(layer)
+        // A target 16,000 pixels wide shows all 16,000 pixels of the scaled shape: more than a picture may have.
+        tree.bounds = CGRect(x: 0, y: 0, width: 16_000, height: 100)
+        let plan = try Planner(scale: 1).plan(tree)
         let image = try #require(pictures(plan).first)
         #expect(image.width <= 8192 && image.width >= 8000)
+    }
+
+    @Test func onlyWhatCanBeSeenOfAHugeLayerIsMade() throws {
+        let tree = Layer()
+        tree.bounds = CGRect(x: 0, y: 0, width: 200, height: 100)
+        tree.backgroundColor = .white
+        // A gradient a million points wide, red to blue: its left end is on screen, and red.
+        let gradient = GradientLayer()
+        gradient.frame = CGRect(x: 0, y: 0, width: 1_000_000, height: 50)
+        gradient.colors = [.red, .blue]
+        gradient.startPoint = CGPoint(x: 0, y: 0.5)
+        gradient.endPoint = CGPoint(x: 1, y: 0.5)
+        tree.addSublayer(gradient)
+        // A line 100,000 points long through the lower half, and text in bounds 10 million points wide.
+        let line = ShapeLayer()
+        var path = Path()
+        path.move(to: CGPoint(x: -50_000, y: 75))
+        path.addLine(to: CGPoint(x: 50_000, y: 75))
+        line.path = path
+        line.fillColor = nil
+        line.strokeColor = .black
+        line.lineWidth = 10
+        tree.addSublayer(line)
+        let text = TextLayer()
+        text.frame = CGRect(x: 0, y: 55, width: 10_000_000, height: 10)
+        text.fontSize = 8
+        text.font = "DejaVu Sans"
+        text.string = "far too wide"
+        tree.addSublayer(text)
+        for scale in [CGFloat(1), 2] {
+            let plan = try Planner(scale: scale).plan(tree)
+            for image in pictures(plan) {
+                #expect(image.width <= Int(204 * scale) + 2 && image.height <= Int(104 * scale) + 2,
+                        "\(image.width) x \(image.height) at scale \(scale)")
+            }
+            var images: [Image] = []
+            for renderer in ReferenceScenes.renderers() {
+                let image = try renderer.render(tree, scale: scale)
+                images.append(image)
+                #expect(near(image.rgba(x: Int(100 * scale), y: Int(25 * scale)), 255, 0, 0), "\(renderer.name)")
+                #expect(near(image.rgba(x: Int(100 * scale), y: Int(75 * scale)), 0, 0, 0), "\(renderer.name)")
+                #expect(near(image.rgba(x: Int(100 * scale), y: Int(90 * scale)), 255, 255, 255), "\(renderer.name)")
+            }
+            if images.count == 2 { #expect(ImageDifference.meetsParity(images[0], images[1])) }
+        }
+    }
+
+    @Test func aLayerThatMovesIntoViewIsMadeForWhatItShows() throws {
+        // Half a wide shape on screen, then moved: its picture follows what can be seen.
+        let layer = shape()
+        layer.path = Path(rect: CGRect(x: 0, y: 0, width: 400, height: 20))
+        let tree = root(layer)
+        let renderer = CPURenderer()
+        let first = try renderer.render(tree)
+        #expect(near(first.rgba(x: 190, y: 20), 255, 0, 0))
+        Transaction.begin()
+        Transaction.setDisableActions(true)
+        layer.position.x -= 300
+        Transaction.commit()
+        let second = try renderer.render(tree)
+        #expect(near(second.rgba(x: 100, y: 20), 255, 0, 0) && near(second.rgba(x: 130, y: 20), 0, 0, 0, 0))
     }
 }
