@@ -12,6 +12,12 @@ extension ShapeStyle {
     /// the line width times the miter limit (miter joins) or sqrt(2) (square caps).
     public var paintedBounds: CGRect? { ShapeOutline(self)?.bounds }
 
+    /// The style made ready to draw (its trimmed and dashed stroke and its painted bounds worked out once), for a
+    /// caller that asks for the bounds and then for pictures: nil when nothing is painted.
+    public func prepared() -> PreparedShape? {
+        ShapeOutline(self).flatMap { outline in outline.bounds.map { PreparedShape(outline: outline, paintedBounds: $0) } }
+    }
+
     /// What a shape layer with these properties paints at `density` pixels per point:
     /// the fill, then the stroke above it, both antialiased, over `paintedBounds` on the density's pixel grid. Nil
     /// when nothing is painted or the density is not positive and finite; throws `ImageError.tooLarge` when the
@@ -32,8 +38,21 @@ extension ShapeStyle {
     public func picture(density: CGFloat, visible: CGRect? = nil, limits: PixelLimits = .default) throws
         -> VectorPicture?
     {
-        guard density > 0, density.isFinite, let outline = ShapeOutline(self), let painted = outline.bounds,
-              let bounds = VectorPicture.area(painted, within: visible)
+        try prepared()?.picture(density: density, visible: visible, limits: limits)
+    }
+}
+
+/// A shape style made ready to draw (`ShapeStyle.prepared()`): what it paints and where, worked out once.
+public struct PreparedShape: Sendable {
+    let outline: ShapeOutline
+    /// `ShapeStyle.paintedBounds`.
+    public let paintedBounds: CGRect
+
+    /// `ShapeStyle.picture(density:visible:limits:)`, without working out the outline again.
+    public func picture(density: CGFloat, visible: CGRect? = nil, limits: PixelLimits = .default) throws
+        -> VectorPicture?
+    {
+        guard density > 0, density.isFinite, let bounds = VectorPicture.area(paintedBounds, within: visible)
         else { return nil }
         guard let grid = VectorPicture.grid(covering: bounds, density: density, limits: limits) else {
             func pixels(_ v: CGFloat) -> Int {
@@ -56,7 +75,7 @@ extension ShapeStyle {
 /// A shape style made ready to draw: the path without elements that are not finite, and the stroke as the path
 /// it strokes (trimmed by strokeStart/strokeEnd and cut into dashes here, so that the dashes stay on the path as
 /// the trim moves), or nil where nothing of that kind is painted.
-struct ShapeOutline {
+struct ShapeOutline: Sendable {
     var fill: (path: Path, color: Color, rule: FillRule)?
     var stroke: (path: Path, color: Color, width: CGFloat, cap: LineCap, join: LineJoin, miterLimit: CGFloat)?
     let bounds: CGRect?

@@ -15,31 +15,31 @@ open class GradientLayer: Layer, @unchecked Sendable {
     /// All of the layer's gradient properties at once.
     public var gradientStyle: GradientStyle {
         get { read { $0.gradient ?? GradientStyle() } }
-        set { writeStyle(.gradient, key: nil) { $0.gradient = newValue } }
+        set { writeStyle(key: nil) { $0.gradient = newValue } }
     }
     /// The colours; empty (the default) paints nothing, one colour fills the bounds.
     public var colors: [Color] {
         get { read { $0.gradient?.colors ?? [] } }
-        set { writeStyle(.gradient, key: "colors") { $0.gradient?.colors = newValue } }
+        set { writeStyle(key: "colors") { $0.gradient?.colors = newValue } }
     }
     /// Where each colour sits, 0...1, non-decreasing; nil (the default) spreads them evenly.
     public var locations: [Double]? {
         get { read { $0.gradient?.locations } }
-        set { writeStyle(.gradient, key: "locations") { $0.gradient?.locations = newValue } }
+        set { writeStyle(key: "locations") { $0.gradient?.locations = newValue } }
     }
     /// (0.5, 0) by default: the middle of the top edge.
     public var startPoint: CGPoint {
         get { read { $0.gradient?.startPoint ?? .zero } }
-        set { writeStyle(.gradient, key: "startPoint") { $0.gradient?.startPoint = newValue } }
+        set { writeStyle(key: "startPoint") { $0.gradient?.startPoint = newValue } }
     }
     /// (0.5, 1) by default: the middle of the bottom edge.
     public var endPoint: CGPoint {
         get { read { $0.gradient?.endPoint ?? .zero } }
-        set { writeStyle(.gradient, key: "endPoint") { $0.gradient?.endPoint = newValue } }
+        set { writeStyle(key: "endPoint") { $0.gradient?.endPoint = newValue } }
     }
     /// Axial by default.
     public var type: GradientLayerType {
         get { read { $0.gradient?.type ?? .axial } }
-        set { writeStyle(.gradient, key: nil) { $0.gradient?.type = newValue } }
+        set { writeStyle(key: nil) { $0.gradient?.type = newValue } }
     }
 }

@@ -126,14 +126,14 @@ open class Layer: @unchecked Sendable {
         return result
     }
 
-    /// Changes the style of a specialised layer (`field`: its kind's field) under the lock, records the change in the
-    /// calling thread's transaction, and runs the action for `key` (nil: the property does not animate) when the
-    /// layer has been drawn.
+    /// Changes the style of a specialised layer under the lock, records the change under its kind's field
+    /// (`SpecialContent.field`) in the calling thread's transaction, and runs the action for `key` (nil: the
+    /// property does not animate) when the layer has been drawn.
     @inline(__always)
-    func writeStyle(_ field: LayerState.Field, key: String?, body: (inout LayerState) -> Void) {
-        let drawn = ModelLock.shared.withLock {
+    func writeStyle(key: String?, body: (inout LayerState) -> Void) {
+        let drawn = ModelLock.shared.withLock { () -> Bool in
             body(&model)
-            Transaction.recordLocked(self, fields: field.bit)
+            if let field = model.special.field { Transaction.recordLocked(self, fields: field.bit) }
             return snapshotNode != nil
         }
         if drawn, let key { runAction(forKey: key) }

@@ -22,6 +22,7 @@ extension Planner {
         let bounds = layer.bounds
         let area: CGRect
         var keyBounds = bounds
+        var prepared: PreparedShape?
         switch special {
         case .none, .replicator:
             return
@@ -29,7 +30,8 @@ extension Planner {
             guard bounds.width > 0, bounds.height > 0 else { return }
             area = bounds
         case .shape(let style):
-            guard let painted = style.paintedBounds else { return }
+            prepared = pictures.map { $0.preparedShape(style, for: layer.id) } ?? style.prepared()
+            guard let painted = prepared?.paintedBounds else { return }
             area = painted
             // A shape's picture does not depend on the bounds.
             keyBounds = .zero
@@ -43,7 +45,7 @@ extension Planner {
         let make = { () throws -> VectorPicture? in
             switch special {
             case .gradient(let style): try style.picture(bounds: bounds, density: density, visible: visible, limits: limits)
-            case .shape(let style): try style.picture(density: density, visible: visible, limits: limits)
+            case .shape: try prepared?.picture(density: density, visible: visible, limits: limits)
             case .text(let style): try style.picture(bounds: bounds, density: density, visible: visible, limits: limits)
             case .none, .replicator: nil
             }

@@ -15,42 +15,42 @@ open class ReplicatorLayer: Layer, @unchecked Sendable {
     /// All of the layer's replicator properties at once.
     public var replicatorStyle: ReplicatorStyle {
         get { read { $0.replicator ?? ReplicatorStyle() } }
-        set { writeStyle(.replicator, key: nil) { $0.replicator = newValue } }
+        set { writeStyle(key: nil) { $0.replicator = newValue } }
     }
     /// 1 by default; 0 draws no sublayers. Negative counts draw none.
     public var instanceCount: Int {
         get { read { $0.replicator?.instanceCount ?? 1 } }
-        set { writeStyle(.replicator, key: nil) { $0.replicator?.instanceCount = newValue } }
+        set { writeStyle(key: nil) { $0.replicator?.instanceCount = newValue } }
     }
     /// The identity by default.
     public var instanceTransform: Transform3D {
         get { read { $0.replicator?.instanceTransform ?? .identity } }
-        set { writeStyle(.replicator, key: "instanceTransform") { $0.replicator?.instanceTransform = newValue } }
+        set { writeStyle(key: "instanceTransform") { $0.replicator?.instanceTransform = newValue } }
     }
     /// Opaque white by default (no tint).
     public var instanceColor: Color {
         get { read { $0.replicator?.instanceColor ?? .white } }
-        set { writeStyle(.replicator, key: "instanceColor") { $0.replicator?.instanceColor = newValue } }
+        set { writeStyle(key: "instanceColor") { $0.replicator?.instanceColor = newValue } }
     }
     public var instanceRedOffset: Float {
         get { read { $0.replicator?.instanceRedOffset ?? 0 } }
-        set { writeStyle(.replicator, key: "instanceRedOffset") { $0.replicator?.instanceRedOffset = newValue } }
+        set { writeStyle(key: "instanceRedOffset") { $0.replicator?.instanceRedOffset = newValue } }
     }
     public var instanceGreenOffset: Float {
         get { read { $0.replicator?.instanceGreenOffset ?? 0 } }
-        set { writeStyle(.replicator, key: "instanceGreenOffset") { $0.replicator?.instanceGreenOffset = newValue } }
+        set { writeStyle(key: "instanceGreenOffset") { $0.replicator?.instanceGreenOffset = newValue } }
     }
     public var instanceBlueOffset: Float {
         get { read { $0.replicator?.instanceBlueOffset ?? 0 } }
-        set { writeStyle(.replicator, key: "instanceBlueOffset") { $0.replicator?.instanceBlueOffset = newValue } }
+        set { writeStyle(key: "instanceBlueOffset") { $0.replicator?.instanceBlueOffset = newValue } }
     }
     public var instanceAlphaOffset: Float {
         get { read { $0.replicator?.instanceAlphaOffset ?? 0 } }
-        set { writeStyle(.replicator, key: "instanceAlphaOffset") { $0.replicator?.instanceAlphaOffset = newValue } }
+        set { writeStyle(key: "instanceAlphaOffset") { $0.replicator?.instanceAlphaOffset = newValue } }
     }
     /// Seconds; 0 by default.
     public var instanceDelay: Double {
         get { read { $0.replicator?.instanceDelay ?? 0 } }
-        set { writeStyle(.replicator, key: "instanceDelay") { $0.replicator?.instanceDelay = newValue } }
+        set { writeStyle(key: "instanceDelay") { $0.replicator?.instanceDelay = newValue } }
     }
 }

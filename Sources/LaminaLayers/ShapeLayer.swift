@@ -14,62 +14,62 @@ open class ShapeLayer: Layer, @unchecked Sendable {
     /// All of the layer's shape properties at once.
     public var shapeStyle: ShapeStyle {
         get { read { $0.shape ?? ShapeStyle() } }
-        set { writeStyle(.shape, key: nil) { $0.shape = newValue } }
+        set { writeStyle(key: nil) { $0.shape = newValue } }
     }
     /// nil (the default) paints nothing. Animates between paths of the same elements.
     public var path: Path? {
         get { read { $0.shape?.path } }
-        set { writeStyle(.shape, key: "path") { $0.shape?.path = newValue } }
+        set { writeStyle(key: "path") { $0.shape?.path = newValue } }
     }
     /// nil: no fill; opaque black by default.
     public var fillColor: Color? {
         get { read { $0.shape?.fillColor } }
-        set { writeStyle(.shape, key: "fillColor") { $0.shape?.fillColor = newValue } }
+        set { writeStyle(key: "fillColor") { $0.shape?.fillColor = newValue } }
     }
     public var fillRule: ShapeLayerFillRule {
         get { read { $0.shape?.fillRule ?? .nonZero } }
-        set { writeStyle(.shape, key: nil) { $0.shape?.fillRule = newValue } }
+        set { writeStyle(key: nil) { $0.shape?.fillRule = newValue } }
     }
     /// nil (the default): no stroke.
     public var strokeColor: Color? {
         get { read { $0.shape?.strokeColor } }
-        set { writeStyle(.shape, key: "strokeColor") { $0.shape?.strokeColor = newValue } }
+        set { writeStyle(key: "strokeColor") { $0.shape?.strokeColor = newValue } }
     }
     /// Points; 1 by default.
     public var lineWidth: CGFloat {
         get { read { $0.shape?.lineWidth ?? 1 } }
-        set { writeStyle(.shape, key: "lineWidth") { $0.shape?.lineWidth = newValue } }
+        set { writeStyle(key: "lineWidth") { $0.shape?.lineWidth = newValue } }
     }
     public var lineCap: ShapeLayerLineCap {
         get { read { $0.shape?.lineCap ?? .butt } }
-        set { writeStyle(.shape, key: nil) { $0.shape?.lineCap = newValue } }
+        set { writeStyle(key: nil) { $0.shape?.lineCap = newValue } }
     }
     public var lineJoin: ShapeLayerLineJoin {
         get { read { $0.shape?.lineJoin ?? .miter } }
-        set { writeStyle(.shape, key: nil) { $0.shape?.lineJoin = newValue } }
+        set { writeStyle(key: nil) { $0.shape?.lineJoin = newValue } }
     }
     /// 10 by default.
     public var miterLimit: CGFloat {
         get { read { $0.shape?.miterLimit ?? 10 } }
-        set { writeStyle(.shape, key: "miterLimit") { $0.shape?.miterLimit = newValue } }
+        set { writeStyle(key: "miterLimit") { $0.shape?.miterLimit = newValue } }
     }
     /// Dash and gap lengths in points; nil (the default): solid.
     public var lineDashPattern: [Double]? {
         get { read { $0.shape?.lineDashPattern } }
-        set { writeStyle(.shape, key: "lineDashPattern") { $0.shape?.lineDashPattern = newValue } }
+        set { writeStyle(key: "lineDashPattern") { $0.shape?.lineDashPattern = newValue } }
     }
     public var lineDashPhase: CGFloat {
         get { read { $0.shape?.lineDashPhase ?? 0 } }
-        set { writeStyle(.shape, key: "lineDashPhase") { $0.shape?.lineDashPhase = newValue } }
+        set { writeStyle(key: "lineDashPhase") { $0.shape?.lineDashPhase = newValue } }
     }
     /// The fraction of the path's length where the stroke starts; 0 by default.
     public var strokeStart: CGFloat {
         get { read { $0.shape?.strokeStart ?? 0 } }
-        set { writeStyle(.shape, key: "strokeStart") { $0.shape?.strokeStart = newValue } }
+        set { writeStyle(key: "strokeStart") { $0.shape?.strokeStart = newValue } }
     }
     /// The fraction of the path's length where the stroke ends; 1 by default.
     public var strokeEnd: CGFloat {
         get { read { $0.shape?.strokeEnd ?? 1 } }
-        set { writeStyle(.shape, key: "strokeEnd") { $0.shape?.strokeEnd = newValue } }
+        set { writeStyle(key: "strokeEnd") { $0.shape?.strokeEnd = newValue } }
     }
 }

@@ -13,36 +13,36 @@ open class TextLayer: Layer, @unchecked Sendable {
     /// All of the layer's text properties at once.
     public var textStyle: TextStyle {
         get { read { $0.text ?? TextStyle() } }
-        set { writeStyle(.text, key: nil) { $0.text = newValue } }
+        set { writeStyle(key: nil) { $0.text = newValue } }
     }
     /// "" by default.
     public var string: String {
         get { read { $0.text?.string ?? "" } }
-        set { writeStyle(.text, key: nil) { $0.text?.string = newValue } }
+        set { writeStyle(key: nil) { $0.text?.string = newValue } }
     }
     /// A font family name resolved with fontconfig; "sans-serif" by default.
     public var font: String {
         get { read { $0.text?.font ?? "sans-serif" } }
-        set { writeStyle(.text, key: nil) { $0.text?.font = newValue } }
+        set { writeStyle(key: nil) { $0.text?.font = newValue } }
     }
     /// Points; 36 by default, as Core Animation's.
     public var fontSize: CGFloat {
         get { read { $0.text?.fontSize ?? 36 } }
-        set { writeStyle(.text, key: "fontSize") { $0.text?.fontSize = newValue } }
+        set { writeStyle(key: "fontSize") { $0.text?.fontSize = newValue } }
     }
     /// Opaque white by default, as Core Animation's.
     public var foregroundColor: Color {
         get { read { $0.text?.foregroundColor ?? .white } }
-        set { writeStyle(.text, key: "foregroundColor") { $0.text?.foregroundColor = newValue } }
+        set { writeStyle(key: "foregroundColor") { $0.text?.foregroundColor = newValue } }
     }
     public var alignmentMode: TextLayerAlignmentMode {
         get { read { $0.text?.alignmentMode ?? .natural } }
-        set { writeStyle(.text, key: nil) { $0.text?.alignmentMode = newValue } }
+        set { writeStyle(key: nil) { $0.text?.alignmentMode = newValue } }
     }
     /// Breaks lines at word boundaries to fit the width; false by default.
     public var isWrapped: Bool {
         get { read { $0.text?.isWrapped ?? false } }
-        set { writeStyle(.text, key: nil) { $0.text?.isWrapped = newValue } }
+        set { writeStyle(key: nil) { $0.text?.isWrapped = newValue } }
     }
     /// The size the text needs, CATextLayer's `preferredFrameSize()`: the laid-out text's size in points, wrapped at
     /// the bounds' width when `isWrapped` (as Core Animation wraps at the current width), else one line per newline.
@@ -53,6 +53,6 @@ open class TextLayer: Layer, @unchecked Sendable {
 
     public var truncationMode: TextLayerTruncationMode {
         get { read { $0.text?.truncationMode ?? TextLayerTruncationMode.none } }
-        set { writeStyle(.text, key: nil) { $0.text?.truncationMode = newValue } }
+        set { writeStyle(key: nil) { $0.text?.truncationMode = newValue } }
     }
 }

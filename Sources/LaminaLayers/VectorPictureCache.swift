@@ -30,6 +30,10 @@ public final class VectorPictureCache: @unchecked Sendable {
 
     private let lock = NSLock()
     private var entries: [Slot: Entry] = [:]
+    /// Each shape layer's style made ready to draw (nil: it paints nothing), so that a frame that only places an
+    /// unchanged shape does not work out its outline and bounds again. At most `mostShapes`; emptied beyond.
+    private var shapes: [LayerID: (style: ShapeStyle, prepared: PreparedShape?)] = [:]
+    private static let mostShapes = 65_536
     private var pixels = 0
     private var clock: UInt64 = 0
     /// The most pixels kept (4 bytes each): 64 Mpx, 256 MiB.
@@ -71,6 +75,22 @@ public final class VectorPictureCache: @unchecked Sendable {
         pixels += picture.image.width * picture.image.height
         if pixels > budget { evict() }
         return picture
+    }
+
+    /// Shape layer `id`'s `style` made ready to draw: the kept one while the style is the same.
+    func preparedShape(_ style: ShapeStyle, for id: LayerID) -> PreparedShape? {
+        lock.lock()
+        if let kept = shapes[id], kept.style == style {
+            lock.unlock()
+            return kept.prepared
+        }
+        lock.unlock()
+        let prepared = style.prepared()
+        lock.lock()
+        defer { lock.unlock() }
+        if shapes.count >= Self.mostShapes { shapes.removeAll(keepingCapacity: true) }
+        shapes[id] = (style, prepared)
+        return prepared
     }
 
     /// Resets the made and reused counters (the start of a frame's plan).
