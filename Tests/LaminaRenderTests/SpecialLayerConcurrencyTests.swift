@@ -32,7 +32,7 @@ import Testing
         Transaction.flush()
         let renderer = CPURenderer()
         _ = try renderer.render(root)
-        let done = ManagedAtomicFlag()
+        let done = StopFlag()
         let writers = (0..<2).map { worker in
             Thread {
                 var step = 0
@@ -96,7 +96,7 @@ import Testing
 }
 
 /// A flag set once, read from any thread.
-final class ManagedAtomicFlag: @unchecked Sendable {
+final class StopFlag: @unchecked Sendable {
     private let lock = NSLock()
     private var flag = false
     func set() { lock.withLock { flag = true } }
