@@ -11,6 +11,11 @@ let package = Package(
     products: [
         .library(name: "Lamina", targets: ["Lamina"]),
         .executable(name: "lamina", targets: ["lamina"]),
+        // Apple's module names over the same objects (docs/porting.md): code written for iOS or macOS with
+        // `import QuartzCore`, `import CoreGraphics` and `import ImageIO` builds against these.
+        .library(name: "QuartzCore", targets: ["QuartzCore"]),
+        .library(name: "CoreGraphics", targets: ["CoreGraphics"]),
+        .library(name: "ImageIO", targets: ["ImageIO"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -48,6 +53,13 @@ let package = Package(
             dependencies: ["LaminaCore", "LaminaLayers", "LaminaCPU", "LaminaGLES", "LaminaScene", "LaminaImageIO",
                            "CEGL", "CGBM", "CDRM", "CX11", "CLinux", "CWayland", "CXdgShell"]
         ),
+        // Apple's names (docs/porting.md): typealiases of Lamina's own types plus Apple's API on them, so that
+        // ported code and Lamina code share one model.
+        .target(name: "CoreGraphics", dependencies: ["LaminaCore", "LaminaDrawing", "LaminaImageIO"]),
+        .target(name: "ImageIO", dependencies: ["CoreGraphics", "LaminaCore", "LaminaImageIO"]),
+        .target(name: "QuartzCore",
+                dependencies: ["CoreGraphics", "LaminaCore", "LaminaDrawing", "LaminaLayers", "LaminaCPU", "LaminaGLES",
+                               "CEGL"]),
         .target(
             name: "Lamina",
             dependencies: [
@@ -80,6 +92,8 @@ let package = Package(
         .testTarget(name: "LaminaDisplayTests",
                     dependencies: ["Lamina", "LaminaDisplay", "LaminaTestSupport", "lamina", "CEGL"]),
         .testTarget(name: "LaminaCLITests", dependencies: ["LaminaBench", "LaminaTestSupport", "lamina"]),
+        // Programs as an iOS developer writes them: only Apple's module names, no Lamina name.
+        .testTarget(name: "QuartzCoreTests", dependencies: ["QuartzCore", "CoreGraphics", "ImageIO"]),
     ]
 )
 

@@ -2,8 +2,9 @@ import Foundation
 
 // Foundation on Linux (swift-corelibs-foundation and FoundationEssentials) has CGFloat, CGPoint, CGSize and
 // CGRect but no CGAffineTransform; Core Animation code uses it for `affineTransform()` and friends. This is
-// CoreGraphics' Swift API, so such code ports unchanged. On Apple platforms CoreGraphics provides the real one.
-#if !canImport(CoreGraphics)
+// CoreGraphics' Swift API, so such code ports unchanged; the package's `CoreGraphics` module re-exports it under
+// the same name. It is not behind `#if !canImport(CoreGraphics)`: that module exists in this package, so such a
+// guard would remove the type from every target built after it.
 
 /// A 2D affine transform with CoreGraphics' conventions: a point is a row vector (x, y, 1) multiplied on the
 /// left of the matrix
@@ -131,5 +132,3 @@ extension CGRect {
         return CGRect(x: x0, y: y0, width: xs.max()! - x0, height: ys.max()! - y0)
     }
 }
-
-#endif
