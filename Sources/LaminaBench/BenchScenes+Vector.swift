@@ -48,7 +48,7 @@ extension BenchScene {
 
     /// text-1k-change10: labels 10 f ..< 10 f + 10 (in turn) get a new string, numbered by the frame.
     static func changeLabels(_ root: Layer, frame: Int) {
-        let labels = root.sublayers
+        let labels = root.sublayers ?? []
         guard !labels.isEmpty else { return }
         for offset in 0..<labelsChangedPerFrame {
             guard let text = labels[(frame * labelsChangedPerFrame + offset) % labels.count] as? TextLayer else {

@@ -139,7 +139,7 @@ public enum BenchScene: String, CaseIterable, Sendable {
                 }
                 parent.addSublayer(sprite)
             }
-            if self == .animated10k || self == .animated1k { Self.animate(root.sublayers, size: size) }
+            if self == .animated10k || self == .animated1k { Self.animate(root.sublayers ?? [], size: size) }
         case .drawn1k, .drawn1kRedraw10:
             for index in 0..<1_000 {
                 let layer = Layer()
@@ -209,19 +209,19 @@ public enum BenchScene: String, CaseIterable, Sendable {
         defer { Transaction.commit() }
         switch self {
         case .upload:
-            guard let image = root.sublayers.first?.contents else { return }
+            guard let image = root.sublayers!.first?.contents as? Image else { return }
             image.setWord(0xFF00_0000 | UInt32(truncatingIfNeeded: frame &* 2_654_435_761) & 0xFF_FFFF, x: 0, y: 0)
             image.markModified()
         case .drawn1kRedraw10:
             for layer in redrawnLayers(root, frame: frame) { layer.setNeedsDisplay() }
         case .deeptree:
-            root.sublayers.first?.transform = Transform3D(rotationAngle: Self.chainTurn + 0.02 * sin(CGFloat(frame)))
+            root.sublayers!.first?.transform = Transform3D(rotationAngle: Self.chainTurn + 0.02 * sin(CGFloat(frame)))
         case .cards500Moving:
             Self.moveCards(root, frame: frame)
         case .shadowRadius3, .shadowRadius30, .shadowRadius300, .shadowRadius1000:
-            root.sublayers.first?.shadowOpacity = 1 - Float(frame % 64) / 1000
+            root.sublayers!.first?.shadowOpacity = 1 - Float(frame % 64) / 1000
         case .parentMoving10k:
-            root.sublayers.first?.position.x += frame % 2 == 0 ? 1 : -1
+            root.sublayers!.first?.position.x += frame % 2 == 0 ? 1 : -1
         case .text1kChange10:
             Self.changeLabels(root, frame: frame)
         default:
@@ -233,7 +233,7 @@ public enum BenchScene: String, CaseIterable, Sendable {
     /// can redraw the same ones.
     public func redrawnLayers(_ root: Layer, frame: Int) -> [Layer] {
         guard self == .drawn1kRedraw10 else { return [] }
-        let layers = root.sublayers
+        let layers = root.sublayers ?? []
         return (0..<10).map { layers[(frame * 10 + $0) % layers.count] }
     }
 
@@ -268,7 +268,7 @@ public enum BenchScene: String, CaseIterable, Sendable {
         while let layer = stack.popLast() {
             if visibleOnly, layer.isHidden || layer.opacity <= 0 { continue }
             body(layer)
-            stack.append(contentsOf: layer.sublayers)
+            stack.append(contentsOf: layer.sublayers ?? [])
         }
     }
 
@@ -335,17 +335,17 @@ public enum BenchScene: String, CaseIterable, Sendable {
     /// Sizes a card and lays out its contents, as a layout pass would.
     static func layOutCard(_ card: Layer, width: CGFloat, height: CGFloat) {
         card.bounds = CGRect(x: 0, y: 0, width: width, height: height)
-        guard let content = card.sublayers.first, content.sublayers.count == 3 else { return }
+        guard let content = card.sublayers!.first, content.sublayers!.count == 3 else { return }
         content.bounds = CGRect(x: 0, y: 0, width: width - 4, height: height - 4)
         // The header band's top corners are rounded only by the content's clip.
-        content.sublayers[0].bounds = CGRect(x: 0, y: 0, width: width - 4, height: 36)
-        content.sublayers[2].bounds = CGRect(x: 0, y: 0, width: width - 4 - 80, height: 12)
+        content.sublayers![0].bounds = CGRect(x: 0, y: 0, width: width - 4, height: 36)
+        content.sublayers![2].bounds = CGRect(x: 0, y: 0, width: width - 4 - 80, height: 12)
     }
 
     /// cards-500-moving's change before `frame`: the next ten cards in turn move by -6...6 whole points each way
     /// (kept inside the output), and the card 250 further on grows by `cardGrowth`, or shrinks back if it had grown.
     static func moveCards(_ root: Layer, frame: Int) {
-        let cards = root.sublayers
+        let cards = root.sublayers ?? []
         guard !cards.isEmpty else { return }
         var random = SplitMix64(seed: 0x1A31A &+ UInt64(frame))
         let limit = root.bounds.size

@@ -75,7 +75,7 @@ public final class SoakScene {
 
     /// Layers the tree holds now (for checks that the tree itself stays the same size).
     public var layerCount: Int {
-        func count(_ layer: Layer) -> Int { 1 + layer.sublayers.reduce(0) { $0 + count($1) } }
+        func count(_ layer: Layer) -> Int { 1 + layer.sublayers!.reduce(0) { $0 + count($1) } }
         return count(root)
     }
 
@@ -84,7 +84,7 @@ public final class SoakScene {
         frame += 1
         // A new image for one layer, new pixels for another.
         images[random.below(images.count)].contents = try makeImage()
-        if let image = images[random.below(images.count)].contents {
+        if let image = images[random.below(images.count)].contents as? Image {
             image.fill(color())
             image.markModified()
         }

@@ -151,7 +151,7 @@ package struct AnimatableProperty: @unchecked Sendable {
         case (.zPosition, .vector): s.zPosition = CGFloat(value.number)
         case (.opacity, .vector): s.opacity = Float(value.number)
         case (.backgroundColor, .color(let c)): s.backgroundColor = c
-        case (.borderColor, .color(let c)): s.borderColor = c ?? .clear
+        case (.borderColor, .color(let c)): s.borderColor = c
         case (.borderWidth, .vector): s.borderWidth = CGFloat(value.number)
         case (.cornerRadius, .vector): s.cornerRadius = CGFloat(value.number)
         case (.shadowColor, .color(let c)): s.shadowColor = c

@@ -221,6 +221,7 @@ enum AnimatedValueKind {
             let numbers = array.compactMap(Self.double)
             return numbers.count == array.count ? .numbers(numbers) : nil
         case .path:
+            if let path = value as? CGPath { return .path(path.path) }
             return (value as? Path).map { .path($0) }
         }
     }

@@ -99,24 +99,37 @@ extension AnimationDelegate {
 }
 
 /// CAAction: what a layer runs when one of its properties changes (an implicit animation, for the default action).
+/// Core Animation's signature: `anObject` is the layer, `dict` the action's arguments (nil for property changes).
 public protocol Action: AnyObject {
-    /// Runs the action for `key` on `layer`: the default one adds an animation.
-    func run(forKey key: String, object layer: Layer, arguments: [String: Any]?)
+    /// Runs the action for `event` on `anObject` (a layer): the default one adds an animation.
+    func run(forKey event: String, object anObject: Any, arguments dict: [AnyHashable: Any]?)
 }
 
 /// Core Animation's NSNull in the action search: stops the search with no action (the change does not animate).
+/// `NSNull()` itself does the same (it is an `Action`, as on Apple platforms); this class is Lamina's spelling.
 public final class NullAction: Action, @unchecked Sendable {
     public init() {}
-    public func run(forKey key: String, object layer: Layer, arguments: [String: Any]?) {}
+    public func run(forKey event: String, object anObject: Any, arguments dict: [AnyHashable: Any]?) {}
     /// One shared instance, for `actions` dictionaries.
     public static let shared = NullAction()
 }
 
+/// `NSNull()` in `actions`, in `style["actions"]` or from a delegate's `action(for:forKey:)` stops the action search
+/// with no action, as on Apple platforms; running it does nothing.
+extension NSNull: Action {
+    public func run(forKey event: String, object anObject: Any, arguments dict: [AnyHashable: Any]?) {}
+}
+
+extension Action {
+    /// Whether the action is one of the null actions that end the search with no action.
+    var isNullAction: Bool { self is NullAction || self is NSNull }
+}
+
 /// An animation is an action: running it adds a copy to the layer for the key (as CAAnimation's
-/// `run(forKey:object:arguments:)` does).
+/// `run(forKey:object:arguments:)` does); on anything but a layer it does nothing.
 extension Animation: Action {
-    public func run(forKey key: String, object layer: Layer, arguments: [String: Any]?) {
-        layer.add(self, forKey: key)
+    public func run(forKey event: String, object anObject: Any, arguments dict: [AnyHashable: Any]?) {
+        (anObject as? Layer)?.add(self, forKey: event)
     }
 }
 

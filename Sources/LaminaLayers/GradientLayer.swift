@@ -12,6 +12,19 @@ open class GradientLayer: Layer, @unchecked Sendable {
         becomeSpecial(.gradient(GradientStyle()))
     }
 
+    /// A copy of `layer` (a presentation copy, as Core Animation makes them): its properties and, when it is of the
+    /// same kind, its style; another kind of layer gives this kind's default style.
+    public override init(layer: Any) {
+        super.init(layer: layer)
+        if model.gradient == nil { becomeSpecial(.gradient(GradientStyle())) } else { committed.special = model.special }
+    }
+
+    /// NSCoding's initialiser (Lamina does not archive layers): a layer with the defaults.
+    public required init?(coder: NSCoder) {
+        super.init(coder: coder)
+        becomeSpecial(.gradient(GradientStyle()))
+    }
+
     /// All of the layer's gradient properties at once.
     public var gradientStyle: GradientStyle {
         get { read { $0.gradient ?? GradientStyle() } }

@@ -22,23 +22,23 @@ open class KeyframeAnimation: PropertyAnimation, @unchecked Sendable {
 
     /// Whether a layer moved along `path` also turns to follow it (CAAnimationRotationMode).
     public enum RotationMode: String, CaseIterable, Hashable, Sendable {
-        /// Turned to the path's tangent.
-        case rotateAuto
-        /// Turned to the tangent, plus half a turn.
-        case rotateAutoReverse
+        /// Turned to the path's tangent (Core Animation's raw value "auto").
+        case rotateAuto = "auto"
+        /// Turned to the tangent, plus half a turn ("autoReverse").
+        case rotateAutoReverse = "autoReverse"
     }
 
     /// The values, of the key path's type (as `BasicAnimation`'s).
     public var values: [Any]?
     /// Where each value is reached, as fractions of the duration: non-decreasing, 0...1, one per value (discrete:
     /// one more, or one per value). nil or a list that breaks these rules: evenly spaced.
-    public var keyTimes: [Double]?
+    public var keyTimes: [NSNumber]?
     /// One per segment (values - 1), easing progress within it; nil: linear.
     public var timingFunctions: [MediaTimingFunction]?
     public var calculationMode: CalculationMode = .linear
     /// For a point key path (`position`): the layer's point moves along this path, at constant speed; it
     /// overrides `values`.
-    public var path: Path?
+    public var path: CGPath?
     /// With `path`, turns the layer to the path's tangent; nil: no turning.
     public var rotationMode: RotationMode?
 
@@ -70,12 +70,12 @@ open class KeyframeAnimation: PropertyAnimation, @unchecked Sendable {
     private func makePrepared() -> Prepared? {
         guard let property else { return nil }
         if let path, property.kind == .point {
-            let measure = PathMeasure(path)
+            let measure = PathMeasure(path.path)
             return measure.length > 0 || measure.pieceCount > 0 ? Prepared(values: [], keyTimes: [], measure: measure) : nil
         }
         let converted = (values ?? []).compactMap { property.kind.convert($0) }
         guard !converted.isEmpty, converted.count == (values ?? []).count else { return nil }
-        return Prepared(values: converted, keyTimes: Self.keyTimes(keyTimes, count: converted.count,
+        return Prepared(values: converted, keyTimes: Self.keyTimes(keyTimes?.map(\.doubleValue), count: converted.count,
                                                                    mode: calculationMode, values: converted),
                         measure: nil)
     }

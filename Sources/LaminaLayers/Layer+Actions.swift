@@ -5,7 +5,7 @@ import LaminaCore
 // has been drawn asks for an action, as CALayer's `action(forKey:)` search does.
 
 extension Layer {
-    /// Actions by key, searched after the delegate's (`NullAction` stops the search); nil by default.
+    /// Actions by key, searched after the delegate's (`NSNull()` or `NullAction` stops the search); nil by default.
     public var actions: [String: Action]? {
         get { ModelLock.shared.withLock { storedActions } }
         set { ModelLock.shared.withLock { storedActions = newValue } }
@@ -13,22 +13,23 @@ extension Layer {
 
     /// Core Animation's style dictionary: its `"actions"` entry (a `[String: Action]`) is searched after
     /// `actions`; nil by default.
-    public var style: [String: Any]? {
+    public var style: [AnyHashable: Any]? {
         get { ModelLock.shared.withLock { storedStyle } }
         set { ModelLock.shared.withLock { storedStyle = newValue } }
     }
 
     /// The action for a change of `key`: the delegate's `action(for:forKey:)`, then `actions[key]`, then
-    /// `style["actions"][key]`, then `defaultAction(forKey:)`. A `NullAction` found on the way ends the search with
-    /// no action (nil).
+    /// `style["actions"][key]`, then `defaultAction(forKey:)` of the layer's class. `NSNull()` (or `NullAction`)
+    /// found on the way ends the search with no action (nil).
     public func action(forKey key: String) -> Action? {
-        if let found = delegate?.action(for: self, forKey: key) { return found is NullAction ? nil : found }
+        if let found = delegate?.action(for: self, forKey: key) { return found.isNullAction ? nil : found }
         let (actions, style) = ModelLock.shared.withLock { (storedActions, storedStyle) }
-        if let found = actions?[key] { return found is NullAction ? nil : found }
+        if let found = actions?[key] { return found.isNullAction ? nil : found }
         if let styleActions = style?["actions"] as? [String: Action], let found = styleActions[key] {
-            return found is NullAction ? nil : found
+            return found.isNullAction ? nil : found
         }
-        return Self.defaultAction(forKey: key)
+        if let found = type(of: self).defaultAction(forKey: key) { return found.isNullAction ? nil : found }
+        return nil
     }
 
     /// The default action of `defaultAction(forKey:)`: for an animatable key, a `BasicAnimation` from the value

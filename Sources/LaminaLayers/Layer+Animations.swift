@@ -156,7 +156,7 @@ extension Layer {
 
     /// The layer and its subtree as a frame at media time `time` shows them: the committed state with every
     /// animation applied (Core Animation's presentation layer). nil while the layer has never been committed.
-    public func presentation(at time: Double) -> LayerSnapshot? {
+    public func presentationSnapshot(at time: Double) -> LayerSnapshot? {
         let committed: (LayerSnapshot, Double)? = ModelLock.shared.withLock {
             guard everCommitted else { return nil }
             // The time of this layer's superlayer: media time through the committed ancestors' timing.

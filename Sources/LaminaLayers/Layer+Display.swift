@@ -46,7 +46,7 @@ extension Layer {
                 defer { backingImage = nil }
                 return backingImage
             }
-            if let previous, contents === previous { contents = nil }
+            if let previous, (contents as? Image) === previous { contents = nil }
             return
         }
         do {

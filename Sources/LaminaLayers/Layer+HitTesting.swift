@@ -51,15 +51,19 @@ protocol HitTestNode: AnyObject {
     var masksToBounds: Bool { get }
     var bounds: CGRect { get }
     var zPosition: CGFloat { get }
-    var sublayers: [Child] { get }
+    var hitTestChildren: [Child] { get }
     var sublayerTransformAboutAnchor: Transform3D { get }
     func mapToSuperlayer(sublayerSpace: Transform3D) -> Matrix3
     func contains(_ point: CGPoint) -> Bool
 }
 
-extension Layer: HitTestNode {}
+extension Layer: HitTestNode {
+    var hitTestChildren: [Layer] { sublayers ?? [] }
+}
 
 extension LayerSnapshot: HitTestNode {
+    var hitTestChildren: [LayerSnapshot] { sublayers }
+
     func mapToSuperlayer(sublayerSpace: Transform3D) -> Matrix3 { state.mapToSuperlayer(sublayerSpace: sublayerSpace) }
 
     /// Whether the layer's bounds contain `point` (in its own space): min edges in, max edges out, as
@@ -92,7 +96,7 @@ private func hitTestTree<Node: HitTestNode>(_ root: Node, point: CGPoint, toTop:
                 if !layer.isDoubleSided, toTop.determinant < 0 { continue }
                 if layer.masksToBounds, !layer.bounds.contains(p) { continue }
                 pending.append(.own(layer, p))
-                let children = layer.sublayers
+                let children = layer.hitTestChildren
                 guard !children.isEmpty else { continue }
                 let sublayerSpace = layer.sublayerTransformAboutAnchor
                 // Pushed in paint order, so the front-most child is popped first.

@@ -75,7 +75,7 @@ extension Layer {
         set { write(.borderWidth) { $0.borderWidth = newValue } }
     }
     /// The border's colour; opaque black by default, as CALayer's.
-    public var borderColor: Color {
+    public var borderColor: Color? {
         get { read { $0.borderColor } }
         set { write(.borderColor) { $0.borderColor = newValue } }
     }
@@ -113,9 +113,9 @@ extension Layer {
     }
     /// The shadow's shape in the layer's space (filled, non-zero winding); nil: the alpha of everything the layer
     /// paints (background, contents, sublayers, border).
-    public var shadowPath: Path? {
-        get { read { $0.shadowPath } }
-        set { write(.shadowPath) { $0.shadowPath = newValue } }
+    public var shadowPath: CGPath? {
+        get { read { $0.shadowPath.map(CGPath.init) } }
+        set { write(.shadowPath) { $0.shadowPath = newValue?.path } }
     }
     /// Clips contents and sublayers to the bounds.
     public var masksToBounds: Bool {
@@ -133,9 +133,9 @@ extension Layer {
         set { write(.allowsEdgeAntialiasing) { $0.allowsEdgeAntialiasing = newValue } }
     }
     /// The backing image; nil paints nothing.
-    public var contents: Image? {
+    public var contents: Any? {
         get { read { $0.contents } }
-        set { write(.contents) { $0.contents = newValue } }
+        set { write(.contents) { $0.contents = newValue as? Image } }
     }
     /// The part of the image to show, in unit coordinates of the image; may reach outside 0...1.
     public var contentsRect: CGRect {
@@ -190,4 +190,10 @@ extension Layer {
         get { read { $0.sourceDescription } }
         set { write(.sourceDescription) { $0.sourceDescription = newValue } }
     }
+}
+
+extension Layer {
+    /// Lamina extension: `contents` as the `Image` (CGImage) it holds; nil when there is none. `contents` has Core
+    /// Animation's type, `Any?`.
+    public var contentsImage: Image? { contents as? Image }
 }

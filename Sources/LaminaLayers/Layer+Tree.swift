@@ -9,16 +9,17 @@ extension Layer {
     /// The layer this one is a sublayer of; nil for a root.
     public var superlayer: Layer? { ModelLock.shared.withLock { modelSuperlayer } }
 
-    /// The sublayers, painted in ascending zPosition, ties in this order. Setting it removes the old ones and
-    /// adds the new ones, as CALayer does.
-    public var sublayers: [Layer] {
-        get { ModelLock.shared.withLock { modelSublayers } }
+    /// The sublayers, painted in ascending zPosition, ties in this order; nil until one is added (or after nil is
+    /// set), as CALayer's. Setting it removes the old ones and adds the new ones, as CALayer does.
+    public var sublayers: [Layer]? {
+        get { ModelLock.shared.withLock { modelSublayers.isEmpty && !hasSublayerArray ? nil : modelSublayers } }
         set {
             ModelLock.shared.withLock {
                 for layer in modelSublayers { layer.modelSuperlayer = nil }
                 modelSublayers = []
+                hasSublayerArray = newValue != nil
                 Transaction.recordLocked(self, fields: LayerState.Field.sublayers.bit)
-                for layer in newValue { insertLocked(layer, at: modelSublayers.count) }
+                for layer in newValue ?? [] { insertLocked(layer, at: modelSublayers.count) }
             }
         }
     }
@@ -45,6 +46,11 @@ extension Layer {
     /// Inserts `layer` at `index` (clamped to the valid range), removing it from its current superlayer first.
     public func insertSublayer(_ layer: Layer, at index: Int) {
         ModelLock.shared.withLock { insertLocked(layer, at: index) }
+    }
+
+    /// CALayer's `insertSublayer(_:at:)`, whose index is a `UInt32`.
+    public func insertSublayer(_ layer: Layer, at index: UInt32) {
+        ModelLock.shared.withLock { insertLocked(layer, at: Int(index)) }
     }
 
     /// Inserts `layer` just below `sibling` (or at the bottom when `sibling` is nil or not a sublayer).
@@ -84,6 +90,7 @@ extension Layer {
         )
         layer.removeFromSuperlayerLocked()
         modelSublayers.insert(layer, at: min(max(index, 0), modelSublayers.count))
+        hasSublayerArray = true
         layer.modelSuperlayer = self
         Transaction.recordLocked(self, fields: LayerState.Field.sublayers.bit)
     }

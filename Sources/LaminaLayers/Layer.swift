@@ -8,7 +8,7 @@ import LaminaDrawing
 /// Its properties may be set from any thread. Each change belongs to a transaction (`Transaction`): an explicit
 /// one between `Transaction.begin()` and `commit()`, or else the calling thread's implicit one, which the next
 /// frame commits. Getters return the latest value set (the model), on every thread at once; frames draw what has
-/// been committed, through an immutable snapshot (`LayerSnapshot`, `presentation()`), so no frame shows part of a
+/// been committed, through an immutable snapshot (`LayerSnapshot`, `presentationSnapshot()`), so no frame shows part of a
 /// transaction (docs/architecture.md, "Model, commit, snapshot, plan").
 ///
 /// Adding a layer as a sublayer of itself or of one of its descendants would make a cycle; Lamina stops
@@ -22,6 +22,8 @@ open class Layer: @unchecked Sendable {
     /// The model: what the getters return, changed at once by the setters.
     @exclusivity(unchecked) var model = LayerState()
     @exclusivity(unchecked) var modelSublayers: [Layer] = []
+    /// Whether `sublayers` is an array (possibly empty) rather than nil, as CALayer tells the two apart.
+    var hasSublayerArray = false
     @exclusivity(unchecked) var modelMask: Layer?
     weak var modelSuperlayer: Layer?
     /// The layer this one masks (model).
@@ -35,7 +37,7 @@ open class Layer: @unchecked Sendable {
     weak var committedParent: Layer?
     /// The writes that gave the committed fields their values.
     var committedWrites = FieldWrites()
-    /// false until a commit first touches the layer (`presentation()` is nil until then).
+    /// false until a commit first touches the layer (`presentationSnapshot()` is nil until then).
     var everCommitted = false
     /// The commit that last changed what this layer's subtree paints in its own space (everything but its own
     /// placement in the superlayer): plan caches of the subtree key on it.
@@ -62,9 +64,12 @@ open class Layer: @unchecked Sendable {
 
     /// The layer's `actions` and `style` (not part of any transaction, as the delegate).
     var storedActions: [String: Action]?
-    var storedStyle: [String: Any]?
+    var storedStyle: [AnyHashable: Any]?
     /// Animations added for a nil key are given keys from this counter.
     var anonymousAnimations = 0
+
+    /// For a presentation copy (`presentationSnapshot()`, `init(layer:)`), the model layer it was copied from.
+    weak var presentationModel: Layer?
 
     weak var storedDelegate: LayerDelegate?
     var storedOwnedDelegate: LayerDelegate?
@@ -97,6 +102,29 @@ open class Layer: @unchecked Sendable {
         id = LayerID(rawValue: Layer.nextID.add(1))
     }
 
+    /// A copy of `layer` (another `Layer`), as Core Animation makes presentation copies: the new layer gets the
+    /// other's properties (as its model shows them), style and actions, but no superlayer, sublayers, mask or
+    /// animations. Subclasses override it to copy their own stored properties, calling `super.init(layer:)` first,
+    /// as on Apple platforms. Anything that is not a layer gives a layer with the defaults.
+    public init(layer: Any) {
+        id = LayerID(rawValue: Layer.nextID.add(1))
+        guard let other = layer as? Layer else { return }
+        let (state, actions, style) = ModelLock.shared.withLock { (other.model, other.storedActions, other.storedStyle) }
+        var copied = state
+        copied.animations = []
+        model = copied
+        committed.special = copied.special
+        storedActions = actions
+        storedStyle = style
+        presentationModel = other.presentationModel ?? other
+    }
+
+    /// NSCoding's initialiser, for subclasses written for Apple platforms (which must provide it): Lamina does not
+    /// archive layers, so this makes a layer with the defaults.
+    public required init?(coder: NSCoder) {
+        id = LayerID(rawValue: Layer.nextID.add(1))
+    }
+
     /// A layer with the given frame.
     public convenience init(frame: CGRect) {
         self.init()
@@ -119,7 +147,7 @@ open class Layer: @unchecked Sendable {
             Transaction.recordLocked(self, fields: bits)
             return (result, snapshotNode != nil)
         }
-        // A layer that has been drawn (a frame or `presentation()` has taken its snapshot) animates the change
+        // A layer that has been drawn (a frame or `presentationSnapshot()` has taken its snapshot) animates the change
         // (Layer+Actions.swift), outside the lock: actions run user code. A layer another thread's frame merely
         // committed, as it commits every thread's implicit transaction, has not been drawn.
         if drawn, bits & LayerState.Field.animatable != 0 { runActions(for: bits & LayerState.Field.animatable) }
@@ -160,7 +188,7 @@ open class Layer: @unchecked Sendable {
     // MARK: Custom drawing (Layer+Display.swift)
 
     /// True when the layer is marked to be drawn (setNeedsDisplay()) and has not been drawn since.
-    public var needsDisplay: Bool { ModelLock.shared.withLock { needsDisplayFlag } }
+    public func needsDisplay() -> Bool { ModelLock.shared.withLock { needsDisplayFlag } }
     /// How many times `display()` has run: drawing happens only when marked, and this counts it.
     public var displayCount: Int { ModelLock.shared.withLock { displays } }
 
@@ -214,6 +242,12 @@ open class Layer: @unchecked Sendable {
     }
 
     private static let nextID = AtomicCounter()
+}
+
+/// Layers are equal when they are the same object, as NSObject's `isEqual(_:)` makes CALayers.
+extension Layer: Hashable {
+    public static func == (lhs: Layer, rhs: Layer) -> Bool { lhs === rhs }
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 }
 
 extension LayerState {

@@ -15,6 +15,12 @@ public protocol LayerDelegate: AnyObject {
     /// The action for a change of `key` (CALayerDelegate's `action(for:forKey:)`): nil goes on searching (the
     /// layer's `actions`, `style`, `defaultAction(forKey:)`), `NullAction` stops the search with no action.
     func action(for layer: Layer, forKey key: String) -> Action?
+    /// Called before the layer draws into a backing image (CALayerDelegate's `layerWillDraw(_:)`): a last chance to
+    /// change the layer's `contentsFormat`, `contentsScale` or other properties the drawing reads.
+    func layerWillDraw(_ layer: Layer)
+    /// Lays out the layer's sublayers (CALayerDelegate's `layoutSublayers(of:)`): what the default
+    /// `Layer.layoutSublayers()` calls.
+    func layoutSublayers(of layer: Layer)
 }
 
 extension LayerDelegate {
@@ -25,4 +31,8 @@ extension LayerDelegate {
     public func draw(_ layer: Layer, in context: DrawingContext) {}
 
     public func action(for layer: Layer, forKey key: String) -> Action? { nil }
+
+    public func layerWillDraw(_ layer: Layer) {}
+
+    public func layoutSublayers(of layer: Layer) {}
 }

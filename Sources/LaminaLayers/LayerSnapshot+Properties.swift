@@ -17,7 +17,7 @@ extension LayerSnapshot {
     @inlinable public var allowsGroupOpacity: Bool { state.allowsGroupOpacity }
     @inlinable public var backgroundColor: Color? { state.backgroundColor }
     @inlinable public var borderWidth: CGFloat { state.borderWidth }
-    @inlinable public var borderColor: Color { state.borderColor }
+    @inlinable public var borderColor: Color? { state.borderColor }
     @inlinable public var cornerRadius: CGFloat { state.cornerRadius }
     @inlinable public var maskedCorners: CornerMask { state.maskedCorners }
     @inlinable public var shadowColor: Color? { state.shadowColor }

@@ -2,7 +2,7 @@ import Foundation
 import LaminaCore
 
 /// The committed state of a layer and its subtree at one instant: an immutable value that a frame plans from,
-/// whatever other threads do to the layers meanwhile. `Layer.presentation()` returns one; renderers take one per
+/// whatever other threads do to the layers meanwhile. `Layer.presentationSnapshot()` returns one; renderers take one per
 /// frame. Its properties have the layer's names (LayerSnapshot+Properties.swift).
 ///
 /// Snapshots share structure: a new one is made only for the layers that changed since the last and their
@@ -101,10 +101,10 @@ extension LayerSnapshot {
 
 extension Layer {
     /// The layer and its subtree as a frame now shows them (Core Animation's presentation layer): the committed
-    /// state with every animation applied at `currentMediaTime()`; `presentation(at:)` for any time. nil while the
+    /// state with every animation applied at `currentMediaTime()`; `presentationSnapshot(at:)` for any time. nil while the
     /// layer has never been committed: set a property and commit, or draw a frame.
-    public func presentation() -> LayerSnapshot? {
-        presentation(at: currentMediaTime())
+    public func presentationSnapshot() -> LayerSnapshot? {
+        presentationSnapshot(at: currentMediaTime())
     }
 
     /// The snapshot of the committed subtree: the kept one where nothing changed, else a new one that shares every

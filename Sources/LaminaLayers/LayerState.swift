@@ -31,8 +31,8 @@ public struct LayerState: @unchecked Sendable {
     public var backgroundColor: Color? = nil
     /// The width of the border drawn inside the bounds, above the sublayers; 0: no border.
     public var borderWidth: CGFloat = 0
-    /// The border's colour; opaque black by default, as CALayer's.
-    public var borderColor: Color = .black
+    /// The border's colour; opaque black by default, as CALayer's; nil draws no border.
+    public var borderColor: Color? = .black
     /// The radius of the bounds' corners, in points: rounds the background and the border always, and the contents and
     /// sublayers when masksToBounds is true. Limited to half the shorter side. 0: square corners.
     public var cornerRadius: CGFloat = 0

@@ -69,7 +69,7 @@ public struct Planner {
         try plan(root.presentationForFrame(at: time), cache: nil)
     }
 
-    /// Plans the snapshot `root` (`Layer.presentation()`, or a frame's). With `cache`, reuses what the cache's last
+    /// Plans the snapshot `root` (`Layer.presentationSnapshot()`, or a frame's). With `cache`, reuses what the cache's last
     /// plan has of the subtrees that did not change, and leaves this plan in it for the next.
     /// - Complexity: O(n log n) in the number of visible layers planned (sorting siblings by zPosition); a reused
     ///   subtree costs a copy of its quads. Iterative, so any depth is fine.
@@ -441,14 +441,14 @@ public struct Planner {
     ) {
         let b = layer.bounds
         let width = min(layer.borderWidth, b.width / 2, b.height / 2)
-        guard width > 0, b.width > 0, b.height > 0, layer.borderColor.alpha > 0 else { return }
+        guard width > 0, b.width > 0, b.height > 0, let borderColor = layer.borderColor, borderColor.alpha > 0 else { return }
         if let rounded = layer.roundedBounds {
             // Rounded: one quad seen through the ring between the bounds and the bounds inset by the width, whose
             // corners are concentric (radius minus width).
             let inner = RoundedRect(rect: b.insetBy(dx: width, dy: width), radii: rounded.radii.inset(by: width))
             quads.appendDrawable(Quad(
                 unitToTarget: Matrix3.unitSquare(to: b).concatenating(layerToTarget),
-                paint: .solid(layer.borderColor.premultiplied), opacity: opacity, clip: clip,
+                paint: .solid(borderColor.premultiplied), opacity: opacity, clip: clip,
                 shape: CoverageShape(toTarget: layerToTarget, outer: rounded, inner: inner), layerName: layer.name,
                 layerID: layer.id))
             return
@@ -464,7 +464,7 @@ public struct Planner {
         for (band, edges) in zip(bands, outer) where band.width > 0 && band.height > 0 {
             quads.appendDrawable(Quad(
                 unitToTarget: Matrix3.unitSquare(to: band).concatenating(layerToTarget),
-                paint: .solid(layer.borderColor.premultiplied), opacity: opacity, clip: clip,
+                paint: .solid(borderColor.premultiplied), opacity: opacity, clip: clip,
                 antialiasedEdges: layer.allowsEdgeAntialiasing ? edges : [], layerName: layer.name, layerID: layer.id))
         }
     }

@@ -12,6 +12,19 @@ open class ReplicatorLayer: Layer, @unchecked Sendable {
         becomeSpecial(.replicator(ReplicatorStyle()))
     }
 
+    /// A copy of `layer` (a presentation copy, as Core Animation makes them): its properties and, when it is of the
+    /// same kind, its style; another kind of layer gives this kind's default style.
+    public override init(layer: Any) {
+        super.init(layer: layer)
+        if model.replicator == nil { becomeSpecial(.replicator(ReplicatorStyle())) } else { committed.special = model.special }
+    }
+
+    /// NSCoding's initialiser (Lamina does not archive layers): a layer with the defaults.
+    public required init?(coder: NSCoder) {
+        super.init(coder: coder)
+        becomeSpecial(.replicator(ReplicatorStyle()))
+    }
+
     /// All of the layer's replicator properties at once.
     public var replicatorStyle: ReplicatorStyle {
         get { read { $0.replicator ?? ReplicatorStyle() } }

@@ -11,6 +11,19 @@ open class ShapeLayer: Layer, @unchecked Sendable {
         becomeSpecial(.shape(ShapeStyle()))
     }
 
+    /// A copy of `layer` (a presentation copy, as Core Animation makes them): its properties and, when it is of the
+    /// same kind, its style; another kind of layer gives this kind's default style.
+    public override init(layer: Any) {
+        super.init(layer: layer)
+        if model.shape == nil { becomeSpecial(.shape(ShapeStyle())) } else { committed.special = model.special }
+    }
+
+    /// NSCoding's initialiser (Lamina does not archive layers): a layer with the defaults.
+    public required init?(coder: NSCoder) {
+        super.init(coder: coder)
+        becomeSpecial(.shape(ShapeStyle()))
+    }
+
     /// All of the layer's shape properties at once.
     public var shapeStyle: ShapeStyle {
         get { read { $0.shape ?? ShapeStyle() } }

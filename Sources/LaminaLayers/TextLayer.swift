@@ -10,6 +10,19 @@ open class TextLayer: Layer, @unchecked Sendable {
         becomeSpecial(.text(TextStyle()))
     }
 
+    /// A copy of `layer` (a presentation copy, as Core Animation makes them): its properties and, when it is of the
+    /// same kind, its style; another kind of layer gives this kind's default style.
+    public override init(layer: Any) {
+        super.init(layer: layer)
+        if model.text == nil { becomeSpecial(.text(TextStyle())) } else { committed.special = model.special }
+    }
+
+    /// NSCoding's initialiser (Lamina does not archive layers): a layer with the defaults.
+    public required init?(coder: NSCoder) {
+        super.init(coder: coder)
+        becomeSpecial(.text(TextStyle()))
+    }
+
     /// All of the layer's text properties at once.
     public var textStyle: TextStyle {
         get { read { $0.text ?? TextStyle() } }

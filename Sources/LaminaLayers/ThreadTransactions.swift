@@ -8,8 +8,10 @@ final class ThreadTransactions: @unchecked Sendable {
     var explicitChanges = ChangeSet()
     var completions: [@Sendable () -> Void] = []
     var implicitChanges = ChangeSet()
-    var implicitSettings: [String: any Sendable] = [:]
+    var implicitSettings: [String: Any] = [:]
     var implicitCompletions: [@Sendable () -> Void] = []
+    /// The block given to `setCompletionBlock` outside explicit transactions, as given.
+    var implicitGivenCompletion: (() -> Void)?
     /// The animations added in the open explicit transaction, and in the implicit one: their transaction's
     /// completion blocks wait for them (only the owning thread touches these).
     var explicitAnimations: CompletionGroup?
@@ -27,6 +29,16 @@ final class ThreadTransactions: @unchecked Sendable {
         let group = CompletionGroup()
         explicitAnimations = group
         return group
+    }
+
+    /// Remembers the block `setCompletionBlock` was given at the current level.
+    func completionBlockSet(_ block: (() -> Void)?) {
+        if levels.isEmpty { implicitGivenCompletion = block } else { levels[levels.count - 1].givenCompletion = block }
+    }
+
+    /// The completion block set at the current level (CATransaction's `completionBlock()`).
+    func currentCompletionBlock() -> (() -> Void)? {
+        levels.isEmpty ? implicitGivenCompletion : levels[levels.count - 1].givenCompletion
     }
 
     /// The calling thread's transactions, made on first use.

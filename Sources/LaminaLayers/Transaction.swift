@@ -58,6 +58,7 @@ public enum Transaction {
         thread.implicitSettings = [:]
         var completions = thread.implicitCompletions
         thread.implicitCompletions = []
+        thread.implicitGivenCompletion = nil
         if let group = thread.implicitAnimations {
             thread.implicitAnimations = nil
             completions = group.commit(completions)
@@ -98,19 +99,37 @@ public enum Transaction {
 
     /// Called on the committing thread once the current transaction's changes are committed (and, once animations
     /// exist, when its animations are done). Setting it again replaces the block of this level. The block of an
-    /// implicit transaction runs at the thread's next `flush()`.
-    public static func setCompletionBlock(_ block: (@Sendable () -> Void)?) {
+    /// implicit transaction runs at the thread's next `flush()`. Core Animation's signature: the block need not be
+    /// `@Sendable` (it runs where Lamina documents, docs/animation.md).
+    public static func setCompletionBlock(_ block: (() -> Void)?) {
         let thread = ThreadTransactions.current
+        let wrapped = block.map { block in UncheckedBlock(block).call }
         if thread.levels.isEmpty {
-            thread.implicitCompletions = block.map { [$0] } ?? []
+            thread.implicitCompletions = wrapped.map { [$0] } ?? []
         } else {
-            thread.levels[thread.levels.count - 1].completions = block.map { [$0] } ?? []
+            thread.levels[thread.levels.count - 1].completions = wrapped.map { [$0] } ?? []
         }
+        thread.completionBlockSet(block)
     }
+
+    /// The completion block of the current transaction (CATransaction's `completionBlock()`): the one set at the
+    /// innermost open level, or of the implicit transaction; nil when none is set.
+    public static func completionBlock() -> (() -> Void)? {
+        ThreadTransactions.current.currentCompletionBlock()
+    }
+
+    /// CATransaction's `lock()`: a recursive lock, for code that must change several layers from several threads
+    /// as one step outside transactions. Lamina's layers need no lock of the caller's; it is kept for ported code.
+    public static func lock() { callerLock.lock() }
+
+    /// Releases `lock()`.
+    public static func unlock() { callerLock.unlock() }
+
+    private static let callerLock = NSRecursiveLock()
 
     /// A setting of the current transaction by key (CATransaction's `value(forKey:)`): the innermost open level
     /// that set it, else the implicit transaction's, else nil.
-    public static func value(forKey key: String) -> (any Sendable)? {
+    public static func value(forKey key: String) -> Any? {
         let thread = ThreadTransactions.current
         for level in thread.levels.reversed() {
             if let value = level.settings[key] { return value }
@@ -119,7 +138,7 @@ public enum Transaction {
     }
 
     /// Sets a setting of the current transaction (the innermost open one, or the implicit one).
-    public static func setValue(_ value: (any Sendable)?, forKey key: String) {
+    public static func setValue(_ value: Any?, forKey key: String) {
         let thread = ThreadTransactions.current
         if thread.levels.isEmpty {
             thread.implicitSettings[key] = value
@@ -199,7 +218,9 @@ public enum Transaction {
 
 /// One open level of explicit transactions on a thread.
 struct TransactionLevel {
-    var settings: [String: any Sendable] = [:]
+    var settings: [String: Any] = [:]
+    /// The block given to `setCompletionBlock` at this level, as given (for `completionBlock()`).
+    var givenCompletion: (() -> Void)?
     var completions: [@Sendable () -> Void] = []
 }
 
@@ -281,4 +302,11 @@ struct FieldWrites {
             rest &= rest - 1
         }
     }
+}
+
+/// A block that need not be `@Sendable` (Core Animation's completion blocks), called where Lamina documents it.
+struct UncheckedBlock: @unchecked Sendable {
+    let block: () -> Void
+    init(_ block: @escaping () -> Void) { self.block = block }
+    @Sendable func call() { block() }
 }

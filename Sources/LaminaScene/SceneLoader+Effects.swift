@@ -52,7 +52,7 @@ extension SceneLoader {
         if let member = keys["shadowPath"] {
             let shadowPath = ScenePath.key(path, "shadowPath")
             if let steps = drawingSteps(member.value, shadowPath) {
-                layer.shadowPath = self.path(steps, value: member.value, path: shadowPath, bounds: layer.bounds)
+                layer.shadowPath = self.path(steps, value: member.value, path: shadowPath, bounds: layer.bounds)?.cgPath
             }
         }
     }

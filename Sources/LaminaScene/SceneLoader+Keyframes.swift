@@ -21,7 +21,7 @@ extension SceneLoader {
                 report(stepsPath, at: member.keyPosition, "a path moves a point: the keyPath must be a point "
                        + "such as \"position\", not \(ScenePath.quoted(keyPath))")
             } else if let steps = drawingSteps(member.value, stepsPath) {
-                animation.path = self.path(steps, value: member.value, path: stepsPath, bounds: layer.bounds)
+                animation.path = self.path(steps, value: member.value, path: stepsPath, bounds: layer.bounds)?.cgPath
             }
         }
         if let member = keys["rotationMode"] {
@@ -71,7 +71,7 @@ extension SceneLoader {
             let timesPath = ScenePath.key(path, "keyTimes")
             // Discrete keyframes may give one more key time: where the last value stops.
             let counts = count.map { animation.calculationMode == .discrete ? [$0, $0 + 1] : [$0] }
-            animation.keyTimes = keyTimes(member.value, timesPath, counts: counts)
+            animation.keyTimes = keyTimes(member.value, timesPath, counts: counts)?.map { NSNumber(value: $0) }
         }
         if let member = keys["timingFunctions"] {
             let listPath = ScenePath.key(path, "timingFunctions")
@@ -144,7 +144,7 @@ extension SceneLoader {
             }
         }
         guard isValid else { return nil }
-        if let shown = layer.contents, shown !== first.image {
+        if let shown = layer.contents as? Image, shown !== first.image {
             report(read[0].2, at: read[0].1.position, "the layer's contents must be a frame of the same sprite "
                    + "sheet, or unset (the frames animate contentsRect over the sheet)")
             return nil

@@ -66,7 +66,7 @@ final class SceneLoader {
         Transaction.commit()
         guard problems.isEmpty else { throw SceneError(problems: sortedProblems()) }
         // A snapshot marks every layer as drawn, so that the timeline's changes animate implicitly from time 0.
-        _ = scene.root.presentation(at: 0)
+        _ = scene.root.presentationSnapshot(at: 0)
         var kept = scene
         kept.loader = self
         return kept

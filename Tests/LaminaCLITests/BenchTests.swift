@@ -232,8 +232,8 @@ import Testing
         #expect(BenchScene.visibleLayerCount(root) == 1_001)
         var depth = 0
         var layer = root
-        while let child = layer.sublayers.first {
-            #expect(layer.sublayers.count == 1)
+        while let child = layer.sublayers!.first {
+            #expect(layer.sublayers!.count == 1)
             depth += 1
             layer = child
         }
@@ -306,27 +306,27 @@ import Testing
     @Test func cardsAreDeterministicAndMoveByWholePoints() throws {
         let size = CGSize(width: 1920, height: 1080)
         let a = try BenchScene.cards500Moving.makeRoot(size: size), b = try BenchScene.cards500.makeRoot(size: size)
-        #expect(a.sublayers.count == 500)
+        #expect(a.sublayers!.count == 500)
         #expect(BenchScene.cardCount(size: CGSize(width: 256, height: 256)) == 16)
         #expect(BenchScene.resizedCardIndex(frame: 1, count: 16) == 4, "not among the moved 10...15, 0...3")
-        #expect(a.sublayers.map(\.frame) == b.sublayers.map(\.frame), "the same cards in both scenes, every run")
-        let card = a.sublayers[0], content = try #require(card.sublayers.first)
+        #expect(a.sublayers!.map(\.frame) == b.sublayers!.map(\.frame), "the same cards in both scenes, every run")
+        let card = a.sublayers![0], content = try #require(card.sublayers!.first)
         // The iOS card: the shadow on an outer layer that does not clip; the contents clipped by an inner one.
         #expect(!card.masksToBounds && card.shadowOpacity == 0.4 && card.shadowRadius == 6)
         #expect(card.shadowOffset == CGSize(width: 0, height: 4) && card.cornerRadius == 12 && card.borderWidth == 2)
-        #expect(content.masksToBounds && content.cornerRadius == 10 && content.sublayers.count == 3)
-        for card in a.sublayers {
+        #expect(content.masksToBounds && content.cornerRadius == 10 && content.sublayers!.count == 3)
+        for card in a.sublayers ?? [] {
             #expect(card.frame.minX >= 0 && card.frame.maxX <= 1920 && card.frame.minY >= 0 && card.frame.maxY <= 1080)
             #expect((160...240).contains(card.bounds.width) && (100...150).contains(card.bounds.height))
         }
 
-        let before = a.sublayers.map(\.frame)
+        let before = a.sublayers!.map(\.frame)
         BenchScene.cards500Moving.prepareFrame(a, frame: 1)
         BenchScene.cards500.prepareFrame(b, frame: 1)
-        #expect(b.sublayers.map(\.frame) == before, "cards-500 never changes")
+        #expect(b.sublayers!.map(\.frame) == before, "cards-500 never changes")
         let moved = Set(BenchScene.movedCardIndices(frame: 1)), resized = BenchScene.resizedCardIndex(frame: 1)
         #expect(moved == Set(10..<20) && resized == 260)
-        for (index, card) in a.sublayers.enumerated() {
+        for (index, card) in a.sublayers!.enumerated() {
             let old = before[index], new = card.frame
             if moved.contains(index) {
                 #expect(new.size == old.size)
@@ -334,15 +334,15 @@ import Testing
             } else if index == resized {
                 #expect(new.origin == old.origin)
                 #expect(new.width == old.width + 8 && new.height == old.height + 6)
-                #expect(card.sublayers[0].bounds.width == new.width - 4, "the contents laid out again")
+                #expect(card.sublayers![0].bounds.width == new.width - 4, "the contents laid out again")
             } else {
                 #expect(new == old)
             }
         }
-        #expect(a.sublayers.indices.filter { moved.contains($0) && a.sublayers[$0].frame != before[$0] }.count >= 8)
+        #expect(a.sublayers!.indices.filter { moved.contains($0) && a.sublayers![$0].frame != before[$0] }.count >= 8)
         // The resized card shrinks back when it comes round again, 50 frames later.
         BenchScene.cards500Moving.prepareFrame(a, frame: 51)
-        #expect(a.sublayers[resized].frame.size == before[resized].size)
+        #expect(a.sublayers![resized].frame.size == before[resized].size)
     }
 }
 

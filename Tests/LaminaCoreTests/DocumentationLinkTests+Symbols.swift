@@ -40,7 +40,7 @@ extension DocumentationLinkTests {
         var checker = DocumentationSymbolLinks(modules: ["LaminaLayers"])
         checker.addDeclarations(of: """
             open class Layer {
-                public func presentation(at time: Double) -> LayerSnapshot? { nil }
+                public func presentationSnapshot(at time: Double) -> LayerSnapshot? { nil }
                 public var opacity: Float = 1
                 public init() {}
             }
@@ -52,7 +52,7 @@ extension DocumentationLinkTests {
             """)
         let page = """
             # ``LaminaLayers``
-            ``Layer``, ``Layer/presentation(at:)``, ``Layer/opacity``, ``Layer/init()``, ``FillMode/forwards``,
+            ``Layer``, ``Layer/presentationSnapshot(at:)``, ``Layer/opacity``, ``Layer/init()``, ``FillMode/forwards``,
             ``currentMediaTime()``, ``LaminaLayers/Layer``, ``FillMode-swift.enum``
             ``Nope``, ``Layer/nope()``, ``Hidden``
             ```swift

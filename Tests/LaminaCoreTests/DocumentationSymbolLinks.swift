@@ -1,6 +1,6 @@
 import Foundation
 
-/// Checks the DocC symbol links of the catalogues (``Layer``, ``Layer/presentation(at:)``, ``Scene/load(...)``)
+/// Checks the DocC symbol links of the catalogues (``Layer``, ``Layer/presentationSnapshot(at:)``, ``Scene/load(...)``)
 /// against the public declarations of the sources, so a renamed type or method shows up in the normal suite and
 /// not only when tools/docs.sh runs docc. It reads texts handed to it, so tests can feed it broken pages.
 ///
@@ -59,7 +59,7 @@ struct DocumentationSymbolLinks {
         }
     }
 
-    /// The name a link component refers to: `presentation(at:)` is `presentation`, `Kind-swift.enum` is `Kind`.
+    /// The name a link component refers to: `presentationSnapshot(at:)` is `presentation`, `Kind-swift.enum` is `Kind`.
     static func baseName(_ component: Substring) -> String {
         String(component.prefix { $0 != "(" && $0 != "-" })
     }

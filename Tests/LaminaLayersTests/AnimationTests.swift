@@ -4,7 +4,7 @@ import LaminaDrawing
 @testable import LaminaLayers
 import Testing
 
-/// Animations on layers, read through `presentation(at:)`: explicit times only, so the tests never touch the shared
+/// Animations on layers, read through `presentationSnapshot(at:)`: explicit times only, so the tests never touch the shared
 /// media clock.
 @Suite struct AnimationTests {
     /// A committed, drawn layer at (10, 20) with a 10 x 10 bounds.
@@ -15,7 +15,7 @@ import Testing
         layer.bounds = CGRect(x: 0, y: 0, width: 10, height: 10)
         layer.position = CGPoint(x: 10, y: 20)
         Transaction.commit()
-        _ = layer.presentation(at: 0)
+        _ = layer.presentationSnapshot(at: 0)
         return layer
     }
 
@@ -26,7 +26,7 @@ import Testing
         Transaction.commit()
     }
 
-    func x(_ layer: Layer, _ t: Double) -> Double { Double(layer.presentation(at: t)!.position.x) }
+    func x(_ layer: Layer, _ t: Double) -> Double { Double(layer.presentationSnapshot(at: t)!.position.x) }
 
     @Test func keyPathsResolve() {
         #expect(AnimatableProperty.named("position.x") != nil)
@@ -105,15 +105,15 @@ import Testing
         move.toValue = 100.0
         move.duration = 1
         attach(move, to: child)
-        let atQuarter = try #require(parent.presentation(at: 0.25))
+        let atQuarter = try #require(parent.presentationSnapshot(at: 0.25))
         #expect(abs(Double(atQuarter.sublayers[0].position.x) - 50) < 1e-9)
         // Paused: speed 0 with timeOffset at the paused local time.
         Transaction.begin()
         parent.speed = 0
         parent.timeOffset = 0.8
         Transaction.commit()
-        #expect(abs(Double(parent.presentation(at: 123)!.sublayers[0].position.x) - 80) < 1e-9)
-        #expect(abs(Double(child.presentation(at: 123)!.position.x) - 80) < 1e-9)
+        #expect(abs(Double(parent.presentationSnapshot(at: 123)!.sublayers[0].position.x) - 80) < 1e-9)
+        #expect(abs(Double(child.presentationSnapshot(at: 123)!.position.x) - 80) < 1e-9)
     }
 
     @Test func anAnimationAddedInCodeBeginsWhenItIsAdded() {
@@ -218,14 +218,14 @@ import Testing
         fade.toValue = Color(red: 0, green: 0, blue: 1, alpha: 0)
         fade.duration = 1
         attach(fade, to: layer)
-        let c = try #require(layer.presentation(at: 0.5)?.backgroundColor)
+        let c = try #require(layer.presentationSnapshot(at: 0.5)?.backgroundColor)
         #expect(abs(c.red - 0.5) < 1e-9 && abs(c.blue - 0.5) < 1e-9 && abs(c.alpha - 0.5) < 1e-9)
         // From no colour: the other colour at alpha 0, not black.
         let appear = BasicAnimation(keyPath: "backgroundColor")
         appear.toValue = Color.green
         appear.duration = 1
         attach(appear, to: layer)
-        let d = try #require(layer.presentation(at: 0.5)?.backgroundColor)
+        let d = try #require(layer.presentationSnapshot(at: 0.5)?.backgroundColor)
         #expect(d.green == 1 && abs(d.alpha - 0.5) < 1e-9)
     }
 
@@ -236,7 +236,7 @@ import Testing
         turn.toValue = Transform3D(rotationAngle: .pi / 2)
         turn.duration = 1
         attach(turn, to: layer)
-        let half = try #require(layer.presentation(at: 0.5)).transform
+        let half = try #require(layer.presentationSnapshot(at: 0.5)).transform
         let expected = Transform3D(rotationAngle: .pi / 4)
         for (a, b) in zip(half.entries, expected.entries) { #expect(abs(a - b) < 1e-9) }
         // A sub-path interpolates the number itself: 0 to 4π turns twice.
@@ -245,7 +245,7 @@ import Testing
         spin.toValue = 4 * Double.pi
         spin.duration = 1
         attach(spin, to: layer)
-        let quarter = try #require(layer.presentation(at: 0.125)).transform  // π/2
+        let quarter = try #require(layer.presentationSnapshot(at: 0.125)).transform  // π/2
         let ninety = Transform3D(rotationAngle: .pi / 2)
         for (a, b) in zip(quarter.entries, ninety.entries) { #expect(abs(a - b) < 1e-9) }
         let scale = BasicAnimation(keyPath: "transform.scale")
@@ -253,7 +253,7 @@ import Testing
         scale.toValue = 3.0
         scale.duration = 1
         attach(scale, to: layer)
-        let scaled = try #require(layer.presentation(at: 0.5)).transform
+        let scaled = try #require(layer.presentationSnapshot(at: 0.5)).transform
         #expect(abs(scaled.m11 - 2) < 1e-9 && abs(scaled.m22 - 2) < 1e-9)
     }
 
@@ -264,8 +264,8 @@ import Testing
         hide.toValue = true
         hide.duration = 1
         attach(hide, to: layer)
-        #expect(layer.presentation(at: 0.49)?.isHidden == false)
-        #expect(layer.presentation(at: 0.5)?.isHidden == true)
+        #expect(layer.presentationSnapshot(at: 0.49)?.isHidden == false)
+        #expect(layer.presentationSnapshot(at: 0.5)?.isHidden == true)
     }
 
     @Test func keyframesInEveryMode() {
@@ -309,14 +309,14 @@ import Testing
         path.addLine(to: CGPoint(x: 100, y: 0))
         path.addLine(to: CGPoint(x: 100, y: 100))
         let along = KeyframeAnimation(keyPath: "position")
-        along.path = path
+        along.path = path.cgPath
         along.rotationMode = .rotateAuto
         along.duration = 1
         attach(along, to: layer)
-        let first = try #require(layer.presentation(at: 0.25))
+        let first = try #require(layer.presentationSnapshot(at: 0.25))
         #expect(abs(first.position.x - 50) < 1e-6 && abs(first.position.y) < 1e-6)
         #expect(abs(first.transform.m12) < 1e-6)  // heading along +x: no turn
-        let second = try #require(layer.presentation(at: 0.75))
+        let second = try #require(layer.presentationSnapshot(at: 0.75))
         #expect(abs(second.position.x - 100) < 1e-6 && abs(second.position.y - 50) < 1e-6)
         #expect(abs(second.transform.m12 - 1) < 1e-6)  // heading down: a quarter turn clockwise
     }
@@ -474,7 +474,7 @@ import Testing
         move.toValue = 100.0
         move.duration = 1
         attach(move, to: moving)
-        let a = try #require(root.presentation(at: 0.25)), b = try #require(root.presentation(at: 0.75))
+        let a = try #require(root.presentationSnapshot(at: 0.25)), b = try #require(root.presentationSnapshot(at: 0.75))
         #expect(a.sublayers[0] === b.sublayers[0])
         #expect(a.sublayers[1] !== b.sublayers[1])
         // A moved layer's own content is unchanged: only its parent's version changes.
@@ -496,7 +496,7 @@ import Testing
         move.toValue = 190.0
         move.duration = 1
         attach(move, to: child)
-        let shown = try #require(root.presentation(at: 0.5))
+        let shown = try #require(root.presentationSnapshot(at: 0.5))
         #expect(shown.hitTest(CGPoint(x: 100, y: 20))?.name == "moving")
         #expect(shown.hitTest(CGPoint(x: 10, y: 20))?.id == root.id)
         #expect(root.hitTest(CGPoint(x: 10, y: 20)) === child)  // the model has not moved
@@ -524,7 +524,7 @@ import Testing
             layer.attach(move, forKey: "move", keepingBeginTime: true)
         }
         Transaction.commit()
-        let shown = try #require(root.presentation(at: 0.5))
+        let shown = try #require(root.presentationSnapshot(at: 0.5))
         #expect(shown.sublayers.count == 5000)
         for (index, node) in shown.sublayers.enumerated() {
             #expect(node.position == CGPoint(x: CGFloat(index), y: CGFloat(index) / 2))

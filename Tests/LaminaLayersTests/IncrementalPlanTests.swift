@@ -56,29 +56,29 @@ import Testing
             ("position", { leaves[4].position.x += 3 }),
             ("colour", { leaves[7].backgroundColor = .blue }),
             ("hidden", { leaves[2].isHidden = true }),
-            ("parent opacity", { root.sublayers[3].opacity = 0.5 }),
-            ("parent transform", { root.sublayers[1].transform = Transform3D(rotationAngle: 0.2) }),
-            ("sublayerTransform", { root.sublayers[0].sublayerTransform = Transform3D(scaleX: 2, y: 2) }),
-            ("parent moved", { root.sublayers[2].position.x += 7 }),
-            ("parent moved by a fraction", { root.sublayers[2].position.y += 0.3 }),
+            ("parent opacity", { root.sublayers![3].opacity = 0.5 }),
+            ("parent transform", { root.sublayers![1].transform = Transform3D(rotationAngle: 0.2) }),
+            ("sublayerTransform", { root.sublayers![0].sublayerTransform = Transform3D(scaleX: 2, y: 2) }),
+            ("parent moved", { root.sublayers![2].position.x += 7 }),
+            ("parent moved by a fraction", { root.sublayers![2].position.y += 0.3 }),
             ("removed", { leaves[9].removeFromSuperlayer() }),
             ("added", {
                 let added = Layer(frame: CGRect(x: 0, y: 0, width: 4, height: 4))
                 added.backgroundColor = .green
-                root.sublayers[2].addSublayer(added)
+                root.sublayers![2].addSublayer(added)
             }),
             ("contents", { leaves[0].contents = try! Image(width: 2, height: 2) }),
-            ("masksToBounds", { root.sublayers[4].masksToBounds = true; leaves[13].position.x = 25 }),
-            ("clipping parent moved", { root.sublayers[4].position.x -= 2 }),
+            ("masksToBounds", { root.sublayers![4].masksToBounds = true; leaves[13].position.x = 25 }),
+            ("clipping parent moved", { root.sublayers![4].position.x -= 2 }),
             ("zPosition", { leaves[5].zPosition = -1 }),
             ("bounds", { root.bounds.origin.x = 5 }),
             ("mask", {
                 let mask = Layer(frame: CGRect(x: 0, y: 0, width: 20, height: 50))
                 mask.backgroundColor = .black
-                root.sublayers[0].mask = mask
+                root.sublayers![0].mask = mask
             }),
-            ("mask moved", { root.sublayers[0].mask?.position.y += 10 }),
-            ("masked parent moved", { root.sublayers[0].position.y += 4 }),
+            ("mask moved", { root.sublayers![0].mask?.position.y += 10 }),
+            ("masked parent moved", { root.sublayers![0].position.y += 4 }),
         ]
         for (name, change) in changes {
             _ = try incremental(root, cache: cache)
@@ -99,7 +99,7 @@ import Testing
         let (root, leaves) = tree()
         let cache = PlanCache()
         _ = try incremental(root, cache: cache)
-        root.sublayers[3].position.x += 2
+        root.sublayers![3].position.x += 2
         let moved = try incremental(root, cache: cache)
         // The root is planned again (its sublayer moved); the moved group's three leaves are not.
         #expect(cache.statistics.subtreesMoved == 1 && cache.statistics.layersPlanned == 1)
@@ -122,13 +122,13 @@ import Testing
         defer { Transaction.flush() }
         let (root, leaves) = tree()
         _ = try Planner().plan(root)
-        func version(_ layer: Layer) -> UInt64 { layer.presentation()!.contentVersion }
-        let untouched = version(leaves[0]), sibling = version(root.sublayers[1])
-        let rootVersion = version(root), group = version(root.sublayers[4]), moved = version(leaves[14])
+        func version(_ layer: Layer) -> UInt64 { layer.presentationSnapshot()!.contentVersion }
+        let untouched = version(leaves[0]), sibling = version(root.sublayers![1])
+        let rootVersion = version(root), group = version(root.sublayers![4]), moved = version(leaves[14])
         leaves[14].position.y += 1
         Transaction.flush()
-        #expect(version(leaves[0]) == untouched && version(root.sublayers[1]) == sibling)
-        #expect(version(root) != rootVersion && version(root.sublayers[4]) != group)
+        #expect(version(leaves[0]) == untouched && version(root.sublayers![1]) == sibling)
+        #expect(version(root) != rootVersion && version(root.sublayers![4]) != group)
         // Its own content did not change: only where it lies.
         #expect(version(leaves[14]) == moved)
     }

@@ -14,7 +14,7 @@ import Testing
         layer.bounds = CGRect(x: 0, y: 0, width: 100, height: 50)
         setUp(layer)
         Transaction.commit()
-        _ = layer.presentation(at: 0)
+        _ = layer.presentationSnapshot(at: 0)
         return layer
     }
 
@@ -41,21 +41,21 @@ import Testing
         #expect(replicator.instanceColor == .white && replicator.instanceDelay == 0)
         #expect(replicator.instanceRedOffset == 0 && replicator.instanceAlphaOffset == 0)
         // A plain layer has none of these.
-        #expect(Layer().presentation(at: 0) == nil)
-        #expect(drawn(Layer()).presentation(at: 0)!.state.special == .none)
+        #expect(Layer().presentationSnapshot(at: 0) == nil)
+        #expect(drawn(Layer()).presentationSnapshot(at: 0)!.state.special == .none)
     }
 
     @Test func aCommitShowsTheNewStyleAndVersionsChange() throws {
         let shape = drawn(ShapeLayer())
-        let before = shape.presentation(at: 0)!
+        let before = shape.presentationSnapshot(at: 0)!
         Transaction.begin()
         Transaction.setDisableActions(true)
         shape.strokeColor = .red
         shape.lineDashPattern = [4, 2]
         // Not committed yet: frames still see the old style.
-        #expect(shape.presentation(at: 0)!.state.shape?.strokeColor == nil)
+        #expect(shape.presentationSnapshot(at: 0)!.state.shape?.strokeColor == nil)
         Transaction.commit()
-        let after = shape.presentation(at: 0)!
+        let after = shape.presentationSnapshot(at: 0)!
         #expect(after.state.shape?.strokeColor == .red && after.state.shape?.lineDashPattern == [4, 2])
         #expect(after.contentVersion != before.contentVersion && after.ownVersion != before.ownVersion)
         #expect(shape.strokeColor == .red)
@@ -89,7 +89,7 @@ import Testing
         colors.toValue = [Color.white, Color(red: 0, green: 0, blue: 1)]
         colors.duration = 1
         attach(colors, to: layer)
-        let mid = try #require(layer.presentation(at: 0.5)?.state.gradient)
+        let mid = try #require(layer.presentationSnapshot(at: 0.5)?.state.gradient)
         #expect(mid.colors == [Color(white: 0.5), Color(red: 0.5, green: 0.5, blue: 1)])
         let points = BasicAnimation(keyPath: "endPoint.x")
         points.fromValue = 0.0
@@ -98,7 +98,7 @@ import Testing
         Transaction.begin()
         layer.attach(points, forKey: "p", keepingBeginTime: true)
         Transaction.commit()
-        #expect(layer.presentation(at: 0.25)?.state.gradient?.endPoint == CGPoint(x: 0.25, y: 1))
+        #expect(layer.presentationSnapshot(at: 0.25)?.state.gradient?.endPoint == CGPoint(x: 0.25, y: 1))
         let locations = BasicAnimation(keyPath: "locations")
         locations.fromValue = [0.0, 1.0]
         locations.toValue = [0.5, 1.0]
@@ -106,7 +106,7 @@ import Testing
         Transaction.begin()
         layer.attach(locations, forKey: "l", keepingBeginTime: true)
         Transaction.commit()
-        #expect(layer.presentation(at: 0.5)?.state.gradient?.locations == [0.25, 1.0])
+        #expect(layer.presentationSnapshot(at: 0.5)?.state.gradient?.locations == [0.25, 1.0])
     }
 
     @Test func aColorListOfAnotherLengthSwitchesAtHalfway() throws {
@@ -116,8 +116,8 @@ import Testing
         colors.toValue = [Color.red, Color.green, Color.blue]
         colors.duration = 1
         attach(colors, to: layer)
-        #expect(layer.presentation(at: 0.4)?.state.gradient?.colors == [.black, .white])
-        #expect(layer.presentation(at: 0.6)?.state.gradient?.colors == [.red, .green, .blue])
+        #expect(layer.presentationSnapshot(at: 0.4)?.state.gradient?.colors == [.black, .white])
+        #expect(layer.presentationSnapshot(at: 0.6)?.state.gradient?.colors == [.red, .green, .blue])
     }
 
     @Test func shapePathsOfTheSameStepsInterpolate() throws {
@@ -133,7 +133,7 @@ import Testing
         path.toValue = to
         path.duration = 1
         attach(path, to: layer)
-        let mid = try #require(layer.presentation(at: 0.5)?.state.shape?.path)
+        let mid = try #require(layer.presentationSnapshot(at: 0.5)?.state.shape?.path)
         #expect(mid.elements == [.move(to: CGPoint(x: 0, y: 25)), .line(to: CGPoint(x: 75, y: 50))])
         // Different steps cannot interpolate: the path switches at halfway.
         var other = Path()
@@ -142,8 +142,8 @@ import Testing
         Transaction.begin()
         layer.attach(path, forKey: "b", keepingBeginTime: true)
         Transaction.commit()
-        #expect(layer.presentation(at: 0.25)?.state.shape?.path == from)
-        #expect(layer.presentation(at: 0.75)?.state.shape?.path == other)
+        #expect(layer.presentationSnapshot(at: 0.25)?.state.shape?.path == from)
+        #expect(layer.presentationSnapshot(at: 0.75)?.state.shape?.path == other)
     }
 
     @Test func strokeAndNumberKeyPathsInterpolate() throws {
@@ -158,14 +158,14 @@ import Testing
             layer.attach(animation, forKey: key, keepingBeginTime: true)
             Transaction.commit()
         }
-        let style = try #require(layer.presentation(at: 0.5)?.state.shape)
+        let style = try #require(layer.presentationSnapshot(at: 0.5)?.state.shape)
         #expect(style.strokeEnd == 0.5 && style.strokeStart == 0.4 && style.lineWidth == 4)
         #expect(style.lineDashPhase == 5 && style.miterLimit == 6)
         let color = BasicAnimation(keyPath: "strokeColor")
         color.toValue = Color.white
         color.duration = 1
         attach(color, to: layer)
-        #expect(layer.presentation(at: 0.5)?.state.shape?.strokeColor == Color(white: 0.5))
+        #expect(layer.presentationSnapshot(at: 0.5)?.state.shape?.strokeColor == Color(white: 0.5))
     }
 
     @Test func textAndReplicatorKeyPathsInterpolate() throws {
@@ -175,14 +175,14 @@ import Testing
         size.toValue = 30.0
         size.duration = 1
         attach(size, to: text)
-        #expect(text.presentation(at: 0.5)?.state.text?.fontSize == 20)
+        #expect(text.presentationSnapshot(at: 0.5)?.state.text?.fontSize == 20)
         let replicator = drawn(ReplicatorLayer())
         let turn = BasicAnimation(keyPath: "instanceTransform.rotation.z")
         turn.fromValue = 0.0
         turn.toValue = Double.pi
         turn.duration = 1
         attach(turn, to: replicator)
-        let t = try #require(replicator.presentation(at: 0.5)?.state.replicator?.instanceTransform)
+        let t = try #require(replicator.presentationSnapshot(at: 0.5)?.state.replicator?.instanceTransform)
         #expect(abs(Double(t.m11)) < 1e-9 && abs(Double(t.m12) - 1) < 1e-9)
         let delay = BasicAnimation(keyPath: "instanceAlphaOffset")
         delay.fromValue = 0.0
@@ -191,7 +191,7 @@ import Testing
         Transaction.begin()
         replicator.attach(delay, forKey: "o", keepingBeginTime: true)
         Transaction.commit()
-        #expect(replicator.presentation(at: 0.5)?.state.replicator?.instanceAlphaOffset == -0.25)
+        #expect(replicator.presentationSnapshot(at: 0.5)?.state.replicator?.instanceAlphaOffset == -0.25)
     }
 
     @Test func keysOfAnotherKindLeaveALayerAsItIs() throws {
@@ -202,7 +202,7 @@ import Testing
         animation.toValue = 1.0
         animation.duration = 1
         attach(animation, to: layer)
-        let state = try #require(layer.presentation(at: 0.5)?.state)
+        let state = try #require(layer.presentationSnapshot(at: 0.5)?.state)
         #expect(state.shape == nil && state.gradient?.colors == [.red])
     }
 

@@ -15,11 +15,11 @@ import Testing
 
     @Test func aLayerNeverCommittedHasNoPresentation() {
         let fresh = Layer()
-        #expect(fresh.presentation() == nil)
+        #expect(fresh.presentationSnapshot() == nil)
         fresh.opacity = 0.5
-        #expect(fresh.presentation() == nil)
+        #expect(fresh.presentationSnapshot() == nil)
         Transaction.flush()
-        #expect(fresh.presentation()?.opacity == 0.5)
+        #expect(fresh.presentationSnapshot()?.opacity == 0.5)
     }
 
     @Test func anExplicitTransactionShowsAtItsCommitOnly() {
@@ -29,9 +29,9 @@ import Testing
         b.backgroundColor = .blue
         // The model changed at once; frames still see the committed colours.
         #expect(a.backgroundColor == .blue)
-        #expect(a.presentation()?.backgroundColor == .red && b.presentation()?.backgroundColor == .red)
+        #expect(a.presentationSnapshot()?.backgroundColor == .red && b.presentationSnapshot()?.backgroundColor == .red)
         Transaction.commit()
-        #expect(a.presentation()?.backgroundColor == .blue && b.presentation()?.backgroundColor == .blue)
+        #expect(a.presentationSnapshot()?.backgroundColor == .blue && b.presentationSnapshot()?.backgroundColor == .blue)
     }
 
     @Test func nestedTransactionsCommitWithTheOutermost() {
@@ -41,20 +41,20 @@ import Testing
         #expect(Transaction.nestingLevel == 2)
         a.position = CGPoint(x: 30, y: 40)
         Transaction.commit()
-        #expect(a.presentation()?.position == CGPoint(x: 5, y: 5))
+        #expect(a.presentationSnapshot()?.position == CGPoint(x: 5, y: 5))
         Transaction.commit()
         #expect(Transaction.nestingLevel == 0)
-        #expect(a.presentation()?.position == CGPoint(x: 30, y: 40))
+        #expect(a.presentationSnapshot()?.position == CGPoint(x: 30, y: 40))
     }
 
     @Test func implicitChangesShowAtTheNextFrame() throws {
         let root = layer(.white)
         let child = layer(.green)
         root.addSublayer(child)
-        #expect(root.presentation()?.sublayers.count == 0)
+        #expect(root.presentationSnapshot()?.sublayers.count == 0)
         let plan = try Planner().plan(root)
         #expect(plan.quads.count == 2)
-        #expect(root.presentation()?.sublayers.map(\.id) == [child.id])
+        #expect(root.presentationSnapshot()?.sublayers.map(\.id) == [child.id])
     }
 
     @Test func structuralChangesLandTogether() {
@@ -66,23 +66,23 @@ import Testing
         let extra = Layer(frame: CGRect(x: 1, y: 1, width: 2, height: 2))
         extra.backgroundColor = .black
         second.addSublayer(extra)
-        #expect(first.presentation()?.sublayers.map(\.id) == [moving.id])
-        #expect(second.presentation()?.sublayers.isEmpty == true)
+        #expect(first.presentationSnapshot()?.sublayers.map(\.id) == [moving.id])
+        #expect(second.presentationSnapshot()?.sublayers.isEmpty == true)
         Transaction.commit()
-        #expect(first.presentation()?.sublayers.isEmpty == true)
-        #expect(second.presentation()?.sublayers.map(\.id) == [moving.id, extra.id])
+        #expect(first.presentationSnapshot()?.sublayers.isEmpty == true)
+        #expect(second.presentationSnapshot()?.sublayers.map(\.id) == [moving.id, extra.id])
         // A layer new to the committed tree came with its whole model.
-        #expect(second.presentation()?.sublayers[1].backgroundColor == .black)
-        #expect(second.presentation()?.sublayers[1].bounds.size == CGSize(width: 2, height: 2))
+        #expect(second.presentationSnapshot()?.sublayers[1].backgroundColor == .black)
+        #expect(second.presentationSnapshot()?.sublayers[1].bounds.size == CGSize(width: 2, height: 2))
     }
 
     @Test func aMaskChangeIsPartOfTheTransaction() {
         let owner = layer(), mask = layer(.black)
         Transaction.begin()
         owner.mask = mask
-        #expect(owner.presentation()?.mask == nil)
+        #expect(owner.presentationSnapshot()?.mask == nil)
         Transaction.commit()
-        #expect(owner.presentation()?.mask?.id == mask.id)
+        #expect(owner.presentationSnapshot()?.mask?.id == mask.id)
     }
 
     @Test func settingsNestAndCompletionRunsAfterTheCommit() {
@@ -109,7 +109,7 @@ import Testing
         #expect(box.calls.isEmpty)
         Transaction.commit()
         #expect(box.calls == ["outer", "inner"] || box.calls == ["inner", "outer"])
-        #expect(a.presentation()?.opacity == 0.25)
+        #expect(a.presentationSnapshot()?.opacity == 0.25)
         Transaction.setValue("x", forKey: "custom")
         #expect(Transaction.value(forKey: "custom") as? String == "x")
         Transaction.flush()
@@ -130,11 +130,11 @@ import Testing
         while !thread.isFinished { usleep(1000) }
         // The thread-local state is torn down just after the thread finishes: wait for it briefly.
         var tries = 0
-        while a.presentation()?.opacity != 0.5, tries < 1000 {
+        while a.presentationSnapshot()?.opacity != 0.5, tries < 1000 {
             usleep(1000)
             tries += 1
         }
-        #expect(a.presentation()?.backgroundColor == .blue && a.presentation()?.opacity == 0.5)
+        #expect(a.presentationSnapshot()?.backgroundColor == .blue && a.presentationSnapshot()?.opacity == 0.5)
     }
 
     @Test func aChangeOfAnotherThreadIsCommittedByTheNextFrame() throws {
@@ -180,11 +180,11 @@ import Testing
         }
         opened.wait()
         _ = try Planner().plan(root)  // commits this thread's implicit transaction: the whole tree
-        let during = try #require(root.presentation())
+        let during = try #require(root.presentationSnapshot())
         #expect(during.sublayers.map(\.backgroundColor) == [.red, .red])
         resume.signal()
         done.wait()
-        let after = try #require(root.presentation())
+        let after = try #require(root.presentationSnapshot())
         #expect(after.sublayers.map(\.backgroundColor) == [.blue, .blue])
     }
 
@@ -206,7 +206,7 @@ import Testing
         done.wait()
         #expect(a.backgroundColor == .blue)
         _ = try Planner().plan(root)  // commits this thread's implicit transaction, made before the other's
-        let shown = try #require(a.presentation())
+        let shown = try #require(a.presentationSnapshot())
         #expect(shown.backgroundColor == .blue)
         #expect(shown.opacity == 0.5)  // the implicit transaction's other change is committed
     }
@@ -230,13 +230,13 @@ import Testing
         let left = layer(), right = layer()
         root.sublayers = [left, right]
         Transaction.flush()
-        let before = root.presentation()!
-        #expect(root.presentation()! === before)
+        let before = root.presentationSnapshot()!
+        #expect(root.presentationSnapshot()! === before)
         Transaction.begin()
         Transaction.setDisableActions(true)
         right.opacity = 0.5
         Transaction.commit()
-        let after = root.presentation()!
+        let after = root.presentationSnapshot()!
         #expect(after !== before)
         #expect(after.sublayers[0] === before.sublayers[0])
         #expect(after.sublayers[1] !== before.sublayers[1] && after.sublayers[1].opacity == 0.5)
@@ -253,7 +253,7 @@ import Testing
             node = child
         }
         Transaction.flush()
-        var snapshot: LayerSnapshot? = root.presentation()
+        var snapshot: LayerSnapshot? = root.presentationSnapshot()
         var depth = 0
         var walker = snapshot
         while let current = walker {

@@ -119,7 +119,7 @@ import Testing
         Transaction.setDisableActions(true)
         square.frame = CGRect(x: 40, y: 10, width: 20, height: 20)
         Transaction.commit()
-        _ = root.presentation(at: 0)
+        _ = root.presentationSnapshot(at: 0)
         let transition = Transition()
         transition.type = type
         transition.subtype = subtype
@@ -191,13 +191,13 @@ import Testing
 
         let start = try #require(snowman.animation(forKey: "position")).beginTime
         let halfway = try renderer.render(root, scale: 2, at: start + 0.25)
-        let shown = try #require(snowman.presentation(at: start + 0.25)).position.x
+        let shown = try #require(snowman.presentationSnapshot(at: start + 0.25)).position.x
         #expect(snowman.position.x == 140)
         #expect(shown > 100 && shown < 140)  // eased part of the way
         #expect(halfway.width == 400 && halfway.height == 240)
         // A quarter turn half a second into the spin.
         let spun = try #require(snowman.animation(forKey: "spin")).beginTime
-        let turned = try #require(snowman.presentation(at: spun + 0.5)).transform
+        let turned = try #require(snowman.presentationSnapshot(at: spun + 0.5)).transform
         #expect(abs(turned.m12 - 1) < 1e-9 && abs(turned.m11) < 1e-9)
     }
 }

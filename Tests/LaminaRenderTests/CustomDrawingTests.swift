@@ -74,10 +74,10 @@ import Testing
         for _ in 0..<5 {
             for renderer in renderers { _ = try renderer.render(root) }
         }
-        #expect(delegate.draws == 1 && layer.displayCount == 1 && !layer.needsDisplay)
+        #expect(delegate.draws == 1 && layer.displayCount == 1 && !layer.needsDisplay())
         delegate.colour = .green
         layer.setNeedsDisplay()
-        #expect(layer.needsDisplay)
+        #expect(layer.needsDisplay())
         for renderer in renderers {
             let image = try renderer.render(root)
             #expect(image.rgba(x: 100, y: 52) == RGBA8(r: 0, g: 255, b: 0, a: 255), "\(renderer.name) sees the redraw")
@@ -87,7 +87,7 @@ import Testing
         layer.setNeedsDisplay()
         layer.isHidden = true
         _ = try CPURenderer().render(root)
-        #expect(delegate.draws == 2 && layer.needsDisplay)
+        #expect(delegate.draws == 2 && layer.needsDisplay())
     }
 
     @Test func boundsChangesRedrawOnlyWhenAsked() throws {
@@ -106,7 +106,7 @@ import Testing
         #expect(delegate.draws == 2)
         // Now a 60 x 60 ring about the centre (100, 100): its top at y = 70 + 2.
         #expect(image.rgba(x: 100, y: 72) == red && image.rgba(x: 100, y: 100) == blue)
-        #expect(layer.contents?.width == 60)
+        #expect(layer.contentsImage?.width == 60)
     }
 
     @Test func aDelegateThatDisplaysTakesOver() throws {
@@ -159,16 +159,16 @@ import Testing
         let (root, layer, _) = bookScene()
         let gles = GLESAvailability.renderer()
         _ = try gles?.render(root) ?? CPURenderer().render(root)
-        let first = try #require(layer.contents)
-        let held = try #require(layer.presentation()?.contents)
+        let first = try #require(layer.contentsImage)
+        let held = try #require(layer.presentationSnapshot()?.contents)
         #expect(held === first)
         let before = Data(bytes: first.baseAddress, count: first.byteCount)
         layer.setNeedsDisplay()
         _ = try gles?.render(root) ?? CPURenderer().render(root)
-        let second = try #require(layer.contents)
+        let second = try #require(layer.contentsImage)
         #expect(second !== first && second.width == first.width && second.height == first.height)
         #expect(Data(bytes: first.baseAddress, count: first.byteCount) == before)
-        #expect(layer.presentation()?.contents === second)
+        #expect(layer.presentationSnapshot()?.contents === second)
         if let gles { #expect(gles.textureUploads == 2) }
     }
 

@@ -46,7 +46,7 @@ import Testing
         Transaction.commit()
 
         clock.time = 0.5
-        let x = square.presentation()?.position.x   // 60: halfway, on screen
+        let x = square.presentationSnapshot()?.position.x   // 60: halfway, on screen
         let model = square.position.x               // 110: the model changed at once
 
         #expect(x == 60 && model == 110)
@@ -65,7 +65,7 @@ import Testing
         square.add(fade, forKey: "fade")            // begins now, at 0.5
         Transaction.commit()
 
-        let opacity = square.presentation(at: 1.5)?.opacity   // 0.5, a second into the fade
+        let opacity = square.presentationSnapshot(at: 1.5)?.opacity   // 0.5, a second into the fade
         let later = try renderer.render(root, scale: 1, at: 3)  // faded out and kept so by the fill
 
         #expect(opacity == 0.5)
@@ -87,8 +87,8 @@ import Testing
         Transaction.commit()
 
         #expect(square.animationKeys() == ["opacity"])
-        #expect(square.presentation(at: 0)?.position.x == 60)
-        let opacity = try #require(square.presentation(at: 0.125)?.opacity)
+        #expect(square.presentationSnapshot(at: 0)?.position.x == 60)
+        let opacity = try #require(square.presentationSnapshot(at: 0.125)?.opacity)
         #expect(opacity > 0.5 && opacity < 1)
     }
 
@@ -156,10 +156,10 @@ import Testing
         square.add(blink, forKey: "blink")
         Transaction.commit()
 
-        let top = square.presentation(at: 1)     // position (60, 5), green
+        let top = square.presentationSnapshot(at: 1)     // position (60, 5), green
         #expect(top?.position == CGPoint(x: 60, y: 5))
         #expect(top?.backgroundColor == .green)
-        #expect(square.presentation(at: 2.5)?.backgroundColor == .blue)
+        #expect(square.presentationSnapshot(at: 2.5)?.backgroundColor == .blue)
         let frame = try CPURenderer().render(root, at: 1)
         #expect(near(frame.rgba(x: 60, y: 5), 0, 255, 0) && near(frame.rgba(x: 60, y: 25), 255, 255, 255))
 
@@ -167,7 +167,7 @@ import Testing
         track.move(to: CGPoint(x: 10, y: 20))
         track.addLine(to: CGPoint(x: 110, y: 20))
         let follow = KeyframeAnimation(keyPath: "position")
-        follow.path = track                      // constant speed along the path
+        follow.path = track.cgPath                     // constant speed along the path
         follow.rotationMode = .rotateAuto        // turned to the path's direction
         follow.duration = 2
 
@@ -175,7 +175,7 @@ import Testing
         Transaction.setValue(0.0, forKey: Transaction.Key.mediaTime)
         square.add(follow, forKey: "hop")        // replaces the animation for "hop"
         Transaction.commit()
-        #expect(square.presentation(at: 0.5)?.position == CGPoint(x: 35, y: 20))
+        #expect(square.presentationSnapshot(at: 0.5)?.position == CGPoint(x: 35, y: 20))
     }
 
     /// AnimatingLayers.md, "Springs".
@@ -193,7 +193,7 @@ import Testing
         Transaction.commit()
 
         let ys = stride(from: 0.0, to: drop.settlingDuration, by: 0.01).map {
-            Double(square.presentation(at: $0)!.position.y)
+            Double(square.presentationSnapshot(at: $0)!.position.y)
         }
         #expect(ys[0] == 0)
         #expect(ys.max()! > 105 && ys.max()! < 115)   // about 9.5 % overshoot at a damping ratio of 0.6
@@ -221,9 +221,9 @@ import Testing
         square.add(group, forKey: "appear")
         Transaction.commit()
 
-        let quarter = try #require(square.presentation(at: 0.25))
+        let quarter = try #require(square.presentationSnapshot(at: 0.25))
         #expect(quarter.opacity == 0.5 && abs(quarter.transform.m11 - 1.25) < 1e-9)
-        let after = try #require(square.presentation(at: 1.5))   // past the group's end: the model
+        let after = try #require(square.presentationSnapshot(at: 1.5))   // past the group's end: the model
         #expect(after.opacity == 1 && after.transform.m11 == 1)
     }
 

@@ -128,12 +128,12 @@ import Testing
         layer.opacity = 0.25
         Transaction.commit()
 
-        let before = try #require(layer.presentation(at: 0))   // the committed subtree, as a frame draws it
+        let before = try #require(layer.presentationSnapshot(at: 0))   // the committed subtree, as a frame draws it
         Transaction.begin()
         Transaction.setDisableActions(true)
         layer.opacity = 1
         Transaction.commit()
-        let after = try #require(layer.presentation(at: 0))
+        let after = try #require(layer.presentationSnapshot(at: 0))
 
         #expect(before.opacity == 0.25 && after.opacity == 1)   // the old snapshot did not change
         #expect(before.bounds.size == CGSize(width: 10, height: 10))

@@ -353,7 +353,7 @@ struct GLESAtlasTests {
             if frame < 10 {
                 // With the images all 32 x 32, one page is enough.
                 #expect(renderer.atlasPageCount == 1)
-                let probe = try #require(layers[7].contents)
+                let probe = try #require(layers[7].contentsImage)
                 #expect(image.rgba(x: 7 * 40 + 31, y: 31) == probe.rgba(x: 31, y: 31))
             }
         }

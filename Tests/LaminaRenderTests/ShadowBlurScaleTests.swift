@@ -183,7 +183,7 @@ import Testing
         Transaction.setDisableActions(true)
         defer { Transaction.flush() }
         let root = Self.scene(radius: 300) { $0.frame = CGRect(x: -300, y: 40, width: 700, height: 40) }
-        let layer = root.sublayers[0]
+        let layer = root.sublayers![0]
         for renderer in ReferenceScenes.renderers() {
             _ = try renderer.render(root)
             layer.shadowOffset = CGSize(width: 0, height: 90)

@@ -113,7 +113,7 @@ import Testing
             $0.backgroundColor = nil
             $0.shadowRadius = 0
             $0.shadowOffset = .zero
-            $0.shadowPath = Path(rect: CGRect(x: 0, y: 0, width: 20, height: 20))
+            $0.shadowPath = Path(rect: CGRect(x: 0, y: 0, width: 20, height: 20)).cgPath
         }
         for renderer in ReferenceScenes.renderers() {
             let image = try renderer.render(root)
@@ -141,7 +141,7 @@ import Testing
             $0.opacity = 0.5
         }
         layer.addSublayer(Layer(frame: CGRect(x: 0, y: 0, width: 5, height: 5)))
-        layer.sublayers[0].backgroundColor = .red
+        layer.sublayers![0].backgroundColor = .red
         for renderer in ReferenceScenes.renderers() {
             let image = try renderer.render(root)
             #expect(Self.grey(image.rgba(x: 65, y: 65), 127, tolerance: 2), "\(renderer.name): \(image.rgba(x: 65, y: 65))")
@@ -212,7 +212,7 @@ import Testing
             #"the shadow of layer "card" is too large: 232x232 pixels exceeds the limit of 200 pixels per side"#)) {
             _ = try planner.plan(root)
         }
-        layer.shadowPath = Path(rect: CGRect(x: 0, y: 0, width: 400, height: 10))
+        layer.shadowPath = Path(rect: CGRect(x: 0, y: 0, width: 400, height: 10)).cgPath
         layer.shadowRadius = 0
         #expect(throws: PlanError.effectTooLarge(
             #"the shadowPath of layer "card" is too large: 402x12 pixels exceeds the limit of 200 pixels per side"#)) {

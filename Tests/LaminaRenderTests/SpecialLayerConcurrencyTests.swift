@@ -55,7 +55,7 @@ import Testing
         defer { done.set() }
         for _ in 0..<40 {
             _ = try renderer.render(root)
-            let snapshot = try #require(root.presentation(at: 0))
+            let snapshot = try #require(root.presentationSnapshot(at: 0))
             for layer in snapshot.sublayers {
                 guard let style = layer.state.shape else { continue }
                 #expect(abs(style.lineWidth - style.strokeEnd * 100) < 1e-9,

@@ -75,7 +75,7 @@ import Testing
               "fromValue": 0, "toValue": 30, "duration": 1, "fillMode": "forwards", "removedOnCompletion": false}]
             """#))
         let stepped = try loadLayer(sceneWithLayer(#""transform": [{"rotate": 30}]"#))
-        let presented = try #require(layer.presentation(at: 2))
+        let presented = try #require(layer.presentationSnapshot(at: 2))
         let a = presented.transform, b = stepped.transform
         for (x, y) in zip([a.m11, a.m12, a.m21, a.m22], [b.m11, b.m12, b.m21, b.m22]) { #expect(abs(x - y) < 1e-9) }
     }
@@ -101,7 +101,7 @@ import Testing
         let d = try #require(found["d"] as? KeyframeAnimation)
         #expect(d.calculationMode == .discrete && d.keyTimes == [0, 0.5, 1])
         let p = try #require(found["p"] as? KeyframeAnimation)
-        #expect(p.path?.elements == [.move(to: CGPoint(x: 0, y: 0)), .line(to: CGPoint(x: 50, y: 0))])
+        #expect(p.path?.path.elements == [.move(to: CGPoint(x: 0, y: 0)), .line(to: CGPoint(x: 50, y: 0))])
         #expect(p.rotationMode == .rotateAutoReverse && p.values == nil)
     }
 
@@ -133,7 +133,7 @@ import Testing
              "layers": [{"frame": [0, 0, 20, 20], "animations": [{"type": "keyframe", "name": "walk",
                "keyPath": "contents", "values": ["hero/idle.png", "hero/trimmed.png"], "calculationMode": "discrete"}]}]}
             """#)
-        let layer = try #require(scene.root.sublayers.first)
+        let layer = try #require(scene.root.sublayers!.first)
         let walk = try #require(layer.animation(forKey: "walk") as? KeyframeAnimation)
         #expect(walk.keyPath == "contentsRect")
         #expect(walk.values?.count == 2 && walk.values?.allSatisfy { $0 is CGRect } == true)

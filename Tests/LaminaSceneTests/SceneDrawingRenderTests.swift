@@ -57,7 +57,7 @@ import Testing
         #expect(near(probe(image, 153, 100, scale: scale), white))
         // A corner of the layer, outside the ellipse.
         #expect(near(probe(image, 53, 53, scale: scale), blue))
-        #expect(scene.root.sublayers[0].contents?.width == 100)
+        #expect(scene.root.sublayers![0].contentsImage?.width == 100)
     }
 
     @Test func evenOddAndNonZeroFills() throws {
@@ -237,8 +237,8 @@ import Testing
         let line = #"{"lineWidth": 1}, {"moveTo": [0, 10]}, {"lineTo": [20, 10]}, {"stroke": true}"#
         let sharp = try scene(size: [20, 20], frame: "[0, 0, 20, 20]", members: #""contentsScale": 2,"#, line)
         let image = try render(sharp, scale: 2)
-        #expect(sharp.root.sublayers[0].contents?.width == 40)
-        #expect(sharp.root.sublayers[0].contents?.height == 40)
+        #expect(sharp.root.sublayers![0].contentsImage?.width == 40)
+        #expect(sharp.root.sublayers![0].contentsImage?.height == 40)
         // The line covers y 9.5...10.5 points: pixel rows 19 and 20 at 2 pixels per point.
         for x in [0, 11, 39] {
             #expect(near(image.rgba(x: x, y: 18), white))
@@ -248,16 +248,16 @@ import Testing
         }
         // At contentsScale 1 the same line is drawn into 20 pixels and stretched: no row is solid black.
         let blurred = try scene(size: [20, 20], frame: "[0, 0, 20, 20]", line)
-        #expect(blurred.root.sublayers[0].contents == nil)
+        #expect(blurred.root.sublayers![0].contents == nil)
         let stretched = try render(blurred, scale: 2)
-        #expect(blurred.root.sublayers[0].contents?.width == 20)
+        #expect(blurred.root.sublayers![0].contentsImage?.width == 20)
         #expect((16..<24).allSatisfy { !near(stretched.rgba(x: 11, y: $0), black) })
     }
 
     @Test func drawingHappensOnceUntilMarkedAgain() throws {
         let loaded = try scene(
             size: [60, 60], frame: "[0, 0, 20, 20]", #"{"fillColor": [1, 0, 0, 1]}, {"fillEllipse": "bounds"}"#)
-        let layer = loaded.root.sublayers[0]
+        let layer = loaded.root.sublayers![0]
         #expect(layer.displayCount == 0)
         for _ in 0..<3 { _ = try render(loaded) }
         #expect(layer.displayCount == 1)
@@ -279,7 +279,7 @@ import Testing
             let loaded = try scene(
                 size: [60, 60], frame: "[0, 0, 20, 20]", members: #""needsDisplayOnBoundsChange": \#(redraws),"#,
                 #"{"fillColor": [1, 0, 0, 1]}, {"fillEllipse": "bounds"}"#)
-            let layer = loaded.root.sublayers[0]
+            let layer = loaded.root.sublayers![0]
             _ = try render(loaded)
             #expect(layer.displayCount == 1)
             layer.anchorPoint = .zero
@@ -287,7 +287,7 @@ import Testing
             layer.bounds = CGRect(x: 0, y: 0, width: 60, height: 30)
             let image = try render(loaded)
             #expect(layer.displayCount == (redraws ? 2 : 1))
-            #expect(layer.contents?.width == (redraws ? 60 : 20))
+            #expect(layer.contentsImage?.width == (redraws ? 60 : 20))
             // Either way the ellipse fills the new bounds (redrawn, or the old drawing stretched); a redraw is
             // drawn at the new size, so its edge is sharp where the stretched one is blurred.
             #expect(near(probe(image, 30, 15), red))
@@ -303,7 +303,7 @@ import Testing
         let loaded = try scene(
             size: [60, 60], frame: "[0, 0, 40, 40]", members: "",
             #"{"fillColor": [0, 1, 0, 1]}, {"fillRect": [100, 100, 10, 10]}"#)
-        let layer = loaded.root.sublayers[0]
+        let layer = loaded.root.sublayers![0]
         layer.bounds.origin = CGPoint(x: 100, y: 100)
         let image = try render(loaded)
         #expect(near(probe(image, 5, 5), green))

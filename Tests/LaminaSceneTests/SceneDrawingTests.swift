@@ -8,7 +8,7 @@ import Testing
     private func steps(_ json: String, topLevel: String = "") throws -> [SceneDrawing.Step] {
         let scene = try loadScene(
             #"{"size": [100, 100], \#(topLevel) "layers": [{"bounds": [0, 0, 40, 30], "draw": \#(json)}]}"#)
-        let layer = try #require(scene.root.sublayers.first)
+        let layer = try #require(scene.root.sublayers!.first)
         let drawing = try #require(layer.ownedDelegate as? SceneDrawing)
         return drawing.steps
     }
@@ -87,9 +87,9 @@ import Testing
                 {"contents": "red"}
              ]}
             """#)
-        let drawing = try #require(scene.root.sublayers[0].ownedDelegate as? SceneDrawing)
+        let drawing = try #require(scene.root.sublayers![0].ownedDelegate as? SceneDrawing)
         let red = try #require(scene.images["red"])
-        #expect(scene.root.sublayers[1].contents === red)
+        #expect(scene.root.sublayers![1].contentsImage === red)
         #expect(drawing.steps.count == 3)
         #expect(
             drawing.steps[0]
@@ -121,18 +121,18 @@ import Testing
     @Test func theDelegateIsOwnedByTheLayerAndTheLayerIsMarkedForDrawing() throws {
         let scene = try loadScene(
             #"{"size": [10, 10], "layers": [{"draw": [{"stroke": true}]}, {"draw": []}, {}]}"#)
-        let layers = scene.root.sublayers
+        let layers = scene.root.sublayers ?? []
         let drawing = try #require(layers[0].ownedDelegate as? SceneDrawing)
         #expect(layers[0].delegate === drawing)
-        #expect(layers[0].needsDisplay)
+        #expect(layers[0].needsDisplay())
         #expect(layers[0].displayCount == 0)
         // No drawing happens at load time; the renderer draws before planning.
-        #expect(layers[0].contents == nil)
+        #expect(layers[0].contentsImage == nil)
         #expect((layers[1].ownedDelegate as? SceneDrawing)?.steps == [])
-        #expect(layers[1].needsDisplay)
+        #expect(layers[1].needsDisplay())
         #expect(layers[2].ownedDelegate == nil)
         #expect(layers[2].delegate == nil)
-        #expect(!layers[2].needsDisplay)
+        #expect(!layers[2].needsDisplay())
     }
 
     @Test func theStepsLiveAsLongAsTheLayer() throws {
@@ -153,10 +153,10 @@ import Testing
             {"size": [10, 10], "layers": [{"needsDisplayOnBoundsChange": true, "bounds": [0, 0, 5, 5]},
              {"needsDisplayOnBoundsChange": false}, {}]}
             """#)
-        let layers = scene.root.sublayers
+        let layers = scene.root.sublayers ?? []
         #expect(layers.map(\.needsDisplayOnBoundsChange) == [true, false, false])
         // Setting the bounds while loading marks nothing: only `draw` marks a layer.
-        #expect(!layers[0].needsDisplay)
+        #expect(!layers[0].needsDisplay())
         #expect(layers[0].bounds == CGRect(x: 0, y: 0, width: 5, height: 5))
     }
 

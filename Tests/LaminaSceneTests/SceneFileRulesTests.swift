@@ -64,7 +64,7 @@ import Testing
         }
         let json = #"{"size": [8, 8], "layers": [\#(layers.joined(separator: ","))]}"#
         let scene = try loadScene(json, in: folder, options: SceneOptions(memoryBudget: budget))
-        let images = scene.root.sublayers.compactMap { $0.contents }
+        let images = scene.root.sublayers!.compactMap { $0.contentsImage }
         #expect(images.count == 100)
         #expect(images.allSatisfy { $0 === images[0] })
         // One decoded image's pixels in the budget, not a hundred.

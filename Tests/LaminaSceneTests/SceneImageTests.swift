@@ -16,14 +16,14 @@ import Testing
                 {"contents": "blue-2x3.png"}
              ]}
             """#)
-        let layers = scene.root.sublayers
+        let layers = scene.root.sublayers ?? []
         #expect(scene.images.keys.sorted() == ["blue", "red"])
         #expect(scene.images["red"]?.width == 4)
         #expect(scene.images["blue"]?.height == 3)
-        #expect(layers[0].contents === scene.images["red"])
+        #expect(layers[0].contentsImage === scene.images["red"])
         #expect(layers[0].contentsScale == 2)
         #expect(layers[1].contentsScale == 3)
-        #expect(layers[2].contents === scene.images["blue"])
+        #expect(layers[2].contentsImage === scene.images["blue"])
         #expect(layers[2].contentsScale == 1)
         #expect(layers[3].contentsScale == 1)
     }
@@ -37,10 +37,10 @@ import Testing
             """#)
         let image = try #require(scene.images["red"])
         #expect(scene.images["again"] === image)
-        #expect(scene.root.sublayers[0].contents === image)
-        #expect(scene.root.sublayers[1].contents === image)
-        #expect(scene.root.sublayers[2].contents === image)
-        #expect(scene.root.sublayers[3].sublayers[0].contents === image)
+        #expect(scene.root.sublayers![0].contentsImage === image)
+        #expect(scene.root.sublayers![1].contentsImage === image)
+        #expect(scene.root.sublayers![2].contentsImage === image)
+        #expect(scene.root.sublayers![3].sublayers![0].contentsImage === image)
     }
 
     @Test func aSymlinkInsideTheFolderSharesTheImageOfItsTarget() throws {
@@ -52,8 +52,8 @@ import Testing
             atPath: folder.appendingPathComponent("alias.png").path, withDestinationPath: "red.png")
         let scene = try loadScene(
             #"{"size": [10, 10], "layers": [{"contents": "red.png"}, {"contents": "alias.png"}]}"#, in: folder)
-        #expect(scene.root.sublayers[0].contents != nil)
-        #expect(scene.root.sublayers[0].contents === scene.root.sublayers[1].contents)
+        #expect(scene.root.sublayers![0].contents != nil)
+        #expect(scene.root.sublayers![0].contentsImage === scene.root.sublayers![1].contentsImage)
     }
 
     @Test func missingImage() {
@@ -136,9 +136,9 @@ import Testing
                 #"scene.json:1:46: layers[0].contents: "\#(path)" is outside the scene's folder"#
             ])
         let scene = try loadScene(json, in: folder, options: SceneOptions(allowFilesOutsideSceneFolder: true))
-        #expect(scene.root.sublayers[0].contents?.width == 4)
+        #expect(scene.root.sublayers![0].contentsImage?.width == 4)
         // An absolute path that stays inside the folder escapes nothing.
-        #expect(try loadScene(json).root.sublayers[0].contents?.width == 4)
+        #expect(try loadScene(json).root.sublayers![0].contentsImage?.width == 4)
     }
 
     @Test func aParentPathIsAllowedWhenTheOptionSaysSo() throws {
@@ -149,7 +149,7 @@ import Testing
                 #"scene.json:1:46: layers[0].contents: "../red-4x4.png" is outside the scene's folder"#
             ])
         let scene = try loadScene(json, in: inner, options: SceneOptions(allowFilesOutsideSceneFolder: true))
-        #expect(scene.root.sublayers[0].contents?.width == 4)
+        #expect(scene.root.sublayers![0].contentsImage?.width == 4)
     }
 
     @Test func aSymlinkOutOfTheFolderIsRefused() throws {
@@ -166,7 +166,7 @@ import Testing
                     + "(a symbolic link to \(real))"
             ])
         let scene = try loadScene(json, in: folder, options: SceneOptions(allowFilesOutsideSceneFolder: true))
-        #expect(scene.root.sublayers[0].contents?.width == 4)
+        #expect(scene.root.sublayers![0].contentsImage?.width == 4)
     }
 
     @Test func aFolderIsNotAnImage() throws {

@@ -15,7 +15,7 @@ import Testing
         """#
 
     private func color(_ scene: Scene, at time: Double) throws -> Color {
-        let box = try #require(scene.root.sublayers.first?.presentation(at: time))
+        let box = try #require(scene.root.sublayers!.first?.presentationSnapshot(at: time))
         return try #require(box.backgroundColor)
     }
 
@@ -37,7 +37,7 @@ import Testing
         expectColor(try color(scene, at: 1.5), 0.75, 0, 0.25)
         expectColor(try color(scene, at: 3.5), 0, 0, 1)
         // The model changed at once, as a program's change does.
-        expectColor(try #require(scene.root.sublayers.first?.backgroundColor), 0, 0, 1)
+        expectColor(try #require(scene.root.sublayers!.first?.backgroundColor), 0, 0, 1)
     }
 
     @Test func advancingIsIdempotentAndTheFrameDependsOnlyOnTheTime() throws {
@@ -73,9 +73,9 @@ import Testing
             """#)
         #expect(scene.timeline.times == [1, 2, 2])
         scene.advance(to: 1.5)
-        #expect(scene.root.sublayers[0].opacity == 0.5)
+        #expect(scene.root.sublayers![0].opacity == 0.5)
         scene.advance(to: 2)
-        #expect(scene.root.sublayers[0].opacity == 0.3)
+        #expect(scene.root.sublayers![0].opacity == 0.3)
     }
 
     /// A transition entry is added to its layer with the change, beginning at the entry's time even though
@@ -88,7 +88,7 @@ import Testing
                                           "duration": 1.5}}]}
             """#)
         scene.advance(to: 1.5)
-        let layer = scene.root.sublayers[0]
+        let layer = scene.root.sublayers![0]
         #expect(layer.animationKeys() == ["transition"])
         let transition = try #require(layer.animation(forKey: "transition") as? Transition)
         #expect(transition.beginTime == 1 && transition.duration == 1.5)
@@ -127,16 +127,16 @@ import Testing
     /// Every layer of a scene counts as drawn from time 0: a program's change after loading animates too.
     @Test func loadedLayersAnimateImplicitly() throws {
         let scene = try loadScene(#"{"size": [10, 10], "layers": [{"frame": [0, 0, 10, 10], "opacity": 1}]}"#)
-        let layer = scene.root.sublayers[0]
+        let layer = scene.root.sublayers![0]
         Transaction.begin()
         Transaction.setValue(5.0, forKey: Transaction.Key.mediaTime)
         Transaction.setAnimationDuration(1)
         Transaction.setAnimationTimingFunction(MediaTimingFunction(name: .linear))
         layer.opacity = 0
         Transaction.commit()
-        let presented = try #require(layer.presentation(at: 5.5))
+        let presented = try #require(layer.presentationSnapshot(at: 5.5))
         #expect(abs(presented.opacity - 0.5) < 1e-6)
         // Loading itself animates nothing.
-        #expect(scene.root.sublayers[0].animationKeys()?.count == 1)
+        #expect(scene.root.sublayers![0].animationKeys()?.count == 1)
     }
 }

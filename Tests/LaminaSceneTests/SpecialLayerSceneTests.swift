@@ -131,8 +131,8 @@ import Testing
               {"name": "t", "type": "text", "string": "a"}],
              "timeline": [{"at": 1, "layer": "s", "set": {"strokeEnd": 0.25}, "disableActions": true}]}
             """#)
-        let shape = try #require(scene.root.sublayers[0] as? ShapeLayer)
-        let text = try #require(scene.root.sublayers[1] as? TextLayer)
+        let shape = try #require(scene.root.sublayers![0] as? ShapeLayer)
+        let text = try #require(scene.root.sublayers![1] as? TextLayer)
         scene.advance(to: 2)
         #expect(shape.strokeEnd == 0.25)
         try scene.apply(controlLine: #"{"layer": "t", "set": {"string": "4.99"}, "disableActions": true}"#,
@@ -151,7 +151,7 @@ import Testing
               {"type": "keyframe", "keyPath": "lineDashPattern", "values": [[2, 2], [4, 6], [8, 10]], "duration": 2},
               {"type": "basic", "keyPath": "fillColor", "fromValue": "#000000", "toValue": "#ff0000", "duration": 2}]
             """#))
-        let presented = try #require(layer.presentation(at: 0.5)?.state.shape)
+        let presented = try #require(layer.presentationSnapshot(at: 0.5)?.state.shape)
         #expect(abs(presented.strokeEnd - 0.25) < 1e-9)
         // Keyframes at 0, 1, 2 s: halfway from [2, 2] to [4, 6].
         let dashes = try #require(presented.lineDashPattern)
@@ -168,7 +168,7 @@ import Testing
             "animations": [{"type": "basic", "keyPath": "path", "toValue": [{"moveTo": [0, 10]}, {"lineTo": [20, 10]}],
               "duration": 1}]
             """#))
-        let path = try #require(layer.presentation(at: 0.5)?.state.shape?.path)
+        let path = try #require(layer.presentationSnapshot(at: 0.5)?.state.shape?.path)
         #expect(path == Path([.move(to: CGPoint(x: 0, y: 5)), .line(to: CGPoint(x: 15, y: 5))]))
     }
 
@@ -181,7 +181,7 @@ import Testing
               {"type": "keyframe", "keyPath": "locations", "values": [[0, 1], [0.5, 1]], "duration": 1},
               {"type": "basic", "keyPath": "startPoint.x", "fromValue": 0, "toValue": 1, "duration": 1}]
             """#))
-        let presented = try #require(layer.presentation(at: 0.5)?.state.gradient)
+        let presented = try #require(layer.presentationSnapshot(at: 0.5)?.state.gradient)
         #expect(presented.colors.count == 2)
         let a = presented.colors[0], b = presented.colors[1]
         #expect(abs(a.red - 0.5) < 1e-6 && a.green == 0 && a.blue == 0)
@@ -203,10 +203,10 @@ import Testing
               {"type": "basic", "keyPath": "foregroundColor", "fromValue": "#000000", "toValue": "#ffffff", "duration": 1}]}
             ]}
             """#)
-        let replicator = try #require(scene.root.sublayers[0].presentation(at: 0.25)?.state.replicator)
+        let replicator = try #require(scene.root.sublayers![0].presentationSnapshot(at: 0.25)?.state.replicator)
         #expect(abs(replicator.instanceTransform.m41 - 10) < 1e-9)
         #expect(abs(replicator.instanceAlphaOffset - -0.125) < 1e-6)
-        let text = try #require(scene.root.sublayers[1].presentation(at: 0.25)?.state.text)
+        let text = try #require(scene.root.sublayers![1].presentationSnapshot(at: 0.25)?.state.text)
         #expect(abs(text.fontSize - 12.5) < 1e-9)
         #expect(abs(text.foregroundColor.red - 0.25) < 1e-6)
     }

@@ -10,14 +10,14 @@ import Testing
     private func layers(_ contents: [String], extra: String = "") throws -> (Scene, [Layer]) {
         let list = contents.map { #"{"contents": "\#($0)"\#(extra)}"# }.joined(separator: ", ")
         let scene = try loadScene(#"{"size": [10, 10], \#(sheets), "layers": [\#(list)]}"#)
-        return (scene, scene.root.sublayers)
+        return (scene, scene.root.sublayers ?? [])
     }
 
     @Test func format2Frame() throws {
         let (_, layers) = try layers(["hero/idle.png"])
         let layer = layers[0]
-        #expect(layer.contents?.width == 64)
-        #expect(layer.contents?.height == 32)
+        #expect(layer.contentsImage?.width == 64)
+        #expect(layer.contentsImage?.height == 32)
         #expect(layer.contentsRect == CGRect(x: 0, y: 0, width: 16.0 / 64, height: 32.0 / 32))
         #expect(layer.contentsAreRotated == false)
         #expect(layer.contentsScale == 1)
@@ -49,7 +49,7 @@ import Testing
 
     @Test func format0Frame() throws {
         let (_, layers) = try layers(["old/dot"])
-        #expect(layers[0].contents?.width == 8)
+        #expect(layers[0].contentsImage?.width == 8)
         #expect(layers[0].contentsRect == CGRect(x: 2.0 / 8, y: 4.0 / 8, width: 4.0 / 8, height: 2.0 / 8))
     }
 
@@ -61,16 +61,16 @@ import Testing
 
     @Test func sheetsOnOneTextureShareItsImage() throws {
         let (scene, layers) = try layers(["hero/idle.png", "three/a.png", "hero/jump.png"])
-        #expect(layers[0].contents === layers[1].contents)
-        #expect(layers[0].contents === layers[2].contents)
+        #expect(layers[0].contentsImage === layers[1].contentsImage)
+        #expect(layers[0].contentsImage === layers[2].contentsImage)
         #expect(scene.images.isEmpty)
     }
 
     @Test func theSameTextureByPathIsSharedToo() throws {
         let scene = try loadScene(
             #"{"size": [10, 10], \#(sheets), "layers": [{"contents": "hero/idle.png"}, {"contents": "sheet.png"}]}"#)
-        #expect(scene.root.sublayers[0].contents === scene.root.sublayers[1].contents)
-        #expect(scene.root.sublayers[1].contentsRect == CGRect(x: 0, y: 0, width: 1, height: 1))
+        #expect(scene.root.sublayers![0].contentsImage === scene.root.sublayers![1].contentsImage)
+        #expect(scene.root.sublayers![1].contentsRect == CGRect(x: 0, y: 0, width: 1, height: 1))
     }
 
     @Test func aMissingFrameNamesTheSheetAndAnExample() {
@@ -164,8 +164,8 @@ import Testing
             at: Fixtures.url("red-4x4.png"), to: folder.appendingPathComponent("tiles.png"))
         let scene = try loadScene(
             #"{"size": [10, 10], "spriteSheets": {"t": "tiles.plist"}, "layers": [{"contents": "t/f"}]}"#, in: folder)
-        let layer = scene.root.sublayers[0]
-        #expect(layer.contents?.width == 4)
+        let layer = scene.root.sublayers![0]
+        #expect(layer.contentsImage?.width == 4)
         #expect(layer.contentsRect == CGRect(x: 0.25, y: 0.25, width: 0.5, height: 0.5))
     }
 

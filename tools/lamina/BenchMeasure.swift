@@ -133,7 +133,7 @@ struct SceneResult {
     /// The same frames planned with a plan cache, measured alongside (planning alone, no drawing), median ms.
     var cachedPlanMedian = 0.0
     /// The animations attached in the tree, and the median ms of applying them all to a frame's snapshot
-    /// (`presentation(at:)` of the root, frame after frame at 60 fps times): 0 without animations.
+    /// (`presentationSnapshot(at:)` of the root, frame after frame at 60 fps times): 0 without animations.
     var animations = 0
     var animationMedian = 0.0
 
@@ -287,13 +287,13 @@ struct BenchRunner {
         var pending = [root]
         while let layer = pending.popLast() {
             count += layer.animationKeys()?.count ?? 0
-            pending.append(contentsOf: layer.sublayers)
+            pending.append(contentsOf: layer.sublayers ?? [])
         }
         guard count > 0 else { return (0, 0) }
         var times: [Double] = []
         for frame in 0..<(warmup + frames) {
             let start = DispatchTime.now().uptimeNanoseconds
-            _ = root.presentation(at: 10 + Double(frame) / 60)
+            _ = root.presentationSnapshot(at: 10 + Double(frame) / 60)
             let end = DispatchTime.now().uptimeNanoseconds
             if frame >= warmup { times.append(Double(end - start) / 1e6) }
         }
