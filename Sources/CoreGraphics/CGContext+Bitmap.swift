@@ -75,6 +75,7 @@ extension CGContext {
                              bytesPerRow: Int, space: CGColorSpace, bitmapInfo: UInt32) {
         let bitsPerPixel = space.model == .monochrome ? 8 : 32
         guard width > 0, height > 0, bytesPerRow >= 0,
+              PixelLimits.default.violation(width: width, height: height) == nil,
               let (layout, _) = bitmapLayout(bitsPerComponent: bitsPerComponent, bitsPerPixel: bitsPerPixel,
                                              model: space.model, info: bitmapInfo, allowStraight: false),
               let memory = BitmapMemory(data: data, width: width, height: height,
