@@ -7,7 +7,9 @@ import LaminaCore
 /// so Core Graphics drawing code ports by changing types (CGContext -> DrawingContext, CGColor -> Color,
 /// CGLineCap -> LineCap...).
 ///
-/// User space is y-down points, `scale` pixels each. Angles are radians; `addArc`'s `clockwise` has CGContext's
+/// A context on an Image (a layer's `draw(in:)`): user space is y-down points, `scale` pixels each. A bitmap
+/// context (`init?(bitmap:)`, CoreGraphics' `CGContext(data:width:...)`) is Core Graphics' instead: pixels, y up,
+/// the caller's memory kept in step after every drawing call (DrawingContext+CoreGraphics.swift). Angles are radians; `addArc`'s `clockwise` has CGContext's
 /// meaning (with `clockwise: false` the angle increases, which on a y-down screen turns clockwise, as in a
 /// flipped UIKit context). Call `flush()` (or let the context go) before the image is rendered, so that cairo's
 /// writes are complete and texture caches see the change.
