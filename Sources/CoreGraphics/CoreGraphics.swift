@@ -15,3 +15,41 @@ public typealias CGAffineTransform = LaminaCore.CGAffineTransform
 /// CoreGraphics' path objects.
 public typealias CGPath = LaminaDrawing.CGPath
 public typealias CGMutablePath = LaminaDrawing.CGMutablePath
+
+/// How the ends of stroked lines look: Lamina's `LineCap` (String raw values, not Core Graphics' Int32 ones).
+public typealias CGLineCap = LaminaDrawing.LineCap
+/// How stroked lines join: Lamina's `LineJoin`.
+public typealias CGLineJoin = LaminaDrawing.LineJoin
+/// Non-zero winding or even-odd: Lamina's `FillRule`.
+public typealias CGPathFillRule = LaminaDrawing.FillRule
+/// What `drawPath(using:)` paints, with Core Graphics' raw values.
+public typealias CGPathDrawingMode = LaminaDrawing.PathDrawingMode
+/// How drawn pixels combine with those there, with Core Graphics' raw values.
+public typealias CGBlendMode = LaminaDrawing.BlendMode
+/// How scaled images are sampled, with Core Graphics' raw values.
+public typealias CGInterpolationQuality = LaminaDrawing.InterpolationQuality
+/// Whether a gradient paints beyond its ends (Int raw values where Apple has UInt32).
+public typealias CGGradientDrawingOptions = LaminaDrawing.GradientDrawingOptions
+/// A gradient: Lamina's `Gradient` value (a struct where Apple has a class; its Apple initializers are in
+/// CGGradient+Apple.swift).
+public typealias CGGradient = LaminaDrawing.Gradient
+
+// Core Foundation's types as ported code names them (`data as CFData`, `url as CFURL`, `"public.png" as CFString`,
+// `[key: value] as CFDictionary`): Foundation on Linux has no Core Foundation bridging, so they are the Swift
+// Foundation types that play the same part.
+/// Bytes (`Data`).
+public typealias CFData = Data
+/// Growable bytes that a callee appends to (`NSMutableData`, a reference as in Core Foundation).
+public typealias CFMutableData = NSMutableData
+/// A string (`String`): constants such as `kCGImagePropertyPixelWidth` and type identifiers are CFStrings.
+public typealias CFString = String
+/// A URL (`URL`).
+public typealias CFURL = URL
+/// A dictionary (`NSDictionary`; `[key: value] as CFDictionary` and `as? [CFString: Any]` work).
+public typealias CFDictionary = NSDictionary
+/// An array (`NSArray`; `[colorA, colorB] as CFArray` works).
+public typealias CFArray = NSArray
+/// Core Foundation's index type.
+public typealias CFIndex = Int
+/// Core Foundation's type identifier (kept for signatures that mention it).
+public typealias CFTypeID = UInt

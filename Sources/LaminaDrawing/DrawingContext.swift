@@ -7,23 +7,43 @@ import LaminaCore
 /// so Core Graphics drawing code ports by changing types (CGContext -> DrawingContext, CGColor -> Color,
 /// CGLineCap -> LineCap...).
 ///
-/// User space is y-down points, `scale` pixels each. Angles are radians; `addArc`'s `clockwise` has CGContext's
+/// A context on an Image (a layer's `draw(in:)`): user space is y-down points, `scale` pixels each. A bitmap
+/// context (`init?(bitmap:)`, CoreGraphics' `CGContext(data:width:...)`) is Core Graphics' instead: pixels, y up,
+/// the caller's memory kept in step after every drawing call (DrawingContext+CoreGraphics.swift). Angles are radians; `addArc`'s `clockwise` has CGContext's
 /// meaning (with `clockwise: false` the angle increases, which on a y-down screen turns clockwise, as in a
 /// flipped UIKit context). Call `flush()` (or let the context go) before the image is rendered, so that cairo's
 /// writes are complete and texture caches see the change.
 public final class DrawingContext {
     /// The image drawn into.
     public let image: Image
-    private let surface: OpaquePointer
+    /// The caller's pixel memory of a bitmap context (`init?(bitmap:)`), kept in step with `image` after every
+    /// drawing call; nil for a context on an Image.
+    public let bitmap: BitmapMemory?
+    /// The transform from pixels to the context's base space: identity for a context on an Image, the flip to
+    /// y-up for a bitmap context (its `ctm` is reported relative to that y-up base, as Core Graphics reports it).
+    let base: CGAffineTransform
+    /// True for bitmap contexts: `draw(_:in:)` puts an image's first row at the rectangle's maxY, as
+    /// CGContextDrawImage does in Core Graphics' y-up space. False for a context on an Image (a layer's
+    /// `draw(in:)`), where user space is y-down and the first row goes at minY so that the image appears upright.
+    public let drawsImagesBottomUp: Bool
+    let surface: OpaquePointer
     /// The cairo context: internal for the extensions that draw with it (DrawingContext+Extents.swift,
     /// DrawingContext+Text.swift).
     let cr: OpaquePointer
 
-    private struct State {
+    /// The graphics state kept besides cairo's (saved and restored with it).
+    struct State {
         var fillColor = Color.black
         var strokeColor = Color.black
+        /// CGContext's setAlpha: multiplies everything drawn.
+        var alpha = 1.0
+        var shouldAntialias = true
+        var allowsAntialiasing = true
+        /// cairo's filter for images (CGInterpolationQuality's effect).
+        var filter = CAIRO_FILTER_BILINEAR
+        var textMatrix = CGAffineTransform.identity
     }
-    private var state = State()
+    var state = State()
     private var saved: [State] = []
 
     /// nil, or why something asked of this context was not drawn (the first such thing): an arc or ellipse whose
@@ -56,6 +76,9 @@ public final class DrawingContext {
     /// A context drawing into `image`, with `scale` pixels per point.
     public init(image: Image, scale: CGFloat = 1) throws {
         self.image = image
+        bitmap = nil
+        base = .identity
+        drawsImagesBottomUp = false
         let data = image.baseAddress.assumingMemoryBound(to: UInt8.self)
         let surface = cairo_image_surface_create_for_data(
             data, CAIRO_FORMAT_ARGB32, Int32(image.width), Int32(image.height), Int32(image.bytesPerRow))!
@@ -67,6 +90,28 @@ public final class DrawingContext {
         self.surface = surface
         self.cr = cairo_create(surface)
         cairo_scale(cr, Double(scale), Double(scale))
+    }
+
+    /// A bitmap context drawing into `bitmap`'s memory (Core Graphics' bitmap context): user space is pixels with the
+    /// origin at the bottom-left and y up, so the first row in memory is at user y = height. cairo draws into an
+    /// Image of the same size, loaded from the memory at the start; after every drawing call the pixels it may have
+    /// changed are converted into the memory. Nil when the image cannot be had (`PixelLimits.default`).
+    public init?(bitmap: BitmapMemory) {
+        guard let image = try? Image(width: bitmap.width, height: bitmap.height) else { return nil }
+        bitmap.load(into: image, box: (0, 0, bitmap.width, bitmap.height))
+        let data = image.baseAddress.assumingMemoryBound(to: UInt8.self)
+        guard let surface = cairo_image_surface_create_for_data(
+            data, CAIRO_FORMAT_ARGB32, Int32(image.width), Int32(image.height), Int32(image.bytesPerRow)),
+            cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS
+        else { return nil }
+        self.image = image
+        self.bitmap = bitmap
+        self.surface = surface
+        self.cr = cairo_create(surface)
+        base = CGAffineTransform(a: 1, b: 0, c: 0, d: -1, tx: 0, ty: CGFloat(bitmap.height))
+        drawsImagesBottomUp = true
+        cairo_translate(cr, 0, Double(bitmap.height))
+        cairo_scale(cr, 1, -1)
     }
 
     deinit {
@@ -112,11 +157,13 @@ public final class DrawingContext {
         cairo_transform(cr, &matrix)
     }
 
-    /// The current user-space-to-pixel transform (CGContext's ctm).
+    /// The current user-space-to-device transform (CGContext's ctm): to pixels for a context on an Image; for a
+    /// bitmap context to its y-up base space (identity when nothing was transformed, as in Core Graphics).
     public var ctm: CGAffineTransform {
         var m = cairo_matrix_t()
         cairo_get_matrix(cr, &m)
-        return CGAffineTransform(a: m.xx, b: m.yx, c: m.xy, d: m.yy, tx: m.x0, ty: m.y0)
+        let pixels = CGAffineTransform(a: m.xx, b: m.yx, c: m.xy, d: m.yy, tx: m.x0, ty: m.y0)
+        return base.isIdentity ? pixels : pixels.concatenating(base.inverted())
     }
 
     public func setFillColor(_ color: Color) { state.fillColor = color }
@@ -252,13 +299,13 @@ public final class DrawingContext {
     public func fillPath(using rule: FillRule = .winding) {
         setFillRule(rule)
         setSource(state.fillColor)
-        cairo_fill(cr)
+        drawing(fillExtents) { cairo_fill(cr) }
     }
 
     /// Strokes the current path with the stroke colour, line width, cap, join and dash, and clears the path.
     public func strokePath() {
         setSource(state.strokeColor)
-        cairo_stroke(cr)
+        drawing(strokeExtents) { cairo_stroke(cr) }
     }
 
     /// Intersects the clip with the current path and clears the path.
@@ -298,111 +345,12 @@ public final class DrawingContext {
         strokePath()
     }
 
-    /// Draws `image` scaled into `rect` (bilinear, edges clamped so the border does not fade).
-    public func draw(_ image: Image, in rect: CGRect) {
-        guard image.width > 0, image.height > 0, rect.width != 0, rect.height != 0 else { return }
-        let data = image.baseAddress.assumingMemoryBound(to: UInt8.self)
-        guard let source = cairo_image_surface_create_for_data(
-            data, CAIRO_FORMAT_ARGB32, Int32(image.width), Int32(image.height), Int32(image.bytesPerRow))
-        else { return }
-        defer { cairo_surface_destroy(source) }
-        cairo_save(cr)
-        cairo_translate(cr, Double(rect.minX), Double(rect.minY))
-        cairo_scale(cr, Double(rect.width) / Double(image.width), Double(rect.height) / Double(image.height))
-        cairo_set_source_surface(cr, source, 0, 0)
-        cairo_pattern_set_extend(cairo_get_source(cr), CAIRO_EXTEND_PAD)
-        cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_BILINEAR)
-        cairo_new_path(cr)
-        cairo_rectangle(cr, 0, 0, Double(image.width), Double(image.height))
-        cairo_fill(cr)
-        cairo_restore(cr)
-    }
-
-    /// Fills the clip with a linear gradient from `start` to `end`.
-    public func drawLinearGradient(
-        _ gradient: Gradient, start: CGPoint, end: CGPoint, options: GradientDrawingOptions = []
-    ) {
-        guard let pattern = cairo_pattern_create_linear(Double(start.x), Double(start.y), Double(end.x), Double(end.y))
-        else { return }
-        paint(gradient, pattern, options: options)
-    }
-
-    /// Fills the clip with a radial gradient between two circles.
-    public func drawRadialGradient(
-        _ gradient: Gradient, startCenter: CGPoint, startRadius: CGFloat, endCenter: CGPoint, endRadius: CGFloat,
-        options: GradientDrawingOptions = []
-    ) {
-        guard let pattern = cairo_pattern_create_radial(
-            Double(startCenter.x), Double(startCenter.y), Double(max(0, startRadius)), Double(endCenter.x),
-            Double(endCenter.y), Double(max(0, endRadius)))
-        else { return }
-        paint(gradient, pattern, options: options)
-    }
-
-    /// Fills `rect` with a vertical gradient from `top` to `bottom`.
-    public func fillVerticalGradient(_ rect: CGRect, top: Color, bottom: Color) {
-        saveGState()
-        clip(to: rect)
-        drawLinearGradient(
-            Gradient(colors: [top, bottom])!, start: CGPoint(x: rect.minX, y: rect.minY),
-            end: CGPoint(x: rect.minX, y: rect.maxY), options: [.drawsBeforeStartLocation, .drawsAfterEndLocation])
-        restoreGState()
-    }
-
-    // MARK: Text
-
-    /// Draws `text` with its baseline starting at `point`, in the fill colour, with cairo's simple text API
-    /// (fontconfig picks the face for `family`).
-    public func showText(_ text: String, at point: CGPoint, fontSize: CGFloat, family: String = "sans-serif",
-                         bold: Bool = false) {
-        selectFont(family: family, size: fontSize, bold: bold)
-        setSource(state.fillColor)
-        cairo_move_to(cr, Double(point.x), Double(point.y))
-        cairo_show_text(cr, text)
-        cairo_new_path(cr)
-    }
-
-    /// The advance width of `text` in points.
-    public func textWidth(_ text: String, fontSize: CGFloat, family: String = "sans-serif", bold: Bool = false)
-        -> CGFloat
-    {
-        selectFont(family: family, size: fontSize, bold: bold)
-        var extents = cairo_text_extents_t()
-        cairo_text_extents(cr, text, &extents)
-        return CGFloat(extents.x_advance)
-    }
-
     // MARK: Private
 
-    private func selectFont(family: String, size: CGFloat, bold: Bool) {
-        cairo_select_font_face(
-            cr, family, CAIRO_FONT_SLANT_NORMAL, bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL)
-        cairo_set_font_size(cr, Double(max(0, size)))
-    }
-
-    private func paint(_ gradient: Gradient, _ pattern: OpaquePointer, options: GradientDrawingOptions) {
-        defer { cairo_pattern_destroy(pattern) }
-        // cairo extends both ends (PAD) or neither (NONE). An end that must not be extended gets a transparent stop
-        // at the same place, beyond the colour's own: cairo keeps stops of equal offset in the order added, and
-        // extends with the outermost one.
-        let first = gradient.locations.min() ?? 0, last = gradient.locations.max() ?? 1
-        cairo_pattern_set_extend(pattern, options.isEmpty ? CAIRO_EXTEND_NONE : CAIRO_EXTEND_PAD)
-        if !options.isEmpty && !options.contains(.drawsBeforeStartLocation) {
-            cairo_pattern_add_color_stop_rgba(pattern, Double(first), 0, 0, 0, 0)
-        }
-        for (color, location) in zip(gradient.colors, gradient.locations) {
-            cairo_pattern_add_color_stop_rgba(pattern, Double(location), color.red, color.green, color.blue, color.alpha)
-        }
-        if !options.isEmpty && !options.contains(.drawsAfterEndLocation) {
-            cairo_pattern_add_color_stop_rgba(pattern, Double(last), 0, 0, 0, 0)
-        }
-        cairo_set_source(cr, pattern)
-        cairo_paint(cr)
-    }
-
-    private func setFillRule(_ rule: FillRule) {
+    func setFillRule(_ rule: FillRule) {
         cairo_set_fill_rule(cr, rule == .evenOdd ? CAIRO_FILL_RULE_EVEN_ODD : CAIRO_FILL_RULE_WINDING)
     }
 
-    private func setSource(_ c: Color) { cairo_set_source_rgba(cr, c.red, c.green, c.blue, c.alpha) }
+    /// Makes `c` the source, its alpha multiplied by the context's (setAlpha).
+    func setSource(_ c: Color) { cairo_set_source_rgba(cr, c.red, c.green, c.blue, c.alpha * state.alpha) }
 }

@@ -33,6 +33,9 @@ public struct Path: Equatable, Sendable {
 
     public var isEmpty: Bool { elements.isEmpty }
 
+    /// Appends elements as they are (CGMutablePath's Apple API builds them).
+    public mutating func append(contentsOf newElements: [Element]) { elements += newElements }
+
     public mutating func move(to point: CGPoint) { elements.append(.move(to: point)) }
     public mutating func addLine(to point: CGPoint) { elements.append(.line(to: point)) }
     public mutating func addCurve(to end: CGPoint, control1: CGPoint, control2: CGPoint) {

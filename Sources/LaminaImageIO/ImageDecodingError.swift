@@ -63,6 +63,7 @@ public enum ImageDecodingError: Error, Equatable, Sendable, CustomStringConverti
 /// The exact formats:
 /// - `noPixels`: `cannot encode a WxH image as PNG: PNG needs at least one pixel`
 /// - `encoderFailed`: `cannot encode PNG: REASON`, REASON being libpng's message.
+/// - `jpegEncoderFailed`: `cannot encode JPEG: REASON`, REASON being libjpeg-turbo's message.
 /// - `unwritable`: `cannot write "PATH": REASON`, REASON as for `ImageDecodingError.unreadable`
 ///   (`no such file` when the folder does not exist, `permission denied`, `it is a directory`, ...).
 public enum ImageEncodingError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -70,6 +71,8 @@ public enum ImageEncodingError: Error, Equatable, Sendable, CustomStringConverti
     case noPixels(width: Int, height: Int)
     /// libpng refused the image or ran out of memory.
     case encoderFailed(reason: String)
+    /// libjpeg-turbo refused the image (`Image.jpegData(quality:)`).
+    case jpegEncoderFailed(reason: String)
     /// The file could not be created or written.
     case unwritable(path: String, reason: String)
 
@@ -78,6 +81,7 @@ public enum ImageEncodingError: Error, Equatable, Sendable, CustomStringConverti
         case .noPixels(let width, let height):
             return "cannot encode a \(width)x\(height) image as PNG: PNG needs at least one pixel"
         case .encoderFailed(let reason): return "cannot encode PNG: \(reason)"
+        case .jpegEncoderFailed(let reason): return "cannot encode JPEG: \(reason)"
         case .unwritable(let path, let reason): return "cannot write \(quoted(path)): \(reason)"
         }
     }
