@@ -209,19 +209,19 @@ public enum BenchScene: String, CaseIterable, Sendable {
         defer { Transaction.commit() }
         switch self {
         case .upload:
-            guard let image = root.sublayers!.first?.contents as? Image else { return }
+            guard let image = root.sublayers?.first?.contents as? Image else { return }
             image.setWord(0xFF00_0000 | UInt32(truncatingIfNeeded: frame &* 2_654_435_761) & 0xFF_FFFF, x: 0, y: 0)
             image.markModified()
         case .drawn1kRedraw10:
             for layer in redrawnLayers(root, frame: frame) { layer.setNeedsDisplay() }
         case .deeptree:
-            root.sublayers!.first?.transform = Transform3D(rotationAngle: Self.chainTurn + 0.02 * sin(CGFloat(frame)))
+            root.sublayers?.first?.transform = Transform3D(rotationAngle: Self.chainTurn + 0.02 * sin(CGFloat(frame)))
         case .cards500Moving:
             Self.moveCards(root, frame: frame)
         case .shadowRadius3, .shadowRadius30, .shadowRadius300, .shadowRadius1000:
-            root.sublayers!.first?.shadowOpacity = 1 - Float(frame % 64) / 1000
+            root.sublayers?.first?.shadowOpacity = 1 - Float(frame % 64) / 1000
         case .parentMoving10k:
-            root.sublayers!.first?.position.x += frame % 2 == 0 ? 1 : -1
+            root.sublayers?.first?.position.x += frame % 2 == 0 ? 1 : -1
         case .text1kChange10:
             Self.changeLabels(root, frame: frame)
         default:
@@ -335,7 +335,7 @@ public enum BenchScene: String, CaseIterable, Sendable {
     /// Sizes a card and lays out its contents, as a layout pass would.
     static func layOutCard(_ card: Layer, width: CGFloat, height: CGFloat) {
         card.bounds = CGRect(x: 0, y: 0, width: width, height: height)
-        guard let content = card.sublayers!.first, content.sublayers!.count == 3 else { return }
+        guard let content = card.sublayers?.first, content.sublayers?.count == 3 else { return }
         content.bounds = CGRect(x: 0, y: 0, width: width - 4, height: height - 4)
         // The header band's top corners are rounded only by the content's clip.
         content.sublayers![0].bounds = CGRect(x: 0, y: 0, width: width - 4, height: 36)

@@ -75,7 +75,7 @@ public final class SoakScene {
 
     /// Layers the tree holds now (for checks that the tree itself stays the same size).
     public var layerCount: Int {
-        func count(_ layer: Layer) -> Int { 1 + layer.sublayers!.reduce(0) { $0 + count($1) } }
+        func count(_ layer: Layer) -> Int { 1 + (layer.sublayers ?? []).reduce(0) { $0 + count($1) } }
         return count(root)
     }
 

@@ -10,7 +10,7 @@ public enum RandomChanges {
         var pending = [root]
         while let layer = pending.popLast() {
             all.append(layer)
-            pending.append(contentsOf: layer.sublayers!.reversed())
+            pending.append(contentsOf: (layer.sublayers ?? []).reversed())
             if let mask = layer.mask { pending.append(mask) }
         }
         return all
@@ -60,8 +60,8 @@ public enum RandomChanges {
             return "add under \(layer.id)"
         case 9:
             // Re-order: a sublayer goes to another place among its siblings.
-            guard let parent = layer.superlayer, parent.mask !== layer, parent.sublayers!.count > 1 else { return "none" }
-            let index = random.below(parent.sublayers!.count)
+            guard let parent = layer.superlayer, parent.mask !== layer, (parent.sublayers ?? []).count > 1 else { return "none" }
+            let index = random.below((parent.sublayers ?? []).count)
             parent.insertSublayer(layer, at: index)
             return "re-order \(layer.id) to \(index)"
         case 10:

@@ -10,8 +10,8 @@ import Testing
         for (scene, radius) in [(BenchScene.shadowRadius3, 3.0), (.shadowRadius30, 30), (.shadowRadius300, 300),
                                 (.shadowRadius1000, 1000)] {
             let root = try scene.makeRoot(size: size)
-            let square = try #require(root.sublayers!.first)
-            #expect(root.sublayers!.count == 1 && square.frame == CGRect(x: 50, y: 50, width: 100, height: 100))
+            let square = try #require(root.sublayers?.first)
+            #expect(root.sublayers?.count == 1 && square.frame == CGRect(x: 50, y: 50, width: 100, height: 100))
             #expect(square.shadowRadius == radius && square.shadowOpacity == 1 && scene.shadowRadius == radius)
             scene.prepareFrame(root, frame: 3)
             #expect(square.shadowOpacity == 0.997)

@@ -232,8 +232,8 @@ import Testing
         #expect(BenchScene.visibleLayerCount(root) == 1_001)
         var depth = 0
         var layer = root
-        while let child = layer.sublayers!.first {
-            #expect(layer.sublayers!.count == 1)
+        while let child = layer.sublayers?.first {
+            #expect(layer.sublayers?.count == 1)
             depth += 1
             layer = child
         }
@@ -306,15 +306,15 @@ import Testing
     @Test func cardsAreDeterministicAndMoveByWholePoints() throws {
         let size = CGSize(width: 1920, height: 1080)
         let a = try BenchScene.cards500Moving.makeRoot(size: size), b = try BenchScene.cards500.makeRoot(size: size)
-        #expect(a.sublayers!.count == 500)
+        #expect(a.sublayers?.count == 500)
         #expect(BenchScene.cardCount(size: CGSize(width: 256, height: 256)) == 16)
         #expect(BenchScene.resizedCardIndex(frame: 1, count: 16) == 4, "not among the moved 10...15, 0...3")
         #expect(a.sublayers!.map(\.frame) == b.sublayers!.map(\.frame), "the same cards in both scenes, every run")
-        let card = a.sublayers![0], content = try #require(card.sublayers!.first)
+        let card = a.sublayers![0], content = try #require(card.sublayers?.first)
         // The iOS card: the shadow on an outer layer that does not clip; the contents clipped by an inner one.
         #expect(!card.masksToBounds && card.shadowOpacity == 0.4 && card.shadowRadius == 6)
         #expect(card.shadowOffset == CGSize(width: 0, height: 4) && card.cornerRadius == 12 && card.borderWidth == 2)
-        #expect(content.masksToBounds && content.cornerRadius == 10 && content.sublayers!.count == 3)
+        #expect(content.masksToBounds && content.cornerRadius == 10 && content.sublayers?.count == 3)
         for card in a.sublayers ?? [] {
             #expect(card.frame.minX >= 0 && card.frame.maxX <= 1920 && card.frame.minY >= 0 && card.frame.maxY <= 1080)
             #expect((160...240).contains(card.bounds.width) && (100...150).contains(card.bounds.height))

@@ -15,7 +15,7 @@ import Testing
         #expect(layer.contentsCenter == CGRect(x: 0, y: 0, width: 1, height: 1))
         #expect(layer.contentsGravity == .resize && layer.contentsScale == 1)
         #expect(layer.minificationFilter == .linear && layer.magnificationFilter == .linear)
-        #expect(layer.backgroundColor == nil && layer.contents == nil && layer.sublayers!.isEmpty)
+        #expect(layer.backgroundColor == nil && layer.contents == nil && layer.sublayers == nil)
     }
 
     @Test func frameIsDerivedFromPositionAnchorAndBounds() {
@@ -40,9 +40,9 @@ import Testing
         let a = Layer(), b = Layer(), child = Layer()
         a.addSublayer(child)
         b.addSublayer(child)
-        #expect(a.sublayers!.isEmpty && b.sublayers!.count == 1 && child.superlayer === b)
+        #expect(a.sublayers?.isEmpty != false && b.sublayers?.count == 1 && child.superlayer === b)
         child.removeFromSuperlayer()
-        #expect(b.sublayers!.isEmpty && child.superlayer == nil)
+        #expect(b.sublayers?.isEmpty != false && child.superlayer == nil)
     }
 
     @Test func insertionOrder() {
@@ -57,7 +57,7 @@ import Testing
         parent.replaceSublayer(z, with: v)
         #expect(parent.sublayers![1] === v && z.superlayer == nil)
         parent.sublayers = [x]
-        #expect(parent.sublayers!.count == 1 && y.superlayer == nil && x.superlayer === parent)
+        #expect(parent.sublayers?.count == 1 && y.superlayer == nil && x.superlayer === parent)
     }
 
     @Test func addingALayerToItselfStopsWithAClearMessage() async {

@@ -133,7 +133,7 @@ import Testing
              "layers": [{"frame": [0, 0, 20, 20], "animations": [{"type": "keyframe", "name": "walk",
                "keyPath": "contents", "values": ["hero/idle.png", "hero/trimmed.png"], "calculationMode": "discrete"}]}]}
             """#)
-        let layer = try #require(scene.root.sublayers!.first)
+        let layer = try #require(scene.root.sublayers?.first)
         let walk = try #require(layer.animation(forKey: "walk") as? KeyframeAnimation)
         #expect(walk.keyPath == "contentsRect")
         #expect(walk.values?.count == 2 && walk.values?.allSatisfy { $0 is CGRect } == true)

@@ -8,7 +8,7 @@ import Testing
     private func steps(_ json: String, topLevel: String = "") throws -> [SceneDrawing.Step] {
         let scene = try loadScene(
             #"{"size": [100, 100], \#(topLevel) "layers": [{"bounds": [0, 0, 40, 30], "draw": \#(json)}]}"#)
-        let layer = try #require(scene.root.sublayers!.first)
+        let layer = try #require(scene.root.sublayers?.first)
         let drawing = try #require(layer.ownedDelegate as? SceneDrawing)
         return drawing.steps
     }

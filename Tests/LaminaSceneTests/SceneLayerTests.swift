@@ -11,7 +11,7 @@ import Testing
         #expect(scene.root.bounds == CGRect(x: 0, y: 0, width: 320, height: 240.5))
         #expect(scene.root.frame == scene.root.bounds)
         #expect(scene.root.backgroundColor == Color(hex: "#336699"))
-        #expect(scene.root.sublayers!.isEmpty)
+        #expect(scene.root.sublayers?.isEmpty != false)
         #expect(scene.images.isEmpty)
     }
 
@@ -211,7 +211,7 @@ import Testing
         #expect(root.sublayers!.map(\.name) == ["a", "b", "c"])
         #expect(root.sublayers![0].sublayers!.map(\.name) == ["a1", "a2"])
         #expect(root.sublayers![0].sublayers![1].sublayers!.map(\.name) == ["a2x"])
-        #expect(root.sublayers![1].sublayers!.isEmpty)
+        #expect((root.sublayers![1].sublayers ?? []).isEmpty)
         #expect(root.sublayers![2].sublayers!.map(\.name) == ["c1"])
         #expect(root.sublayers![2].sublayers![0].superlayer === root.sublayers![2])
     }
@@ -225,7 +225,7 @@ import Testing
         let scene = try loadScene(json)
         var levels = 0
         var layer = scene.root
-        while let child = layer.sublayers!.first {
+        while let child = layer.sublayers?.first {
             levels += 1
             layer = child
         }
@@ -237,7 +237,7 @@ import Testing
         #expect(scene.size == CGSize(width: 40, height: 30))
         #expect(scene.scale == 2)
         #expect(scene.root.backgroundColor == Color(hex: "#336699"))
-        let box = try #require(scene.root.sublayers!.first)
+        let box = try #require(scene.root.sublayers?.first)
         #expect(box.name == "box")
         #expect(box.frame == CGRect(x: 10, y: 5, width: 20, height: 10))
         #expect(box.contentsImage === scene.images["red"])

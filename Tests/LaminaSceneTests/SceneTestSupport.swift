@@ -27,7 +27,7 @@ func loadScene(_ json: String, in folder: URL = Fixtures.folder, options: SceneO
 /// The first layer of the scene `json`.
 func loadLayer(_ json: String) throws -> Layer {
     let scene = try loadScene(json)
-    return try #require(scene.root.sublayers!.first)
+    return try #require(scene.root.sublayers?.first)
 }
 
 /// The scene of one layer with the given members, e.g. `"opacity": 0.5`.

@@ -15,7 +15,7 @@ import Testing
         """#
 
     private func color(_ scene: Scene, at time: Double) throws -> Color {
-        let box = try #require(scene.root.sublayers!.first?.presentationSnapshot(at: time))
+        let box = try #require(scene.root.sublayers?.first?.presentationSnapshot(at: time))
         return try #require(box.backgroundColor)
     }
 
@@ -37,7 +37,7 @@ import Testing
         expectColor(try color(scene, at: 1.5), 0.75, 0, 0.25)
         expectColor(try color(scene, at: 3.5), 0, 0, 1)
         // The model changed at once, as a program's change does.
-        expectColor(try #require(scene.root.sublayers!.first?.backgroundColor), 0, 0, 1)
+        expectColor(try #require(scene.root.sublayers?.first?.backgroundColor), 0, 0, 1)
     }
 
     @Test func advancingIsIdempotentAndTheFrameDependsOnlyOnTheTime() throws {
