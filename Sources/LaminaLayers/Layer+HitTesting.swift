@@ -60,6 +60,13 @@ protocol HitTestNode: AnyObject {
 extension Layer: HitTestNode {}
 
 extension LayerSnapshot: HitTestNode {
+    // The protocol's properties (dynamic member lookup does not witness a requirement).
+    var isHidden: Bool { state.isHidden }
+    var isDoubleSided: Bool { state.isDoubleSided }
+    var masksToBounds: Bool { state.masksToBounds }
+    var bounds: CGRect { state.bounds }
+    var zPosition: CGFloat { state.zPosition }
+
     func mapToSuperlayer(sublayerSpace: Transform3D) -> Matrix3 { state.mapToSuperlayer(sublayerSpace: sublayerSpace) }
 
     /// Whether the layer's bounds contain `point` (in its own space): min edges in, max edges out, as
