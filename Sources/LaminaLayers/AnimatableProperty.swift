@@ -12,23 +12,11 @@ package struct AnimatableProperty: @unchecked Sendable {
     /// Only places the layer in its superlayer (position, anchorPoint, zPosition, transform): animating it changes
     /// the superlayer's picture, not the layer's own subtree's, so the subtree's plan can be moved.
     let isPlacement: Bool
-    /// The layer property the key path starts with, and which part of it the key path names. Resolved once; a
-    /// frame's reads and writes are plain switches (no key-path projection).
-    private let field: Field
+    /// How the property the key path starts with is read and written (from the property table, or a specialised
+    /// layer's entry below), and which part of it the key path names. Resolved once.
+    private let read: (LayerState) -> AnimatedValue
+    private let write: (inout LayerState, AnimatedValue) -> Void
     private let part: Part
-
-    private enum Field {
-        case position, bounds, anchorPoint, zPosition, opacity, backgroundColor, borderColor, borderWidth
-        case cornerRadius, shadowColor, shadowOpacity, shadowOffset, shadowRadius, contentsRect, contentsCenter
-        case transform, sublayerTransform, contents, hidden, masksToBounds, doubleSided
-        // Specialised layers (docs/semantics.md, "Specialised layers"): on a layer of another kind they read as
-        // their defaults and writing them does nothing.
-        case colors, locations, startPoint, endPoint
-        case path, fillColor, strokeColor, lineWidth, miterLimit, lineDashPattern, lineDashPhase, strokeStart, strokeEnd
-        case fontSize, foregroundColor
-        case instanceTransform, instanceColor, instanceRedOffset, instanceGreenOffset, instanceBlueOffset
-        case instanceAlphaOffset, instanceDelay
-    }
 
     private enum Part {
         case whole
@@ -68,211 +56,156 @@ package struct AnimatableProperty: @unchecked Sendable {
     func get(_ state: borrowing LayerState) -> AnimatedValue {
         switch part {
         case .whole:
-            return Self.read(field, state)
+            return read(state)
         case .components(let start, let count):
-            let v = Self.read(field, state).components
+            let v = read(state).components
             var out = SIMD4<Double>.zero
             for i in 0..<count { out[i] = v[start + i] }
             return .vector(out, count: count)
         case .transform(let component):
-            return TransformComponents(Self.read(field, state).transformValue).value(component)
+            return TransformComponents(read(state).transformValue).value(component)
         }
     }
 
     func set(_ state: inout LayerState, _ value: AnimatedValue) {
         switch part {
         case .whole:
-            Self.write(field, value, &state)
+            write(&state, value)
         case .components(let start, let count):
-            guard case .vector(var v, let n) = Self.read(field, state) else { return }
+            guard case .vector(var v, let n) = read(state) else { return }
             let given = value.components
             for i in 0..<count { v[start + i] = given[i] }
-            Self.write(field, .vector(v, count: n), &state)
+            write(&state, .vector(v, count: n))
         case .transform(let component):
-            var parts = TransformComponents(Self.read(field, state).transformValue)
+            var parts = TransformComponents(read(state).transformValue)
             parts.set(component, value)
-            Self.write(field, .transform(parts.matrix), &state)
+            write(&state, .transform(parts.matrix))
         }
     }
 
-    private static func read(_ field: Field, _ s: borrowing LayerState) -> AnimatedValue {
-        switch field {
-        case .position: .point(s.position)
-        case .bounds: .rect(s.bounds)
-        case .anchorPoint: .point(s.anchorPoint)
-        case .zPosition: .number(Double(s.zPosition))
-        case .opacity: .number(Double(s.opacity))
-        case .backgroundColor: .color(s.backgroundColor)
-        case .borderColor: .color(s.borderColor)
-        case .borderWidth: .number(Double(s.borderWidth))
-        case .cornerRadius: .number(Double(s.cornerRadius))
-        case .shadowColor: .color(s.shadowColor)
-        case .shadowOpacity: .number(Double(s.shadowOpacity))
-        case .shadowOffset: .size(s.shadowOffset)
-        case .shadowRadius: .number(Double(s.shadowRadius))
-        case .contentsRect: .rect(s.contentsRect)
-        case .contentsCenter: .rect(s.contentsCenter)
-        case .transform: .transform(s.transform)
-        case .sublayerTransform: .transform(s.sublayerTransform)
-        case .contents: .image(s.contents)
-        case .hidden: .flag(s.isHidden)
-        case .masksToBounds: .flag(s.masksToBounds)
-        case .doubleSided: .flag(s.isDoubleSided)
-        case .colors: .colors(s.gradient?.colors ?? [])
-        case .locations: .numbers(s.gradient?.locations)
-        case .startPoint: .point(s.gradient?.startPoint ?? CGPoint(x: 0.5, y: 0))
-        case .endPoint: .point(s.gradient?.endPoint ?? CGPoint(x: 0.5, y: 1))
-        case .path: .path(s.shape?.path)
-        case .fillColor: .color(s.shape?.fillColor)
-        case .strokeColor: .color(s.shape?.strokeColor)
-        case .lineWidth: .number(Double(s.shape?.lineWidth ?? 1))
-        case .miterLimit: .number(Double(s.shape?.miterLimit ?? 10))
-        case .lineDashPattern: .numbers(s.shape?.lineDashPattern)
-        case .lineDashPhase: .number(Double(s.shape?.lineDashPhase ?? 0))
-        case .strokeStart: .number(Double(s.shape?.strokeStart ?? 0))
-        case .strokeEnd: .number(Double(s.shape?.strokeEnd ?? 1))
-        case .fontSize: .number(Double(s.text?.fontSize ?? 36))
-        case .foregroundColor: .color(s.text?.foregroundColor ?? .white)
-        case .instanceTransform: .transform(s.replicator?.instanceTransform ?? .identity)
-        case .instanceColor: .color(s.replicator?.instanceColor ?? .white)
-        case .instanceRedOffset: .number(Double(s.replicator?.instanceRedOffset ?? 0))
-        case .instanceGreenOffset: .number(Double(s.replicator?.instanceGreenOffset ?? 0))
-        case .instanceBlueOffset: .number(Double(s.replicator?.instanceBlueOffset ?? 0))
-        case .instanceAlphaOffset: .number(Double(s.replicator?.instanceAlphaOffset ?? 0))
-        case .instanceDelay: .number(s.replicator?.instanceDelay ?? 0)
-        }
-    }
-
-    private static func write(_ field: Field, _ value: AnimatedValue, _ s: inout LayerState) {
-        switch (field, value) {
-        case (.position, .vector): s.position = value.point
-        case (.bounds, .vector): s.bounds = value.rect
-        case (.anchorPoint, .vector): s.anchorPoint = value.point
-        case (.zPosition, .vector): s.zPosition = CGFloat(value.number)
-        case (.opacity, .vector): s.opacity = Float(value.number)
-        case (.backgroundColor, .color(let c)): s.backgroundColor = c
-        case (.borderColor, .color(let c)): s.borderColor = c
-        case (.borderWidth, .vector): s.borderWidth = CGFloat(value.number)
-        case (.cornerRadius, .vector): s.cornerRadius = CGFloat(value.number)
-        case (.shadowColor, .color(let c)): s.shadowColor = c
-        case (.shadowOpacity, .vector): s.shadowOpacity = Float(value.number)
-        case (.shadowOffset, .vector): s.shadowOffset = value.size
-        case (.shadowRadius, .vector): s.shadowRadius = CGFloat(value.number)
-        case (.contentsRect, .vector): s.contentsRect = value.rect
-        case (.contentsCenter, .vector): s.contentsCenter = value.rect
-        case (.transform, .transform(let t)): s.transform = t
-        case (.sublayerTransform, .transform(let t)): s.sublayerTransform = t
-        case (.contents, .image(let image)): s.contents = image
-        case (.hidden, .flag(let flag)): s.isHidden = flag
-        case (.masksToBounds, .flag(let flag)): s.masksToBounds = flag
-        case (.doubleSided, .flag(let flag)): s.isDoubleSided = flag
-        case (.colors, .colors(let list)): s.gradient?.colors = list
-        case (.locations, .numbers(let list)): s.gradient?.locations = list
-        case (.startPoint, .vector): s.gradient?.startPoint = value.point
-        case (.endPoint, .vector): s.gradient?.endPoint = value.point
-        case (.path, .path(let path)): s.shape?.path = path
-        case (.fillColor, .color(let c)): s.shape?.fillColor = c
-        case (.strokeColor, .color(let c)): s.shape?.strokeColor = c
-        case (.lineWidth, .vector): s.shape?.lineWidth = CGFloat(value.number)
-        case (.miterLimit, .vector): s.shape?.miterLimit = CGFloat(value.number)
-        case (.lineDashPattern, .numbers(let list)): s.shape?.lineDashPattern = list
-        case (.lineDashPhase, .vector): s.shape?.lineDashPhase = CGFloat(value.number)
-        case (.strokeStart, .vector): s.shape?.strokeStart = CGFloat(value.number)
-        case (.strokeEnd, .vector): s.shape?.strokeEnd = CGFloat(value.number)
-        case (.fontSize, .vector): s.text?.fontSize = CGFloat(value.number)
-        case (.foregroundColor, .color(let c)): s.text?.foregroundColor = c ?? .clear
-        case (.instanceTransform, .transform(let t)): s.replicator?.instanceTransform = t
-        case (.instanceColor, .color(let c)): s.replicator?.instanceColor = c ?? .clear
-        case (.instanceRedOffset, .vector): s.replicator?.instanceRedOffset = Float(value.number)
-        case (.instanceGreenOffset, .vector): s.replicator?.instanceGreenOffset = Float(value.number)
-        case (.instanceBlueOffset, .vector): s.replicator?.instanceBlueOffset = Float(value.number)
-        case (.instanceAlphaOffset, .vector): s.replicator?.instanceAlphaOffset = Float(value.number)
-        case (.instanceDelay, .vector): s.replicator?.instanceDelay = value.number
-        default: break  // a value of another kind: ignored
-        }
-    }
+    private typealias Reader = (LayerState) -> AnimatedValue
+    private typealias Writer = (inout LayerState, AnimatedValue) -> Void
 
     private static let table: [String: AnimatableProperty] = {
         var table: [String: AnimatableProperty] = [:]
-        func add(_ key: String, _ kind: AnimatedValueKind, _ field: Field, _ part: Part = .whole) {
-            let placement: Set<Field> = [.position, .anchorPoint, .zPosition, .transform]
-            table[key] = AnimatableProperty(keyPath: key, kind: kind, isPlacement: placement.contains(field),
-                                            field: field, part: part)
+        func add(_ key: String, _ kind: AnimatedValueKind, _ read: @escaping Reader, _ write: @escaping Writer,
+                 _ part: Part = .whole, placement: Bool = false) {
+            table[key] = AnimatableProperty(keyPath: key, kind: kind, isPlacement: placement, read: read, write: write,
+                                            part: part)
         }
-        func point(_ key: String, _ field: Field) {
-            add(key, .point, field)
-            add(key + ".x", .number, field, .components(start: 0, count: 1))
-            add(key + ".y", .number, field, .components(start: 1, count: 1))
-        }
-        func size(_ key: String, _ field: Field) {
-            add(key, .size, field)
-            add(key + ".width", .number, field, .components(start: 0, count: 1))
-            add(key + ".height", .number, field, .components(start: 1, count: 1))
-        }
-        func rect(_ key: String, _ field: Field) {
-            add(key, .rect, field)
-            add(key + ".origin", .point, field, .components(start: 0, count: 2))
-            add(key + ".origin.x", .number, field, .components(start: 0, count: 1))
-            add(key + ".origin.y", .number, field, .components(start: 1, count: 1))
-            add(key + ".size", .size, field, .components(start: 2, count: 2))
-            add(key + ".size.width", .number, field, .components(start: 2, count: 1))
-            add(key + ".size.height", .number, field, .components(start: 3, count: 1))
-        }
-        func transform(_ key: String, _ field: Field) {
-            add(key, .transform, field)
-            for component in TransformComponents.Component.allCases {
-                add(key + "." + component.rawValue, component == .translation ? .size : .number, field,
-                    .transform(component))
+        // The layer's own properties: each animatable entry of the property table, with the sub-paths of its kind,
+        // under its key and, where they differ (isHidden), its Swift name.
+        for property in LayerProperty.all {
+            guard let animation = property.declaration.animation else { continue }
+            let (read, write) = (animation.read, animation.write)
+            let placement = property.effects == .placement
+            for key in Set([property.key, property.name]) {
+                add(key, animation.kind, read, write, placement: placement)
+                for (suffix, kind, part) in subPaths(of: animation.kind) {
+                    add(key + suffix, kind, read, write, part, placement: placement)
+                }
             }
         }
-        point("position", .position)
-        rect("bounds", .bounds)
-        point("anchorPoint", .anchorPoint)
-        add("zPosition", .number, .zPosition)
-        add("opacity", .number, .opacity)
-        add("backgroundColor", .color, .backgroundColor)
-        add("borderColor", .color, .borderColor)
-        add("borderWidth", .number, .borderWidth)
-        add("cornerRadius", .number, .cornerRadius)
-        add("shadowColor", .color, .shadowColor)
-        add("shadowOpacity", .number, .shadowOpacity)
-        size("shadowOffset", .shadowOffset)
-        add("shadowRadius", .number, .shadowRadius)
-        rect("contentsRect", .contentsRect)
-        rect("contentsCenter", .contentsCenter)
-        transform("transform", .transform)
-        transform("sublayerTransform", .sublayerTransform)
-        add("contents", .image, .contents)
-        add("hidden", .flag, .hidden)
-        add("isHidden", .flag, .hidden)
-        add("masksToBounds", .flag, .masksToBounds)
-        add("doubleSided", .flag, .doubleSided)
-        add("isDoubleSided", .flag, .doubleSided)
-        // Specialised layers: the key paths Core Animation animates on its subclasses.
-        add("colors", .colors, .colors)
-        add("locations", .numbers, .locations)
-        point("startPoint", .startPoint)
-        point("endPoint", .endPoint)
-        add("path", .path, .path)
-        add("fillColor", .color, .fillColor)
-        add("strokeColor", .color, .strokeColor)
-        add("lineWidth", .number, .lineWidth)
-        add("miterLimit", .number, .miterLimit)
-        add("lineDashPattern", .numbers, .lineDashPattern)
-        add("lineDashPhase", .number, .lineDashPhase)
-        add("strokeStart", .number, .strokeStart)
-        add("strokeEnd", .number, .strokeEnd)
-        add("fontSize", .number, .fontSize)
-        add("foregroundColor", .color, .foregroundColor)
-        transform("instanceTransform", .instanceTransform)
-        add("instanceColor", .color, .instanceColor)
-        add("instanceRedOffset", .number, .instanceRedOffset)
-        add("instanceGreenOffset", .number, .instanceGreenOffset)
-        add("instanceBlueOffset", .number, .instanceBlueOffset)
-        add("instanceAlphaOffset", .number, .instanceAlphaOffset)
-        add("instanceDelay", .number, .instanceDelay)
+        // Specialised layers: the key paths Core Animation animates on its subclasses. On a layer of another kind
+        // they read as their defaults and writing them does nothing.
+        func special(_ key: String, _ kind: AnimatedValueKind, _ read: @escaping Reader, _ write: @escaping Writer) {
+            add(key, kind, read, write)
+            for (suffix, kind, part) in subPaths(of: kind) { add(key + suffix, kind, read, write, part) }
+        }
+        func number(_ value: AnimatedValue) -> Double? {
+            if case .vector = value { return value.number }
+            return nil
+        }
+        special("colors", .colors, { .colors($0.gradient?.colors ?? []) }) {
+            if case .colors(let list) = $1 { $0.gradient?.colors = list }
+        }
+        special("locations", .numbers, { .numbers($0.gradient?.locations) }) {
+            if case .numbers(let list) = $1 { $0.gradient?.locations = list }
+        }
+        special("startPoint", .point, { .point($0.gradient?.startPoint ?? CGPoint(x: 0.5, y: 0)) }) {
+            if case .vector = $1 { $0.gradient?.startPoint = $1.point }
+        }
+        special("endPoint", .point, { .point($0.gradient?.endPoint ?? CGPoint(x: 0.5, y: 1)) }) {
+            if case .vector = $1 { $0.gradient?.endPoint = $1.point }
+        }
+        special("path", .path, { .path($0.shape?.path) }) { if case .path(let path) = $1 { $0.shape?.path = path } }
+        special("fillColor", .color, { .color($0.shape?.fillColor) }) {
+            if case .color(let c) = $1 { $0.shape?.fillColor = c }
+        }
+        special("strokeColor", .color, { .color($0.shape?.strokeColor) }) {
+            if case .color(let c) = $1 { $0.shape?.strokeColor = c }
+        }
+        special("lineWidth", .number, { .number(Double($0.shape?.lineWidth ?? 1)) }) {
+            if let x = number($1) { $0.shape?.lineWidth = CGFloat(x) }
+        }
+        special("miterLimit", .number, { .number(Double($0.shape?.miterLimit ?? 10)) }) {
+            if let x = number($1) { $0.shape?.miterLimit = CGFloat(x) }
+        }
+        special("lineDashPattern", .numbers, { .numbers($0.shape?.lineDashPattern) }) {
+            if case .numbers(let list) = $1 { $0.shape?.lineDashPattern = list }
+        }
+        special("lineDashPhase", .number, { .number(Double($0.shape?.lineDashPhase ?? 0)) }) {
+            if let x = number($1) { $0.shape?.lineDashPhase = CGFloat(x) }
+        }
+        special("strokeStart", .number, { .number(Double($0.shape?.strokeStart ?? 0)) }) {
+            if let x = number($1) { $0.shape?.strokeStart = CGFloat(x) }
+        }
+        special("strokeEnd", .number, { .number(Double($0.shape?.strokeEnd ?? 1)) }) {
+            if let x = number($1) { $0.shape?.strokeEnd = CGFloat(x) }
+        }
+        special("fontSize", .number, { .number(Double($0.text?.fontSize ?? 36)) }) {
+            if let x = number($1) { $0.text?.fontSize = CGFloat(x) }
+        }
+        special("foregroundColor", .color, { .color($0.text?.foregroundColor ?? .white) }) {
+            if case .color(let c) = $1 { $0.text?.foregroundColor = c ?? .clear }
+        }
+        special("instanceTransform", .transform, { .transform($0.replicator?.instanceTransform ?? .identity) }) {
+            if case .transform(let t) = $1 { $0.replicator?.instanceTransform = t }
+        }
+        special("instanceColor", .color, { .color($0.replicator?.instanceColor ?? .white) }) {
+            if case .color(let c) = $1 { $0.replicator?.instanceColor = c ?? .clear }
+        }
+        special("instanceRedOffset", .number, { .number(Double($0.replicator?.instanceRedOffset ?? 0)) }) {
+            if let x = number($1) { $0.replicator?.instanceRedOffset = Float(x) }
+        }
+        special("instanceGreenOffset", .number, { .number(Double($0.replicator?.instanceGreenOffset ?? 0)) }) {
+            if let x = number($1) { $0.replicator?.instanceGreenOffset = Float(x) }
+        }
+        special("instanceBlueOffset", .number, { .number(Double($0.replicator?.instanceBlueOffset ?? 0)) }) {
+            if let x = number($1) { $0.replicator?.instanceBlueOffset = Float(x) }
+        }
+        special("instanceAlphaOffset", .number, { .number(Double($0.replicator?.instanceAlphaOffset ?? 0)) }) {
+            if let x = number($1) { $0.replicator?.instanceAlphaOffset = Float(x) }
+        }
+        special("instanceDelay", .number, { .number($0.replicator?.instanceDelay ?? 0) }) {
+            if let x = number($1) { $0.replicator?.instanceDelay = x }
+        }
         return table
     }()
+
+    /// The sub-paths a value of `kind` has (position.x, bounds.size.width, transform.rotation.z), with their kinds.
+    private static func subPaths(of kind: AnimatedValueKind) -> [(String, AnimatedValueKind, Part)] {
+        switch kind {
+        case .point:
+            return [(".x", .number, .components(start: 0, count: 1)), (".y", .number, .components(start: 1, count: 1))]
+        case .size:
+            return [(".width", .number, .components(start: 0, count: 1)),
+                    (".height", .number, .components(start: 1, count: 1))]
+        case .rect:
+            return [(".origin", .point, .components(start: 0, count: 2)),
+                    (".origin.x", .number, .components(start: 0, count: 1)),
+                    (".origin.y", .number, .components(start: 1, count: 1)),
+                    (".size", .size, .components(start: 2, count: 2)),
+                    (".size.width", .number, .components(start: 2, count: 1)),
+                    (".size.height", .number, .components(start: 3, count: 1))]
+        case .transform:
+            return TransformComponents.Component.allCases.map { component in
+                ("." + component.rawValue, component == .translation ? .size : .number, .transform(component))
+            }
+        default:
+            return []
+        }
+    }
 }
 
 /// A transform as translation, Euler rotation and scale (what the `transform.rotation.z` style key paths read and

@@ -64,33 +64,12 @@ extension Layer {
 }
 
 extension LayerState.Field {
-    /// The action key a change of this field asks for (the animatable property's key path); nil for fields that
-    /// do not animate.
-    var actionKey: String? {
-        switch self {
-        case .bounds: "bounds"
-        case .position: "position"
-        case .anchorPoint: "anchorPoint"
-        case .zPosition: "zPosition"
-        case .transform: "transform"
-        case .sublayerTransform: "sublayerTransform"
-        case .isHidden: "hidden"
-        case .opacity: "opacity"
-        case .backgroundColor: "backgroundColor"
-        case .borderWidth: "borderWidth"
-        case .borderColor: "borderColor"
-        case .cornerRadius: "cornerRadius"
-        case .shadowColor: "shadowColor"
-        case .shadowOpacity: "shadowOpacity"
-        case .shadowOffset: "shadowOffset"
-        case .shadowRadius: "shadowRadius"
-        case .contents: "contents"
-        case .contentsRect: "contentsRect"
-        case .contentsCenter: "contentsCenter"
-        default: nil
-        }
-    }
+    /// The action key a change of this field asks for (the property's key, from the table); nil for fields without
+    /// an implicit action.
+    var actionKey: String? { Self.actionKeys[rawValue] }
+
+    private static let actionKeys: [String?] = LayerProperty.all.map { $0.hasImplicitAction ? $0.key : nil }
 
     /// The fields whose changes ask for an action.
-    static let animatable: UInt64 = allCases.reduce(0) { $1.actionKey != nil ? $0 | $1.bit : $0 }
+    static let animatable: UInt64 = LayerProperty.mask(\.hasImplicitAction)
 }

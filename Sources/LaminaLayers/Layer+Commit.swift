@@ -24,8 +24,8 @@ extension Layer {
             childrenStale = true
         }
         if fields & ~LayerState.placementFields != 0 || contentVersion == 0 { contentVersion = stamp }
-        let listFields = LayerState.Field.sublayers.bit | LayerState.Field.mask.bit
-        if fields & ~(LayerState.placementFields | listFields) != 0 || ownVersion == 0 { ownVersion = stamp }
+        let ownFields = ~(LayerState.placementFields | LayerState.structureFields)
+        if fields & ownFields != 0 || ownVersion == 0 { ownVersion = stamp }
         snapshotStale = true
         invalidateAncestorsLocked(stamp: stamp)
     }

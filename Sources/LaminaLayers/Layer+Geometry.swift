@@ -28,21 +28,29 @@ extension LayerState {
     }
 
     /// Layer space to the superlayer's space, before the superlayer's sublayerTransform:
-    /// p -> position + transform(p - A).
+    /// p -> position + transform(p - A), where A is (anchorInLayer, anchorPointZ).
     public var localToSuperlayer: Transform3D {
         let a = anchorInLayer
-        return Transform3D(translationX: -a.x, y: -a.y)
+        return Transform3D(translationX: -a.x, y: -a.y, z: -anchorPointZ)
             .concatenating(transform)
             .concatenating(Transform3D(translationX: position.x, y: position.y))
     }
 
-    /// The sublayerTransform as applied to sublayers: about the anchor point.
+    /// What the sublayers' space goes through to this layer's: the flip of isGeometryFlipped (y mirrored within the
+    /// bounds), then the sublayerTransform about the anchor point.
     public var sublayerTransformAboutAnchor: Transform3D {
-        if sublayerTransform.isIdentity { return .identity }
-        let a = anchorInLayer
-        return Transform3D(translationX: -a.x, y: -a.y)
-            .concatenating(sublayerTransform)
-            .concatenating(Transform3D(translationX: a.x, y: a.y))
+        var space = Transform3D.identity
+        if !sublayerTransform.isIdentity {
+            let a = anchorInLayer
+            space = Transform3D(translationX: -a.x, y: -a.y)
+                .concatenating(sublayerTransform)
+                .concatenating(Transform3D(translationX: a.x, y: a.y))
+        }
+        guard isGeometryFlipped else { return space }
+        // y -> minY + maxY - y.
+        let flip = Transform3D(scaleX: 1, y: -1, z: 1)
+            .concatenating(Transform3D(translationX: 0, y: bounds.minY + bounds.maxY))
+        return flip.concatenating(space)
     }
 }
 

@@ -33,6 +33,12 @@ extension Layer {
         get { read { $0.anchorPoint } }
         set { write(.anchorPoint) { $0.anchorPoint = newValue } }
     }
+    /// The anchor point's z: transforms turn about (anchorPoint, anchorPointZ), and that point of the layer sits at
+    /// `position`. 0 by default.
+    public var anchorPointZ: CGFloat {
+        get { read { $0.anchorPointZ } }
+        set { write(.anchorPointZ) { $0.anchorPointZ = newValue } }
+    }
     /// Paint order among siblings: higher is later (on top); ties keep array order.
     public var zPosition: CGFloat {
         get { read { $0.zPosition } }
@@ -47,6 +53,12 @@ extension Layer {
     public var sublayerTransform: Transform3D {
         get { read { $0.sublayerTransform } }
         set { write(.sublayerTransform) { $0.sublayerTransform = newValue } }
+    }
+    /// true: the sublayers' geometry is flipped vertically within the bounds (their y runs up from the bottom edge).
+    /// The layer's own contents are not flipped. false by default.
+    public var isGeometryFlipped: Bool {
+        get { read { $0.isGeometryFlipped } }
+        set { write(.isGeometryFlipped) { $0.isGeometryFlipped = newValue } }
     }
     /// Hides the layer and its subtree.
     public var isHidden: Bool {
@@ -90,6 +102,11 @@ extension Layer {
         get { read { $0.maskedCorners } }
         set { write(.maskedCorners) { $0.maskedCorners = newValue } }
     }
+    /// The curve of the rounded corners; `.circular` by default. Stored: Lamina draws circular corners for both.
+    public var cornerCurve: CornerCurve {
+        get { read { $0.cornerCurve } }
+        set { write(.cornerCurve) { $0.cornerCurve = newValue } }
+    }
     /// The shadow's colour (straight alpha, multiplied by shadowOpacity); opaque black by default.
     public var shadowColor: Color? {
         get { read { $0.shadowColor } }
@@ -132,6 +149,31 @@ extension Layer {
         get { read { $0.allowsEdgeAntialiasing } }
         set { write(.allowsEdgeAntialiasing) { $0.allowsEdgeAntialiasing = newValue } }
     }
+    /// Which edges allowsEdgeAntialiasing antialiases; all four by default. Stored: Lamina antialiases every edge.
+    public var edgeAntialiasingMask: EdgeAntialiasingMask {
+        get { read { $0.edgeAntialiasingMask } }
+        set { write(.edgeAntialiasingMask) { $0.edgeAntialiasingMask = newValue } }
+    }
+    /// A hint that the layer paints every pixel of its bounds opaquely; false by default. Changes no pixel.
+    public var isOpaque: Bool {
+        get { read { $0.isOpaque } }
+        set { write(.isOpaque) { $0.isOpaque = newValue } }
+    }
+    /// A hint that drawing may be deferred to a background thread; false by default. Changes no pixel.
+    public var drawsAsynchronously: Bool {
+        get { read { $0.drawsAsynchronously } }
+        set { write(.drawsAsynchronously) { $0.drawsAsynchronously = newValue } }
+    }
+    /// Asks for the layer and its subtree to be drawn once into a bitmap and reused; false by default. Stored only.
+    public var shouldRasterize: Bool {
+        get { read { $0.shouldRasterize } }
+        set { write(.shouldRasterize) { $0.shouldRasterize = newValue } }
+    }
+    /// The scale, in pixels per point, of the bitmap shouldRasterize draws; 1 by default. Stored only.
+    public var rasterizationScale: CGFloat {
+        get { read { $0.rasterizationScale } }
+        set { write(.rasterizationScale) { $0.rasterizationScale = newValue } }
+    }
     /// The backing image; nil paints nothing.
     public var contents: Any? {
         get { read { $0.contents } }
@@ -156,6 +198,11 @@ extension Layer {
     public var contentsScale: CGFloat {
         get { read { $0.contentsScale } }
         set { write(.contentsScale) { $0.contentsScale = newValue } }
+    }
+    /// The pixel format asked of the backing store; `.rgba8Uint` by default. A hint: backing images are 8-bit RGBA.
+    public var contentsFormat: ContentsFormat {
+        get { read { $0.contentsFormat } }
+        set { write(.contentsFormat) { $0.contentsFormat = newValue } }
     }
     /// Lamina extension: the sub-image of contentsRect is stored turned 90 degrees clockwise in the image, as
     /// TexturePacker stores rotated sprite-sheet frames; it is turned back when drawn. false by default.

@@ -7,6 +7,7 @@ import LaminaCore
 ///
 /// Snapshots share structure: a new one is made only for the layers that changed since the last and their
 /// ancestors, so taking a snapshot of an unchanged tree costs nothing and a changed one costs its changed paths.
+@dynamicMemberLookup
 public final class LayerSnapshot: @unchecked Sendable {
     /// The layer's identity.
     public let id: LayerID

@@ -14,12 +14,18 @@ public struct LayerState: @unchecked Sendable {
     public var position: CGPoint = .zero
     /// The point of the bounds, in unit coordinates, that `position` names and transforms turn about.
     public var anchorPoint: CGPoint = CGPoint(x: 0.5, y: 0.5)
+    /// The anchor point's z: transforms turn about (anchorPoint, anchorPointZ), and that point of the layer sits at
+    /// `position` (z: zPosition). 0 by default.
+    public var anchorPointZ: CGFloat = 0
     /// Paint order among siblings: higher is later (on top); ties keep array order.
     public var zPosition: CGFloat = 0
     /// Applied about the anchor point.
     public var transform: Transform3D = .identity
     /// Applied to every sublayer, about this layer's anchor point.
     public var sublayerTransform: Transform3D = .identity
+    /// true: the sublayers' geometry is flipped vertically within the bounds (their y runs up from the bottom edge),
+    /// as in Core Animation's geometryFlipped. The layer's own contents are not flipped. false by default.
+    public var isGeometryFlipped: Bool = false
     /// Hides the layer and its subtree.
     public var isHidden: Bool = false
     /// Multiplies everything the layer and its subtree paint; 0...1.
@@ -38,6 +44,8 @@ public struct LayerState: @unchecked Sendable {
     public var cornerRadius: CGFloat = 0
     /// Which corners cornerRadius rounds; all four by default.
     public var maskedCorners: CornerMask = .all
+    /// The curve of the rounded corners; `.circular` by default. Stored: Lamina draws circular corners for both.
+    public var cornerCurve: CornerCurve = .circular
     /// The shadow's colour (straight alpha, multiplied by shadowOpacity); opaque black by default.
     public var shadowColor: Color? = .black
     /// 0...1; 0 (the default) draws no shadow.
@@ -56,6 +64,16 @@ public struct LayerState: @unchecked Sendable {
     public var isDoubleSided: Bool = true
     /// true: the layer's edges get analytic coverage (antialiasing) instead of the pixel-centre rule.
     public var allowsEdgeAntialiasing: Bool = false
+    /// Which edges allowsEdgeAntialiasing antialiases; all four by default. Stored: Lamina antialiases every edge.
+    public var edgeAntialiasingMask: EdgeAntialiasingMask = .all
+    /// A hint that the layer paints every pixel of its bounds opaquely; false by default. Changes no pixel.
+    public var isOpaque: Bool = false
+    /// A hint that drawing may be deferred to a background thread; false by default. Changes no pixel.
+    public var drawsAsynchronously: Bool = false
+    /// Asks for the layer and its subtree to be drawn once into a bitmap and reused; false by default. Stored only.
+    public var shouldRasterize: Bool = false
+    /// The scale, in pixels per point, of the bitmap shouldRasterize draws; 1 by default. Stored only.
+    public var rasterizationScale: CGFloat = 1
     /// The backing image; nil paints nothing.
     public var contents: Image? = nil
     /// The part of the image to show, in unit coordinates of the image; may reach outside 0...1.
@@ -66,6 +84,8 @@ public struct LayerState: @unchecked Sendable {
     public var contentsGravity: ContentsGravity = .resize
     /// Image pixels per point.
     public var contentsScale: CGFloat = 1
+    /// The pixel format asked of the backing store; `.rgba8Uint` by default. A hint: backing images are 8-bit RGBA.
+    public var contentsFormat: ContentsFormat = .rgba8Uint
     /// Lamina extension: the sub-image of contentsRect is stored turned 90 degrees clockwise in the image, as
     /// TexturePacker stores rotated sprite-sheet frames; it is turned back when drawn. false by default.
     public var contentsAreRotated: Bool = false
@@ -91,107 +111,4 @@ public struct LayerState: @unchecked Sendable {
     public var special: SpecialContent = .none
 
     public init() {}
-
-    /// One property of a layer (or its sublayers or mask), as a bit of the sets a transaction records.
-    enum Field: Int, CaseIterable {
-        case name
-        case bounds
-        case position
-        case anchorPoint
-        case zPosition
-        case transform
-        case sublayerTransform
-        case isHidden
-        case opacity
-        case allowsGroupOpacity
-        case backgroundColor
-        case borderWidth
-        case borderColor
-        case cornerRadius
-        case maskedCorners
-        case shadowColor
-        case shadowOpacity
-        case shadowOffset
-        case shadowRadius
-        case shadowPath
-        case masksToBounds
-        case isDoubleSided
-        case allowsEdgeAntialiasing
-        case contents
-        case contentsRect
-        case contentsCenter
-        case contentsGravity
-        case contentsScale
-        case contentsAreRotated
-        case minificationFilter
-        case magnificationFilter
-        case minificationFilterBias
-        case needsDisplayOnBoundsChange
-        case sourceDescription
-        case timing
-        case animations
-        case sublayers
-        case mask
-        /// The whole style of a specialised layer, one field per kind (a transaction commits the style whole).
-        case gradient
-        case shape
-        case text
-        case replicator
-
-        var bit: UInt64 { 1 << UInt64(rawValue) }
-    }
-
-    /// The fields that place a layer in its superlayer (and order it among its siblings): a change of one is a
-    /// change of the superlayer's picture, not of the layer's own subtree, so a plan of the subtree stays valid.
-    static let placementFields: UInt64 = Field.position.bit | Field.anchorPoint.bit | Field.transform.bit | Field.zPosition.bit
-
-    /// Copies the fields in `fields` (a set of `Field` bits) from `source`.
-    mutating func copy(_ fields: UInt64, from source: LayerState) {
-        var rest = fields
-        while rest != 0 {
-            let index = rest.trailingZeroBitCount
-            rest &= rest - 1
-            guard let field = Field(rawValue: index) else { continue }
-            switch field {
-            case .name: name = source.name
-            case .bounds: bounds = source.bounds
-            case .position: position = source.position
-            case .anchorPoint: anchorPoint = source.anchorPoint
-            case .zPosition: zPosition = source.zPosition
-            case .transform: transform = source.transform
-            case .sublayerTransform: sublayerTransform = source.sublayerTransform
-            case .isHidden: isHidden = source.isHidden
-            case .opacity: opacity = source.opacity
-            case .allowsGroupOpacity: allowsGroupOpacity = source.allowsGroupOpacity
-            case .backgroundColor: backgroundColor = source.backgroundColor
-            case .borderWidth: borderWidth = source.borderWidth
-            case .borderColor: borderColor = source.borderColor
-            case .cornerRadius: cornerRadius = source.cornerRadius
-            case .maskedCorners: maskedCorners = source.maskedCorners
-            case .shadowColor: shadowColor = source.shadowColor
-            case .shadowOpacity: shadowOpacity = source.shadowOpacity
-            case .shadowOffset: shadowOffset = source.shadowOffset
-            case .shadowRadius: shadowRadius = source.shadowRadius
-            case .shadowPath: shadowPath = source.shadowPath
-            case .masksToBounds: masksToBounds = source.masksToBounds
-            case .isDoubleSided: isDoubleSided = source.isDoubleSided
-            case .allowsEdgeAntialiasing: allowsEdgeAntialiasing = source.allowsEdgeAntialiasing
-            case .contents: contents = source.contents
-            case .contentsRect: contentsRect = source.contentsRect
-            case .contentsCenter: contentsCenter = source.contentsCenter
-            case .contentsGravity: contentsGravity = source.contentsGravity
-            case .contentsScale: contentsScale = source.contentsScale
-            case .contentsAreRotated: contentsAreRotated = source.contentsAreRotated
-            case .minificationFilter: minificationFilter = source.minificationFilter
-            case .magnificationFilter: magnificationFilter = source.magnificationFilter
-            case .minificationFilterBias: minificationFilterBias = source.minificationFilterBias
-            case .needsDisplayOnBoundsChange: needsDisplayOnBoundsChange = source.needsDisplayOnBoundsChange
-            case .sourceDescription: sourceDescription = source.sourceDescription
-            case .timing: timing = source.timing
-            case .animations: animations = source.animations
-            case .gradient, .shape, .text, .replicator: special = source.special
-            case .sublayers, .mask: break
-            }
-        }
-    }
 }

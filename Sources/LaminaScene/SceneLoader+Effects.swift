@@ -3,7 +3,7 @@ import LaminaCore
 import LaminaDrawing
 import LaminaLayers
 
-/// cornerRadius, maskedCorners and the shadow keys (docs/scene-format.md, "A layer").
+/// maskedCorners and shadowPath (docs/scene-format.md, "A layer"); the other corner and shadow keys are plain.
 extension SceneLoader {
     /// The names `maskedCorners` takes: Lamina's short names and Core Animation's constants.
     static let cornerNames: [(String, String, CornerMask)] = [
@@ -19,35 +19,8 @@ extension SceneLoader {
     ]
 
     func readEffects(_ layer: Layer, keys: [String: JSONMember], path: String) {
-        if let member = keys["cornerRadius"],
-            let radius = nonNegativeNumber(member.value, ScenePath.key(path, "cornerRadius"))
-        {
-            layer.cornerRadius = CGFloat(radius)
-        }
         if let member = keys["maskedCorners"] {
             layer.maskedCorners = corners(member.value, ScenePath.key(path, "maskedCorners")) ?? layer.maskedCorners
-        }
-        if let member = keys["shadowColor"], let color = color(member.value, ScenePath.key(path, "shadowColor")) {
-            layer.shadowColor = color
-        }
-        if let member = keys["shadowOpacity"],
-            let opacity = number(member.value, ScenePath.key(path, "shadowOpacity"))
-        {
-            if (0...1).contains(opacity) {
-                layer.shadowOpacity = Float(opacity)
-            } else {
-                report(ScenePath.key(path, "shadowOpacity"), at: member.value.position, "must be between 0 and 1")
-            }
-        }
-        if let member = keys["shadowOffset"],
-            let offset = numbers(member.value, ScenePath.key(path, "shadowOffset"), counts: [2], shape: "[dx, dy]")
-        {
-            layer.shadowOffset = CGSize(width: offset[0], height: offset[1])
-        }
-        if let member = keys["shadowRadius"],
-            let radius = nonNegativeNumber(member.value, ScenePath.key(path, "shadowRadius"))
-        {
-            layer.shadowRadius = CGFloat(radius)
         }
         if let member = keys["shadowPath"] {
             let shadowPath = ScenePath.key(path, "shadowPath")

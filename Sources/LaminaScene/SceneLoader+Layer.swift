@@ -4,15 +4,10 @@ import LaminaLayers
 
 /// Layers: the keys of docs/scene-format.md, "A layer".
 extension SceneLoader {
-    /// The layer keys this version reads.
-    static let layerKeys = [
-        "name", "frame", "bounds", "position", "anchorPoint", "zPosition", "transform", "affineTransform",
-        "sublayerTransform", "hidden", "opacity", "backgroundColor", "contents", "contentsRect", "contentsCenter",
-        "contentsGravity", "contentsScale", "masksToBounds", "minificationFilter", "minificationFilterBias",
-        "magnificationFilter",
-        "needsDisplayOnBoundsChange", "draw", "doubleSided", "allowsEdgeAntialiasing", "allowsGroupOpacity",
-        "borderWidth", "borderColor", "mask", "cornerRadius", "maskedCorners", "shadowColor", "shadowOpacity",
-        "shadowOffset", "shadowRadius", "shadowPath", "sublayers", "animations", "beginTime", "speed", "timeOffset",
+    /// The layer keys this version reads: those of the property table (SceneLoader+Properties.swift reads the plain
+    /// ones), then the keys that are not one property's.
+    static let layerKeys: [String] = LayerProperty.all.compactMap(\.sceneKey) + [
+        "frame", "affineTransform", "draw", "mask", "sublayers", "animations", "beginTime", "speed", "timeOffset",
     ]
 
     /// Builds the layers of `value` (an array of layer objects) as sublayers of `parent`, with all their
@@ -54,37 +49,12 @@ extension SceneLoader {
         // `type` was read when the layer was made (buildLayers).
         keys["type"] = nil
         rejectOtherTypesKeys(&keys, layer: layer, path: path)
-        func read<T>(_ key: String, _ reader: (JSONValue, String) -> T?) -> T? {
-            keys[key].flatMap { reader($0.value, ScenePath.key(path, key)) }
-        }
 
-        if let name = read("name", string) { layer.name = name }
         readGeometry(layer, keys: keys, path: path)
-
-        if let hidden = read("hidden", bool) { layer.isHidden = hidden }
-        if let member = keys["opacity"], let opacity = number(member.value, ScenePath.key(path, "opacity")) {
-            if (0...1).contains(opacity) {
-                layer.opacity = Float(opacity)
-            } else {
-                report(ScenePath.key(path, "opacity"), at: member.value.position, "must be between 0 and 1")
-            }
-        }
-        if let background = read("backgroundColor", color) { layer.backgroundColor = background }
-        if let masks = read("masksToBounds", bool) { layer.masksToBounds = masks }
-        if let doubleSided = read("doubleSided", bool) { layer.isDoubleSided = doubleSided }
-        if let grouped = read("allowsGroupOpacity", bool) { layer.allowsGroupOpacity = grouped }
-        if let member = keys["borderWidth"], let width = number(member.value, ScenePath.key(path, "borderWidth")) {
-            if width >= 0 {
-                layer.borderWidth = CGFloat(width)
-            } else {
-                report(ScenePath.key(path, "borderWidth"), at: member.value.position, "must not be negative")
-            }
-        }
-        if let border = read("borderColor", color) { layer.borderColor = border }
-        if let smooth = read("allowsEdgeAntialiasing", bool) { layer.allowsEdgeAntialiasing = smooth }
-
-        readEffects(layer, keys: keys, path: path)
+        // Before the plain keys: a sprite frame in contents sets contentsScale, which a contentsScale key overrides.
         readContents(layer, keys: keys, path: path)
+        readPlainProperties(layer, keys: keys, path: path)
+        readEffects(layer, keys: keys, path: path)
         readDrawing(layer, keys: keys, path: path)
         readLayerTiming(layer, keys: keys, path: path)
         // After the geometry: a shape's path steps are placed in the bounds.
@@ -111,7 +81,7 @@ extension SceneLoader {
         }
     }
 
-    /// anchorPoint, bounds, position, frame, zPosition and the transforms.
+    /// anchorPoint, bounds, position, frame and affineTransform (zPosition and the transforms are plain keys).
     private func readGeometry(_ layer: Layer, keys: [String: JSONMember], path: String) {
         // Order matters: frame depends on anchorPoint (position = origin + anchorPoint x size).
         if let member = keys["anchorPoint"], let anchor = point(member.value, ScenePath.key(path, "anchorPoint")) {
@@ -136,12 +106,6 @@ extension SceneLoader {
                 layer.frame = frame
             }
         }
-        if let member = keys["zPosition"], let z = number(member.value, ScenePath.key(path, "zPosition")) {
-            layer.zPosition = CGFloat(z)
-        }
-        if let member = keys["transform"], let transform = transform(member.value, ScenePath.key(path, "transform")) {
-            layer.transform = transform
-        }
         if let member = keys["affineTransform"] {
             let affinePath = ScenePath.key(path, "affineTransform")
             if keys["transform"] != nil {
@@ -149,11 +113,6 @@ extension SceneLoader {
             } else if let t = numbers(member.value, affinePath, counts: [6], shape: "[a, b, c, d, tx, ty]") {
                 layer.transform = Transform3D(affine: t[0], t[1], t[2], t[3], t[4], t[5])
             }
-        }
-        if let member = keys["sublayerTransform"],
-            let transform = transform(member.value, ScenePath.key(path, "sublayerTransform"))
-        {
-            layer.sublayerTransform = transform
         }
     }
 
@@ -181,33 +140,15 @@ extension SceneLoader {
                 layer.contentsRect = rect
             }
         }
-        if let member = keys["contentsCenter"], let rect = rect(member.value, ScenePath.key(path, "contentsCenter")) {
-            layer.contentsCenter = rect
-        }
         if let member = keys["contentsGravity"],
             let gravity = gravity(member.value, ScenePath.key(path, "contentsGravity"))
         {
             layer.contentsGravity = gravity
         }
-        if let member = keys["contentsScale"],
-            let scale = positiveNumber(member.value, ScenePath.key(path, "contentsScale"))
-        {
-            layer.contentsScale = CGFloat(scale)
-        }
         if let member = keys["minificationFilter"],
             let filter = filter(member.value, ScenePath.key(path, "minificationFilter"), allowsTrilinear: true)
         {
             layer.minificationFilter = filter
-        }
-        if let member = keys["minificationFilterBias"],
-            let bias = number(member.value, ScenePath.key(path, "minificationFilterBias"))
-        {
-            if Float(bias).isFinite {
-                layer.minificationFilterBias = Float(bias)
-            } else {
-                report(ScenePath.key(path, "minificationFilterBias"), at: member.value.position,
-                       "must fit a 32-bit float (magnitude below 3.4e38)")
-            }
         }
         if let member = keys["magnificationFilter"],
             let filter = filter(member.value, ScenePath.key(path, "magnificationFilter"), allowsTrilinear: false)

@@ -121,13 +121,7 @@ extension SceneLoader {
         case "bounds": target.bounds = source.bounds
         case "position": target.position = source.position
         case "anchorPoint": target.anchorPoint = source.anchorPoint
-        case "zPosition": target.zPosition = source.zPosition
-        case "transform", "affineTransform": target.transform = source.transform
-        case "sublayerTransform": target.sublayerTransform = source.sublayerTransform
-        case "hidden": target.isHidden = source.isHidden
-        case "opacity": target.opacity = source.opacity
-        case "allowsGroupOpacity": target.allowsGroupOpacity = source.allowsGroupOpacity
-        case "backgroundColor": target.backgroundColor = source.backgroundColor
+        case "affineTransform": target.transform = source.transform
         case "contents":
             target.contents = source.contents
             target.contentsScale = source.contentsScale
@@ -137,28 +131,17 @@ extension SceneLoader {
             }
             target.contentsAreRotated = source.contentsAreRotated
         case "contentsRect": target.contentsRect = source.contentsRect
-        case "contentsCenter": target.contentsCenter = source.contentsCenter
         case "contentsGravity": target.contentsGravity = source.contentsGravity
-        case "contentsScale": target.contentsScale = source.contentsScale
-        case "masksToBounds": target.masksToBounds = source.masksToBounds
         case "minificationFilter": target.minificationFilter = source.minificationFilter
-        case "minificationFilterBias": target.minificationFilterBias = source.minificationFilterBias
         case "magnificationFilter": target.magnificationFilter = source.magnificationFilter
-        case "doubleSided": target.isDoubleSided = source.isDoubleSided
-        case "allowsEdgeAntialiasing": target.allowsEdgeAntialiasing = source.allowsEdgeAntialiasing
-        case "borderWidth": target.borderWidth = source.borderWidth
-        case "borderColor": target.borderColor = source.borderColor
-        case "cornerRadius": target.cornerRadius = source.cornerRadius
         case "maskedCorners": target.maskedCorners = source.maskedCorners
-        case "shadowColor": target.shadowColor = source.shadowColor
-        case "shadowOpacity": target.shadowOpacity = source.shadowOpacity
-        case "shadowOffset": target.shadowOffset = source.shadowOffset
-        case "shadowRadius": target.shadowRadius = source.shadowRadius
         case "shadowPath": target.shadowPath = source.shadowPath
         case "beginTime": target.beginTime = source.beginTime
         case "speed": target.speed = source.speed
         case "timeOffset": target.timeOffset = source.timeOffset
-        default: copySpecial(key, from: source, to: target)
+        default:
+            // The plain keys, through the property table; then the specialised layers' keys.
+            if !copyPlain(key, from: source, to: target) { copySpecial(key, from: source, to: target) }
         }
     }
 
