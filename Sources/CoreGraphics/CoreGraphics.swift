@@ -53,3 +53,7 @@ public typealias CFArray = NSArray
 public typealias CFIndex = Int
 /// Core Foundation's type identifier (kept for signatures that mention it).
 public typealias CFTypeID = UInt
+/// Core Foundation's time interval (seconds), which Core Animation's timing API uses.
+public typealias CFTimeInterval = Double
+/// Core Foundation's object reference (`CATextLayer.font` takes one).
+public typealias CFTypeRef = AnyObject

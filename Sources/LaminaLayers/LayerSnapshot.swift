@@ -52,6 +52,9 @@ public final class LayerSnapshot: @unchecked Sendable {
 
     var debugName: String { state.debugName }
 
+    /// Whether an animation is attached anywhere in the subtree (the mask's included).
+    package var hasAnimationsInSubtree: Bool { animatedSubtree }
+
     /// The box of sublayers, to share with the next snapshot of the layer.
     var sharedChildren: SnapshotChildren { children }
 
