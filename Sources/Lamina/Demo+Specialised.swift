@@ -37,7 +37,7 @@ extension Demo {
             if k == 0 { path.move(to: point) } else { path.addLine(to: point) }
         }
         path.closeSubpath()
-        star.path = path
+        star.path = path.cgPath
         star.fillColor = Color(hex: "#A855F7")!
         star.fillRule = .evenOdd
         star.strokeColor = Color(hex: "#1F2937")!

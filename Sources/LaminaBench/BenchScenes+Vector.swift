@@ -75,7 +75,7 @@ extension BenchScene {
                     alpha: stop == stops - 1 && index % 4 == 0 ? 0.4 : 1)
             }
             // Uneven stops: a square-root spacing.
-            card.locations = (0..<stops).map { ((Double($0) / Double(stops - 1))).squareRoot() }
+            card.locations = (0..<stops).map { NSNumber(value: (Double($0) / Double(stops - 1)).squareRoot()) }
             switch card.type {
             case .axial:
                 card.startPoint = CGPoint(x: 0, y: 0)

@@ -3,7 +3,10 @@ import LaminaCore
 
 /// Which points a shape layer's path encloses (CAShapeLayerFillRule).
 public enum ShapeLayerFillRule: String, Sendable, CaseIterable {
-    case nonZero, evenOdd
+    /// Core Animation's raw value "non-zero".
+    case nonZero = "non-zero"
+    /// Core Animation's raw value "even-odd".
+    case evenOdd = "even-odd"
 }
 
 /// The ends of a shape layer's stroke (CAShapeLayerLineCap).

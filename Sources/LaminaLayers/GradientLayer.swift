@@ -30,15 +30,23 @@ open class GradientLayer: Layer, @unchecked Sendable {
         get { read { $0.gradient ?? GradientStyle() } }
         set { writeStyle(key: nil) { $0.gradient = newValue } }
     }
-    /// The colours; empty (the default) paints nothing, one colour fills the bounds.
-    public var colors: [Color] {
-        get { read { $0.gradient?.colors ?? [] } }
-        set { writeStyle(key: "colors") { $0.gradient?.colors = newValue } }
+    /// The colours (CGColor, which is Lamina's `Color`), as Core Animation's `[Any]?`: nil (the default) or empty
+    /// paints nothing, one colour fills the bounds. Elements that are not colours are left out. Reads give nil when
+    /// there are none; `gradientStyle.colors` is the typed list.
+    public var colors: [Any]? {
+        get {
+            let list: [Color] = read { $0.gradient?.colors ?? [] }
+            return list.isEmpty ? nil : list
+        }
+        set {
+            let list = (newValue ?? []).compactMap { $0 as? Color }
+            writeStyle(key: "colors") { $0.gradient?.colors = list }
+        }
     }
     /// Where each colour sits, 0...1, non-decreasing; nil (the default) spreads them evenly.
-    public var locations: [Double]? {
-        get { read { $0.gradient?.locations } }
-        set { writeStyle(key: "locations") { $0.gradient?.locations = newValue } }
+    public var locations: [NSNumber]? {
+        get { read { $0.gradient?.locations?.map { NSNumber(value: $0) } } }
+        set { writeStyle(key: "locations") { $0.gradient?.locations = newValue?.map(\.doubleValue) } }
     }
     /// (0.5, 0) by default: the middle of the top edge.
     public var startPoint: CGPoint {

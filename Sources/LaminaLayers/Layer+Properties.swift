@@ -176,7 +176,10 @@ extension Layer {
     }
     /// The backing image; nil paints nothing.
     public var contents: Any? {
-        get { read { $0.contents } }
+        get {
+            let image: Image? = read { $0.contents }
+            return image
+        }
         set { write(.contents) { $0.contents = newValue as? Image } }
     }
     /// The part of the image to show, in unit coordinates of the image; may reach outside 0...1.

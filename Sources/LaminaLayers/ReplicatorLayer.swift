@@ -41,9 +41,9 @@ open class ReplicatorLayer: Layer, @unchecked Sendable {
         set { writeStyle(key: "instanceTransform") { $0.replicator?.instanceTransform = newValue } }
     }
     /// Opaque white by default (no tint).
-    public var instanceColor: Color {
+    public var instanceColor: Color? {
         get { read { $0.replicator?.instanceColor ?? .white } }
-        set { writeStyle(key: "instanceColor") { $0.replicator?.instanceColor = newValue } }
+        set { writeStyle(key: "instanceColor") { $0.replicator?.instanceColor = newValue ?? .white } }
     }
     public var instanceRedOffset: Float {
         get { read { $0.replicator?.instanceRedOffset ?? 0 } }

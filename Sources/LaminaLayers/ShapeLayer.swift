@@ -30,9 +30,9 @@ open class ShapeLayer: Layer, @unchecked Sendable {
         set { writeStyle(key: nil) { $0.shape = newValue } }
     }
     /// nil (the default) paints nothing. Animates between paths of the same elements.
-    public var path: Path? {
-        get { read { $0.shape?.path } }
-        set { writeStyle(key: "path") { $0.shape?.path = newValue } }
+    public var path: CGPath? {
+        get { read { $0.shape?.path.map(CGPath.init) } }
+        set { writeStyle(key: "path") { $0.shape?.path = newValue?.path } }
     }
     /// nil: no fill; opaque black by default.
     public var fillColor: Color? {
@@ -67,9 +67,9 @@ open class ShapeLayer: Layer, @unchecked Sendable {
         set { writeStyle(key: "miterLimit") { $0.shape?.miterLimit = newValue } }
     }
     /// Dash and gap lengths in points; nil (the default): solid.
-    public var lineDashPattern: [Double]? {
-        get { read { $0.shape?.lineDashPattern } }
-        set { writeStyle(key: "lineDashPattern") { $0.shape?.lineDashPattern = newValue } }
+    public var lineDashPattern: [NSNumber]? {
+        get { read { $0.shape?.lineDashPattern?.map { NSNumber(value: $0) } } }
+        set { writeStyle(key: "lineDashPattern") { $0.shape?.lineDashPattern = newValue?.map(\.doubleValue) } }
     }
     public var lineDashPhase: CGFloat {
         get { read { $0.shape?.lineDashPhase ?? 0 } }

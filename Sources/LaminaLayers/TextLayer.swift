@@ -28,15 +28,30 @@ open class TextLayer: Layer, @unchecked Sendable {
         get { read { $0.text ?? TextStyle() } }
         set { writeStyle(key: nil) { $0.text = newValue } }
     }
-    /// "" by default.
-    public var string: String {
-        get { read { $0.text?.string ?? "" } }
-        set { writeStyle(key: nil) { $0.text?.string = newValue } }
+    /// The text, as Core Animation's `Any?`: a String (or an NSAttributedString, whose characters are drawn in the
+    /// layer's font and colour; its attributes are not read). nil (the default) draws nothing.
+    public var string: Any? {
+        get {
+            let text: String = read { $0.text?.string ?? "" }
+            return text.isEmpty ? nil : text
+        }
+        set {
+            let text = (newValue as? String) ?? (newValue as? NSAttributedString)?.string ?? ""
+            writeStyle(key: nil) { $0.text?.string = text }
+        }
     }
-    /// A font family name resolved with fontconfig; "sans-serif" by default.
-    public var font: String {
-        get { read { $0.text?.font ?? "sans-serif" } }
-        set { writeStyle(key: nil) { $0.text?.font = newValue } }
+    /// The font: a font family name (a String, NSString or `"name" as CFString`) resolved with fontconfig; nil or
+    /// anything else is "sans-serif", the default (Core Animation's is Helvetica). Core Animation types it
+    /// `CFTypeRef?`; here it is `Any?`, because on Linux `CFString` is Swift's `String`, which is not an object.
+    public var font: Any? {
+        get {
+            let name: String = read { $0.text?.font ?? "sans-serif" }
+            return name
+        }
+        set {
+            let name = (newValue as? String) ?? (newValue as? NSString).map { String($0) } ?? "sans-serif"
+            writeStyle(key: nil) { $0.text?.font = name }
+        }
     }
     /// Points; 36 by default, as Core Animation's.
     public var fontSize: CGFloat {
@@ -44,9 +59,9 @@ open class TextLayer: Layer, @unchecked Sendable {
         set { writeStyle(key: "fontSize") { $0.text?.fontSize = newValue } }
     }
     /// Opaque white by default, as Core Animation's.
-    public var foregroundColor: Color {
+    public var foregroundColor: Color? {
         get { read { $0.text?.foregroundColor ?? .white } }
-        set { writeStyle(key: "foregroundColor") { $0.text?.foregroundColor = newValue } }
+        set { writeStyle(key: "foregroundColor") { $0.text?.foregroundColor = newValue ?? .clear } }
     }
     public var alignmentMode: TextLayerAlignmentMode {
         get { read { $0.text?.alignmentMode ?? .natural } }

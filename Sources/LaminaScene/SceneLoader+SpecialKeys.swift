@@ -31,8 +31,8 @@ extension SceneLoader {
             let locationsPath = ScenePath.key(path, "locations")
             if case .null = member.value.kind {
                 layer.locations = nil
-            } else if let locations = locations(member.value, locationsPath, colorCount: layer.colors.count) {
-                layer.locations = locations
+            } else if let locations = locations(member.value, locationsPath, colorCount: layer.gradientStyle.colors.count) {
+                layer.locations = locations.map { NSNumber(value: $0) }
             }
         }
         if let start = read("startPoint", { self.point($0, $1) }) { layer.startPoint = start }
@@ -55,14 +55,15 @@ extension SceneLoader {
             let shapePath = ScenePath.key(path, "path")
             // Steps are placed in the bounds as shadowPath's are ("bounds", fractions).
             if let steps = drawingSteps(member.value, shapePath) {
-                layer.path = self.path(steps, value: member.value, path: shapePath, bounds: layer.bounds)
+                layer.path = self.path(steps, value: member.value, path: shapePath, bounds: layer.bounds)?.cgPath
             }
         }
         if let member = keys["fillColor"] {
             if let color = optionalColor(member.value, ScenePath.key(path, "fillColor")) { layer.fillColor = color }
         }
         if let rule = read("fillRule", { value, path in
-            self.choice(value, path, what: "fill rule", options: ShapeLayerFillRule.allCases.map { ($0.rawValue, $0) })
+            self.choice(value, path, what: "fill rule", options: [("nonZero", ShapeLayerFillRule.nonZero), ("evenOdd", .evenOdd)]
+                            + ShapeLayerFillRule.allCases.map { ($0.rawValue, $0) })
         }) {
             layer.fillRule = rule
         }
@@ -91,7 +92,7 @@ extension SceneLoader {
             if case .null = member.value.kind {
                 layer.lineDashPattern = nil
             } else if let lengths = dashLengths(member.value, ScenePath.key(path, "lineDashPattern")) {
-                layer.lineDashPattern = lengths.map(Double.init)
+                layer.lineDashPattern = lengths.map { NSNumber(value: Double($0)) }
             }
         }
         if let phase = read("lineDashPhase", { self.number($0, $1) }) { layer.lineDashPhase = CGFloat(phase) }

@@ -83,3 +83,9 @@ extension Layer {
         (presentationSource as? Self) ?? self
     }
 }
+
+extension ContentsFormat {
+    /// Core Animation's spellings of the formats.
+    public static var RGBA8Uint: ContentsFormat { .rgba8Uint }
+    public static var RGBA16Float: ContentsFormat { .rgba16Float }
+}

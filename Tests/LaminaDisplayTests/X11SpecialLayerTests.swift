@@ -18,7 +18,7 @@ import Testing
         // A gradient with a hard edge in the middle: red on the left half, blue on the right.
         let gradient = GradientLayer()
         gradient.frame = CGRect(x: 20, y: 20, width: 200, height: 100)
-        gradient.colors = [.red, .red, .blue, .blue]
+        gradient.colors = [Color.red, Color.red, Color.blue, Color.blue]
         gradient.locations = [0, 0.5, 0.5, 1]
         gradient.startPoint = CGPoint(x: 0, y: 0.5)
         gradient.endPoint = CGPoint(x: 1, y: 0.5)
@@ -26,7 +26,7 @@ import Testing
         // A green disc.
         let disc = ShapeLayer()
         disc.frame = CGRect(x: 260, y: 20, width: 100, height: 100)
-        disc.path = Path(ellipseIn: CGRect(x: 0, y: 0, width: 100, height: 100))
+        disc.path = Path(ellipseIn: CGRect(x: 0, y: 0, width: 100, height: 100)).cgPath
         disc.fillColor = .green
         root.addSublayer(disc)
         // Three white squares tinted yellow, 60 points apart.

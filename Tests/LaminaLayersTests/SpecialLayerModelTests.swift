@@ -26,7 +26,7 @@ import Testing
 
     @Test func defaultsAreCoreAnimations() {
         let gradient = GradientLayer()
-        #expect(gradient.colors.isEmpty && gradient.locations == nil && gradient.type == .axial)
+        #expect(gradient.gradientStyle.colors.isEmpty && gradient.locations == nil && gradient.type == .axial)
         #expect(gradient.startPoint == CGPoint(x: 0.5, y: 0) && gradient.endPoint == CGPoint(x: 0.5, y: 1))
         let shape = ShapeLayer()
         #expect(shape.path == nil && shape.fillColor == .black && shape.strokeColor == nil && shape.fillRule == .nonZero)
@@ -34,8 +34,8 @@ import Testing
         #expect(shape.lineDashPattern == nil && shape.lineDashPhase == 0 && shape.strokeStart == 0
             && shape.strokeEnd == 1)
         let text = TextLayer()
-        #expect(text.string == "" && text.fontSize == 36 && text.foregroundColor == .white && !text.isWrapped)
-        #expect(text.alignmentMode == .natural && text.truncationMode == .none && text.font == "sans-serif")
+        #expect(text.string == nil && text.fontSize == 36 && text.foregroundColor == .white && !text.isWrapped)
+        #expect(text.alignmentMode == .natural && text.truncationMode == .none && text.font as? String == "sans-serif")
         let replicator = ReplicatorLayer()
         #expect(replicator.instanceCount == 1 && replicator.instanceTransform == .identity)
         #expect(replicator.instanceColor == .white && replicator.instanceDelay == 0)
@@ -72,7 +72,7 @@ import Testing
         text.fontSize = 20
         #expect(text.animation(forKey: "fontSize") != nil)
         let gradient = drawn(GradientLayer())
-        gradient.colors = [.red, .blue]
+        gradient.colors = [Color.red, Color.blue]
         #expect(gradient.animation(forKey: "colors") != nil)
         let replicator = drawn(ReplicatorLayer())
         replicator.instanceCount = 3
@@ -83,7 +83,7 @@ import Testing
     }
 
     @Test func gradientColorsLocationsAndPointsInterpolate() throws {
-        let layer = drawn(GradientLayer()) { $0.colors = [.black, .white] }
+        let layer = drawn(GradientLayer()) { $0.colors = [Color.black, Color.white] }
         let colors = BasicAnimation(keyPath: "colors")
         colors.fromValue = [Color.black, Color.white]
         colors.toValue = [Color.white, Color(red: 0, green: 0, blue: 1)]
@@ -196,7 +196,7 @@ import Testing
 
     @Test func keysOfAnotherKindLeaveALayerAsItIs() throws {
         // An animation of a shape's key on a gradient layer has nothing to change.
-        let layer = drawn(GradientLayer()) { $0.colors = [.red] }
+        let layer = drawn(GradientLayer()) { $0.colors = [Color.red] }
         let animation = BasicAnimation(keyPath: "strokeEnd")
         animation.fromValue = 0.0
         animation.toValue = 1.0

@@ -12,7 +12,7 @@ import Testing
 
         let sky = GradientLayer()
         sky.frame = CGRect(x: 10, y: 10, width: 100, height: 100)
-        sky.colors = [Color(hex: "#3B82F6")!, .white]
+        sky.colors = [Color(hex: "#3B82F6")!, Color.white]
         sky.cornerRadius = 12                                // a gradient takes the rounded bounds, as a background does
         root.addSublayer(sky)
 
@@ -22,7 +22,7 @@ import Testing
         path.move(to: CGPoint(x: 15, y: 55))
         path.addLine(to: CGPoint(x: 40, y: 80))
         path.addLine(to: CGPoint(x: 85, y: 25))
-        tick.path = path
+        tick.path = path.cgPath
         tick.fillColor = nil
         tick.strokeColor = Color(hex: "#16A34A")!
         tick.lineWidth = 10

@@ -73,7 +73,7 @@ import Testing
         let colours = [Color.red, Color.green, Color.blue], stops = [0.2, 0.3, 0.9]
         try check({ scene {
             $0.colors = colours
-            $0.locations = stops
+            $0.locations = (stops).map { NSNumber(value: $0) }
             $0.startPoint = CGPoint(x: 0, y: 0.5)
             $0.endPoint = CGPoint(x: 1, y: 0.5)
         } }, points: [10, 50, 55, 120, 170, 190].map { CGPoint(x: $0 + 0.2, y: 50) }, comment: "uneven stops") { q in
@@ -84,7 +84,7 @@ import Testing
     @Test func translucentStopsInterpolateOnStraightComponents() throws {
         // White to clear passes through translucent grey: straight (1, 1, 1, 1 - t).
         try check({ scene {
-            $0.colors = [.white, .clear]
+            $0.colors = [Color.white, Color.clear]
             $0.startPoint = CGPoint(x: 0, y: 0.5)
             $0.endPoint = CGPoint(x: 1, y: 0.5)
         } }, points: [40, 100, 160].map { CGPoint(x: $0 + 0.2, y: 50) }, comment: "translucent") { q in
@@ -125,18 +125,18 @@ import Testing
 
     @Test func aDegenerateGradientPaintsTheLastColour() throws {
         try check({ scene {
-            $0.colors = [.red, .green, .blue]
+            $0.colors = [Color.red, Color.green, Color.blue]
             $0.startPoint = CGPoint(x: 0.3, y: 0.3)
             $0.endPoint = CGPoint(x: 0.3, y: 0.3)
         } }, points: [CGPoint(x: 20, y: 20), CGPoint(x: 150, y: 80)], comment: "degenerate") { _ in .blue }
-        try check({ scene { $0.colors = [.green] } }, points: [CGPoint(x: 50, y: 50)], comment: "one colour") { _ in
+        try check({ scene { $0.colors = [Color.green] } }, points: [CGPoint(x: 50, y: 50)], comment: "one colour") { _ in
             .green
         }
     }
 
     @Test func roundedCornersClipTheGradientWithoutMasksToBounds() throws {
         try check({ scene {
-            $0.colors = [.red, .red]
+            $0.colors = [Color.red, Color.red]
             $0.cornerRadius = 30
         } }, points: [CGPoint(x: 1, y: 1), CGPoint(x: 198.7, y: 98.7), CGPoint(x: 100, y: 50), CGPoint(x: 30, y: 2)],
                   comment: "rounded") { q in
@@ -153,7 +153,7 @@ import Testing
         gradient.bounds = CGRect(x: 0, y: 0, width: 20, height: 10)
         gradient.position = CGPoint(x: 100, y: 50)
         gradient.transform = Transform3D(scaleX: 10, y: 10, z: 1)
-        gradient.colors = [.black, .white]
+        gradient.colors = [Color.black, Color.white]
         gradient.startPoint = CGPoint(x: 0, y: 0.5)
         gradient.endPoint = CGPoint(x: 1, y: 0.5)
         root.addSublayer(gradient)

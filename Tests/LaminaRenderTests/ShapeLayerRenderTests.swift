@@ -23,7 +23,7 @@ import Testing
         var path = Path()
         path.move(to: CGPoint(x: 20, y: 50))
         path.addLine(to: CGPoint(x: 180, y: 50))
-        shape.path = path
+        shape.path = path.cgPath
         shape.fillColor = nil
         shape.strokeColor = .black
         shape.lineWidth = 10
@@ -55,10 +55,10 @@ import Testing
     @Test func fillRules() throws {
         var path = Path(rect: CGRect(x: 20, y: 20, width: 160, height: 60))
         path.addRect(CGRect(x: 70, y: 35, width: 60, height: 30))
-        try check({ scene { $0.path = path } }, inked: [CGPoint(x: 30, y: 30), CGPoint(x: 100, y: 50)],
+        try check({ scene { $0.path = path.cgPath } }, inked: [CGPoint(x: 30, y: 30), CGPoint(x: 100, y: 50)],
                   clear: [CGPoint(x: 10, y: 10), CGPoint(x: 190, y: 90)], comment: "non-zero (default black fill)")
         try check({ scene {
-            $0.path = path
+            $0.path = path.cgPath
             $0.fillRule = .evenOdd
         } }, inked: [CGPoint(x: 30, y: 30), CGPoint(x: 150, y: 70)], clear: [CGPoint(x: 100, y: 50)],
                   comment: "even-odd")
@@ -87,7 +87,7 @@ import Testing
         path.addLine(to: CGPoint(x: 100, y: 80))
         func corner(_ join: ShapeLayerLineJoin) -> () -> Layer {
             { self.scene {
-                $0.path = path
+                $0.path = path.cgPath
                 $0.fillColor = nil
                 $0.strokeColor = .black
                 $0.lineWidth = 16
@@ -131,7 +131,7 @@ import Testing
         } }, inked: [], clear: [CGPoint(x: 100, y: 50), CGPoint(x: 30, y: 50)], comment: "start after end")
         // A filled square stroked for the first quarter of its outline: the fill is whole.
         try check({ scene {
-            $0.path = Path(rect: CGRect(x: 40, y: 20, width: 60, height: 60))
+            $0.path = Path(rect: CGRect(x: 40, y: 20, width: 60, height: 60)).cgPath
             $0.fillColor = .black
             $0.strokeColor = .black
             $0.lineWidth = 8
@@ -142,10 +142,10 @@ import Testing
 
     @Test func thePathIsNotClippedToTheBounds() throws {
         try check({ scene(frame: CGRect(x: 0, y: 0, width: 10, height: 10)) {
-            $0.path = Path(rect: CGRect(x: 50, y: 30, width: 100, height: 40))
+            $0.path = Path(rect: CGRect(x: 50, y: 30, width: 100, height: 40)).cgPath
         } }, inked: [CGPoint(x: 100, y: 50)], clear: [CGPoint(x: 40, y: 50)], comment: "unclipped")
         try check({ scene(frame: CGRect(x: 0, y: 0, width: 100, height: 100)) {
-            $0.path = Path(rect: CGRect(x: 50, y: 30, width: 100, height: 40))
+            $0.path = Path(rect: CGRect(x: 50, y: 30, width: 100, height: 40)).cgPath
             $0.masksToBounds = true
         } }, inked: [CGPoint(x: 90, y: 50)], clear: [CGPoint(x: 110, y: 50)], comment: "masksToBounds")
     }
@@ -153,7 +153,7 @@ import Testing
     @Test func aShapeCastsTheShadowOfWhatItPaints() throws {
         // A 20-point disc with a hard shadow 40 points to the right: the shadow is round too.
         try check({ scene(frame: CGRect(x: 0, y: 0, width: 200, height: 100)) {
-            $0.path = Path(ellipseIn: CGRect(x: 20, y: 30, width: 40, height: 40))
+            $0.path = Path(ellipseIn: CGRect(x: 20, y: 30, width: 40, height: 40)).cgPath
             $0.shadowOpacity = 1
             $0.shadowRadius = 0
             $0.shadowOffset = CGSize(width: 100, height: 0)

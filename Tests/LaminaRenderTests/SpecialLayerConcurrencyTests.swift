@@ -16,7 +16,7 @@ import Testing
             var path = Path()
             path.move(to: CGPoint(x: 15, y: 0))
             path.addLine(to: CGPoint(x: 15, y: 120))
-            shape.path = path
+            shape.path = path.cgPath
             shape.strokeColor = .black
             shape.fillColor = nil
             // The invariant the writers keep: lineWidth = 100 x strokeEnd.

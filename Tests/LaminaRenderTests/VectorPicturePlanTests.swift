@@ -16,7 +16,7 @@ import Testing
     func shape() -> ShapeLayer {
         let shape = ShapeLayer()
         shape.frame = CGRect(x: 10, y: 10, width: 40, height: 40)
-        shape.path = Path(rect: CGRect(x: 0, y: 0, width: 40, height: 20))
+        shape.path = Path(rect: CGRect(x: 0, y: 0, width: 40, height: 20)).cgPath
         shape.fillColor = .red
         return shape
     }
@@ -103,7 +103,7 @@ import Testing
     @Test func aGradientTakesTheRoundedBoundsAShapeDoesNot() throws {
         let gradient = GradientLayer()
         gradient.frame = CGRect(x: 10, y: 10, width: 60, height: 40)
-        gradient.colors = [.red, .blue]
+        gradient.colors = [Color.red, Color.blue]
         gradient.cornerRadius = 10
         let plan = try Planner().plan(root(gradient))
         #expect(plan.quads.count == 1 && plan.quads[0].shape != nil)
@@ -118,7 +118,7 @@ import Testing
 
     @Test func aPictureTooLargeForItsDensityIsMadeSmaller() throws {
         let layer = shape()
-        layer.path = Path(rect: CGRect(x: 0, y: 0, width: 2000, height: 10))
+        layer.path = Path(rect: CGRect(x: 0, y: 0, width: 2000, height: 10)).cgPath
         layer.anchorPoint = .zero
         layer.position = .zero
         layer.transform = Transform3D(scaleX: 8, y: 8, z: 1)
@@ -137,7 +137,7 @@ import Testing
         // A gradient a million points wide, red to blue: its left end is on screen, and red.
         let gradient = GradientLayer()
         gradient.frame = CGRect(x: 0, y: 0, width: 1_000_000, height: 50)
-        gradient.colors = [.red, .blue]
+        gradient.colors = [Color.red, Color.blue]
         gradient.startPoint = CGPoint(x: 0, y: 0.5)
         gradient.endPoint = CGPoint(x: 1, y: 0.5)
         tree.addSublayer(gradient)
@@ -146,7 +146,7 @@ import Testing
         var path = Path()
         path.move(to: CGPoint(x: -50_000, y: 75))
         path.addLine(to: CGPoint(x: 50_000, y: 75))
-        line.path = path
+        line.path = path.cgPath
         line.fillColor = nil
         line.strokeColor = .black
         line.lineWidth = 10
@@ -178,7 +178,7 @@ import Testing
     @Test func aLayerThatMovesIntoViewIsMadeForWhatItShows() throws {
         // Half a wide shape on screen, then moved: its picture follows what can be seen.
         let layer = shape()
-        layer.path = Path(rect: CGRect(x: 0, y: 0, width: 400, height: 20))
+        layer.path = Path(rect: CGRect(x: 0, y: 0, width: 400, height: 20)).cgPath
         let tree = root(layer)
         let renderer = CPURenderer()
         let first = try renderer.render(tree)

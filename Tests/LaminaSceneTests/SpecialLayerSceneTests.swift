@@ -10,7 +10,7 @@ import Testing
             "type": "gradient", "frame": [0, 0, 10, 10], "colors": ["#ff0000", [0, 0, 1, 0.5], "#00ff0080"],
             "locations": [0, 0.25, 1], "startPoint": [0, 0.5], "endPoint": [1, 0.5], "gradientType": "conic"
             """#)) as? GradientLayer)
-        #expect(layer.colors == [Color(red: 1, green: 0, blue: 0), Color(red: 0, green: 0, blue: 1, alpha: 0.5),
+        #expect(layer.gradientStyle.colors == [Color(red: 1, green: 0, blue: 0), Color(red: 0, green: 0, blue: 1, alpha: 0.5),
                                  Color(hex: "#00ff0080")!])
         #expect(layer.locations == [0, 0.25, 1])
         #expect(layer.startPoint == CGPoint(x: 0, y: 0.5))
@@ -20,7 +20,7 @@ import Testing
 
     @Test func gradientDefaults() throws {
         let layer = try #require(try loadLayer(sceneWithLayer(#""type": "gradient""#)) as? GradientLayer)
-        #expect(layer.colors.isEmpty)
+        #expect(layer.gradientStyle.colors.isEmpty)
         #expect(layer.locations == nil)
         #expect(layer.startPoint == CGPoint(x: 0.5, y: 0))
         #expect(layer.endPoint == CGPoint(x: 0.5, y: 1))
@@ -36,7 +36,7 @@ import Testing
             "strokeStart": 0.25, "strokeEnd": 0.75
             """#)) as? ShapeLayer)
         // Points in the layer's space; "bounds" is the layer's bounds, as in shadowPath's steps.
-        #expect(layer.path == Path([.move(to: CGPoint(x: 1, y: 2)), .line(to: CGPoint(x: 0.5, y: 0.5)), .close,
+        #expect(layer.path?.path == Path([.move(to: CGPoint(x: 1, y: 2)), .line(to: CGPoint(x: 0.5, y: 0.5)), .close,
                                     .rect(CGRect(x: 0, y: 0, width: 20, height: 10))]))
         #expect(layer.fillColor == nil)
         #expect(layer.fillRule == .evenOdd)
@@ -72,8 +72,8 @@ import Testing
             "type": "text", "string": "Hello\nworld", "font": "DejaVu Serif", "fontSize": 12,
             "foregroundColor": "#102030", "alignmentMode": "center", "isWrapped": true, "truncationMode": "middle"
             """#)) as? TextLayer)
-        #expect(layer.string == "Hello\nworld")
-        #expect(layer.font == "DejaVu Serif")
+        #expect(layer.textStyle.string == "Hello\nworld")
+        #expect(layer.font as? String == "DejaVu Serif")
         #expect(layer.fontSize == 12)
         #expect(layer.foregroundColor == Color(hex: "#102030")!)
         #expect(layer.alignmentMode == .center)
@@ -83,8 +83,8 @@ import Testing
 
     @Test func textDefaults() throws {
         let layer = try #require(try loadLayer(sceneWithLayer(#""type": "text""#)) as? TextLayer)
-        #expect(layer.string == "")
-        #expect(layer.font == "sans-serif")
+        #expect(layer.textStyle.string == "")
+        #expect(layer.font as? String == "sans-serif")
         #expect(layer.fontSize == 36)
         #expect(layer.foregroundColor == Color(red: 1, green: 1, blue: 1))
         #expect(layer.alignmentMode == .natural)
@@ -137,7 +137,7 @@ import Testing
         #expect(shape.strokeEnd == 0.25)
         try scene.apply(controlLine: #"{"layer": "t", "set": {"string": "4.99"}, "disableActions": true}"#,
                         lineNumber: 1, at: 2)
-        #expect(text.string == "4.99")
+        #expect(text.textStyle.string == "4.99")
     }
 
     // MARK: Animations
