@@ -10,6 +10,9 @@ open class PropertyAnimation: Animation, @unchecked Sendable {
     public var isAdditive = false
     /// true: each repetition starts where the previous one ended.
     public var isCumulative = false
+    /// Turns the interpolated numbers into the transform shown (CAValueFunction), for a transform key path; nil:
+    /// the values are transforms.
+    public var valueFunction: ValueFunction?
 
     /// Resolved once when the layer's copy is made, so frames do not look the key path up.
     var property: AnimatableProperty?
@@ -35,6 +38,7 @@ open class PropertyAnimation: Animation, @unchecked Sendable {
         keyPath = other.keyPath
         isAdditive = other.isAdditive
         isCumulative = other.isCumulative
+        valueFunction = other.valueFunction
         property = other.keyPath.flatMap(AnimatableProperty.named)
     }
 
@@ -106,7 +110,16 @@ open class BasicAnimation: PropertyAnimation, @unchecked Sendable {
     /// The decompositions of a given from and to transform (BasicAnimation interpolates between them).
     private var decomposedEnds: (DecomposedTransform3D, DecomposedTransform3D)?
 
+    /// The value function, when the key path is a transform one (it is ignored on others).
+    var transformFunction: ValueFunction? {
+        guard let valueFunction, property?.kind == .transform else { return nil }
+        return valueFunction
+    }
+
     private func convertedValues() -> (from: AnimatedValue?, to: AnimatedValue?, by: AnimatedValue?) {
+        if let function = transformFunction {
+            return (fromValue.flatMap(function.input), toValue.flatMap(function.input), byValue.flatMap(function.input))
+        }
         guard let kind = property?.kind else { return (nil, nil, nil) }
         return (fromValue.flatMap { kind.convert($0) }, toValue.flatMap { kind.convert($0) },
                 byValue.flatMap { kind.convert($0) })
@@ -115,7 +128,7 @@ open class BasicAnimation: PropertyAnimation, @unchecked Sendable {
     /// With no value given, the animation runs from the value the layer shows when it is attached (its presentation,
     /// `presented`) to the model value: what implicit animations do.
     func fillPreviousValue(from presented: LayerState) {
-        guard fromValue == nil, toValue == nil, byValue == nil, let property else { return }
+        guard fromValue == nil, toValue == nil, byValue == nil, transformFunction == nil, let property else { return }
         converted = (property.get(presented), nil, nil)
     }
 
@@ -124,7 +137,8 @@ open class BasicAnimation: PropertyAnimation, @unchecked Sendable {
         -> (from: AnimatedValue, to: AnimatedValue)
     {
         let values = converted ?? convertedValues()
-        let modelValue = property.get(model)
+        // With a value function the ends are its inputs; a missing one is the function's identity input.
+        let modelValue = transformFunction?.identityInput ?? property.get(model)
         switch (values.from, values.to, values.by) {
         case (let from?, let to?, _): return (from, to)
         case (let from?, nil, let by?): return (from, AnimatedValue.add(from, by))
@@ -132,7 +146,7 @@ open class BasicAnimation: PropertyAnimation, @unchecked Sendable {
         case (let from?, nil, nil): return (from, modelValue)
         case (nil, let to?, nil): return (modelValue, to)
         case (nil, nil, let by?): return (modelValue, AnimatedValue.add(modelValue, by))
-        case (nil, nil, nil): return (base, modelValue)
+        case (nil, nil, nil): return transformFunction == nil ? (base, modelValue) : (modelValue, modelValue)
         }
     }
 
@@ -141,6 +155,12 @@ open class BasicAnimation: PropertyAnimation, @unchecked Sendable {
         let (from, to) = endpoints(property: property, base: base, model: model)
         // The step of a cycle only where a cumulative animation is past its first.
         let step = isCumulative && phase.iteration > 0 ? AnimatedValue.subtract(to, from) : nil
+        if let function = transformFunction {
+            // Numbers are interpolated, then turned into the transform; a cumulative step is one in numbers too.
+            var input = AnimatedValue.interpolate(from, to, eased)
+            if let step, phase.iteration > 0 { input = AnimatedValue.add(input, step, times: phase.iteration) }
+            return (.transform(function.transform(input)), nil)
+        }
         if let (a, b) = decomposedEnds, eased != 0, eased != 1, eased.isFinite {
             return (.transform(a.interpolated(to: b, eased).matrix), step)
         }

@@ -33,6 +33,9 @@ public typealias CASpringAnimation = LaminaLayers.SpringAnimation
 public typealias CAAnimationGroup = LaminaLayers.AnimationGroup
 public typealias CATransition = LaminaLayers.Transition
 public typealias CAAnimationDelegate = LaminaLayers.AnimationDelegate
+/// Turns interpolated numbers into a transform: Lamina's `ValueFunction`.
+public typealias CAValueFunction = LaminaLayers.ValueFunction
+public typealias CAValueFunctionName = LaminaLayers.ValueFunction.Name
 /// Core Animation's transactions: Lamina's `Transaction` (its class methods are static functions).
 public typealias CATransaction = LaminaLayers.Transaction
 public typealias CAMediaTimingFunction = LaminaCore.MediaTimingFunction
