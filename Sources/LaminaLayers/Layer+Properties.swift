@@ -102,7 +102,8 @@ extension Layer {
         get { read { $0.maskedCorners } }
         set { write(.maskedCorners) { $0.maskedCorners = newValue } }
     }
-    /// The curve of the rounded corners; `.circular` by default. Stored: Lamina draws circular corners for both.
+    /// The curve of the rounded corners: `.circular` (quarter circles, the default) or `.continuous` (Apple's
+    /// continuous-curvature corners; docs/semantics.md, "Rounded corners").
     public var cornerCurve: CornerCurve {
         get { read { $0.cornerCurve } }
         set { write(.cornerCurve) { $0.cornerCurve = newValue } }

@@ -89,7 +89,7 @@ extension LayerState {
             case .borderColor: .animatable(\.borderColor, scene: .standard, affects: .paint)
             case .cornerRadius: .animatable(\.cornerRadius, scene: .nonNegativeNumber, affects: .paint)
             case .maskedCorners: .stored(\.maskedCorners, scene: .custom, affects: .paint)
-            case .cornerCurve: .stored(\.cornerCurve, scene: .standard, affects: [])
+            case .cornerCurve: .stored(\.cornerCurve, scene: .standard, affects: .paint)
             case .shadowColor: .animatable(\.shadowColor, scene: .standard, affects: .paint)
             case .shadowOpacity: .animatable(\.shadowOpacity, scene: .unitNumber, affects: .paint)
             case .shadowOffset: .animatable(\.shadowOffset, scene: .standard, affects: .paint)

@@ -44,7 +44,8 @@ public struct LayerState: @unchecked Sendable {
     public var cornerRadius: CGFloat = 0
     /// Which corners cornerRadius rounds; all four by default.
     public var maskedCorners: CornerMask = .all
-    /// The curve of the rounded corners; `.circular` by default. Stored: Lamina draws circular corners for both.
+    /// The curve of the rounded corners: `.circular` (quarter circles, the default) or `.continuous` (Apple's
+    /// continuous-curvature corners; docs/semantics.md, "Rounded corners").
     public var cornerCurve: CornerCurve = .circular
     /// The shadow's colour (straight alpha, multiplied by shadowOpacity); opaque black by default.
     public var shadowColor: Color? = .black

@@ -445,7 +445,8 @@ public struct Planner {
         if let rounded = layer.roundedBounds {
             // Rounded: one quad seen through the ring between the bounds and the bounds inset by the width, whose
             // corners are concentric (radius minus width).
-            let inner = RoundedRect(rect: b.insetBy(dx: width, dy: width), radii: rounded.radii.inset(by: width))
+            let inner = RoundedRect(rect: b.insetBy(dx: width, dy: width), radii: rounded.radii.inset(by: width),
+                                    curve: rounded.curve)
             quads.appendDrawable(Quad(
                 unitToTarget: Matrix3.unitSquare(to: b).concatenating(layerToTarget),
                 paint: .solid(borderColor.premultiplied), opacity: opacity, clip: clip,
