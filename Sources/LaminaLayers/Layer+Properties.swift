@@ -165,12 +165,13 @@ extension Layer {
         get { read { $0.drawsAsynchronously } }
         set { write(.drawsAsynchronously) { $0.drawsAsynchronously = newValue } }
     }
-    /// Asks for the layer and its subtree to be drawn once into a bitmap and reused; false by default. Stored only.
+    /// Draws the layer and its subtree once into a bitmap in the layer's space, composited with the layer's transform
+    /// and reused while the subtree does not change; false by default (docs/semantics.md, "Rasterized layers").
     public var shouldRasterize: Bool {
         get { read { $0.shouldRasterize } }
         set { write(.shouldRasterize) { $0.shouldRasterize = newValue } }
     }
-    /// The scale, in pixels per point, of the bitmap shouldRasterize draws; 1 by default. Stored only.
+    /// The scale, in pixels per point of the layer's space, of the bitmap shouldRasterize draws; 1 by default.
     public var rasterizationScale: CGFloat {
         get { read { $0.rasterizationScale } }
         set { write(.rasterizationScale) { $0.rasterizationScale = newValue } }
