@@ -84,7 +84,7 @@ let package = Package(
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "LaminaLayersTests",
                     dependencies: ["LaminaLayers", "LaminaDrawing", "LaminaTestSupport", "CPango", "CCairo"]),
-        .testTarget(name: "LaminaRenderTests", dependencies: ["Lamina", "LaminaBench", "LaminaTestSupport"],
+        .testTarget(name: "LaminaRenderTests", dependencies: ["Lamina", "LaminaBench", "LaminaTestSupport", "QuartzCore"],
                     resources: [.copy("Scenes")]),
         .testTarget(name: "LaminaSceneTests", dependencies: ["Lamina", "LaminaScene", "LaminaTestSupport"],
                     resources: [.copy("Fixtures")]),

@@ -27,21 +27,42 @@ public struct CornerRadii: Hashable, Sendable {
     }
 }
 
-/// A rectangle with circular corners. Each radius is limited to half the shorter side, as Core Animation limits
-/// cornerRadius, so two corners never overlap.
+/// A rectangle with rounded corners: circular (quarter circles) or continuous (Apple's continuous-curvature
+/// "squircle" corners). Each radius is limited to half the shorter side, as Core Animation limits cornerRadius, so
+/// two corners never overlap.
 public struct RoundedRect: Hashable, Sendable {
+    /// How a corner turns: `circular`, a quarter circle of the radius; `continuous`, Apple's continuous corner,
+    /// which leaves the edge `ContinuousCorner.extent` (1.52866483) x the radius from the corner and is made of
+    /// three cubic Béziers with continuous curvature.
+    public enum Curve: Hashable, Sendable {
+        case circular
+        case continuous
+    }
+
     public private(set) var rect: CGRect
     public private(set) var radii: CornerRadii
+    public private(set) var curve: Curve
 
-    public init(rect: CGRect, radii: CornerRadii) {
+    public init(rect: CGRect, radii: CornerRadii, curve: Curve = .circular) {
         self.rect = rect.standardized
         let limit = max(0, min(self.rect.width, self.rect.height) / 2)
         func fit(_ r: CGFloat) -> CGFloat { r.isFinite ? min(max(r, 0), limit) : 0 }
         self.radii = CornerRadii(topLeft: fit(radii.topLeft), topRight: fit(radii.topRight),
                                  bottomRight: fit(radii.bottomRight), bottomLeft: fit(radii.bottomLeft))
+        self.curve = curve
     }
 
     public var isEmpty: Bool { rect.width <= 0 || rect.height <= 0 }
+
+    /// How far from each corner, along both edges, the corner's curve reaches: the radius for circular corners;
+    /// for continuous ones, 1.52866483 x the radius, limited to half the shorter side (`ContinuousCorner`).
+    public var extents: CornerRadii {
+        guard curve == .continuous else { return radii }
+        let half = max(0, min(rect.width, rect.height) / 2)
+        func reach(_ r: CGFloat) -> CGFloat { ContinuousCorner(radius: r, halfSide: half).extent }
+        return CornerRadii(topLeft: reach(radii.topLeft), topRight: reach(radii.topRight),
+                           bottomRight: reach(radii.bottomRight), bottomLeft: reach(radii.bottomLeft))
+    }
 
     /// The signed distance from `p` to the outline (negative inside), and the outline's outward normal nearest
     /// to `p` (the distance's gradient).
@@ -51,6 +72,9 @@ public struct RoundedRect: Hashable, Sendable {
         let right = x >= cx, below = y >= cy
         let r = below ? (right ? radii.bottomRight : radii.bottomLeft) : (right ? radii.topRight : radii.topLeft)
         let sx: CGFloat = right ? 1 : -1, sy: CGFloat = below ? 1 : -1
+        if curve == .continuous, r > 0 {
+            return continuousDistance(x, y, radius: r, sx: sx, sy: sy)
+        }
         // In the quadrant's frame: distance past the straight edges, measured from where the corner's arc starts.
         let qx = abs(x - cx) - rect.width / 2 + r
         let qy = abs(y - cy) - rect.height / 2 + r
@@ -59,6 +83,135 @@ public struct RoundedRect: Hashable, Sendable {
             return (length - r, sx * qx / length, sy * qy / length)
         }
         return qx > qy ? (qx - r, sx, 0) : (qy - r, 0, sy)
+    }
+
+    /// `signedDistance` in a quadrant whose corner is continuous, of radius `r`.
+    @usableFromInline
+    func continuousDistance(_ x: CGFloat, _ y: CGFloat, radius r: CGFloat, sx: CGFloat, sy: CGFloat)
+        -> (distance: CGFloat, nx: CGFloat, ny: CGFloat)
+    {
+        // u, v: how far inside the vertical and the horizontal edge the point lies (negative: outside).
+        let u = rect.width / 2 - abs(x - rect.midX), v = rect.height / 2 - abs(y - rect.midY)
+        let corner = ContinuousCorner(radius: r, halfSide: max(0, min(rect.width, rect.height) / 2))
+        guard u < corner.extent, v < corner.extent else {
+            // Beside a straight edge.
+            return u < v ? (-u, sx, 0) : (-v, 0, sy)
+        }
+        let (distance, gu, gv) = corner.signedDistance(u, v)
+        // Inward (u, v) is toward the centre: outward in x, y is minus it, in the quadrant's directions.
+        return (distance, -sx * gu, -sy * gv)
+    }
+}
+
+/// One continuous corner (Apple's iOS 7+ rounded rectangle: `UIBezierPath(roundedRect:cornerRadius:)`, and
+/// `CALayer.cornerCurve = .continuous`), in the corner's frame: u and v are the distances inside the two edges
+/// that meet at the corner. The outline leaves one edge at 1.52866483 r and comes to the other through three cubic
+/// Béziers whose control points are fixed fractions of r (the published reconstruction of Apple's path), with the
+/// curvature continuous where it meets the straight edges.
+///
+/// The limit: the curve must fit in half the shorter side `s`. While 1.52866483 r <= s the corner is the
+/// continuous one. Past that (r up to s, where the radius itself is limited) the corner is blended towards the
+/// circular corner of the same radius: each control point is (1 - t) x the circular arc's (three cubic pieces of 30
+/// degrees) + t x the continuous one's, t = (s / r - 1) / 0.52866483, so the curve reaches exactly s, and at
+/// r = s (the largest radius) the corner is a quarter circle: a capsule, as Core Animation draws it. The shape
+/// changes continuously with r.
+public struct ContinuousCorner: Sendable {
+    /// The continuous corner's reach along each edge, per unit of radius.
+    public static let extentFactor: CGFloat = 1.52866483
+    /// The ten points (start, then control, control, end of each of the three cubics) of the continuous corner,
+    /// r = 1, from the point on the edge v = 0 to the point on the edge u = 0.
+    static let continuous: [(CGFloat, CGFloat)] = [
+        (1.52866483, 0),
+        (1.08849323, 0), (0.86840689, 0.02196911), (0.66993427, 0.06549600),
+        (0.37081918, 0.16201215), (0.16201215, 0.37081918), (0.06549600, 0.66993427),
+        (0.02196911, 0.86840689), (0, 1.08849323), (0, 1.52866483),
+    ]
+    /// The quarter circle of radius 1 centred at (1, 1) as three cubics of 30 degrees each, the same way round.
+    static let circular: [(CGFloat, CGFloat)] = {
+        let handle = 4.0 / 3.0 * tan(CGFloat.pi / 24)
+        func point(_ angle: CGFloat) -> (CGFloat, CGFloat) { (1 - sin(angle), 1 - cos(angle)) }
+        var points = [point(0)]
+        for piece in 0..<3 {
+            let a = CGFloat(piece) * .pi / 6, b = a + .pi / 6
+            let pa = point(a), pb = point(b)
+            points.append((pa.0 - handle * cos(a), pa.1 + handle * sin(a)))
+            points.append((pb.0 + handle * cos(b), pb.1 - handle * sin(b)))
+            points.append(pb)
+        }
+        return points
+    }()
+
+    /// How far along each edge the curve reaches.
+    public let extent: CGFloat
+    /// The ten points, scaled to the radius.
+    let points: [(CGFloat, CGFloat)]
+
+    public init(radius: CGFloat, halfSide: CGFloat) {
+        let r = max(0, radius)
+        var t: CGFloat = 1
+        if Self.extentFactor * r > halfSide, r > 0 {
+            t = min(max((halfSide / r - 1) / (Self.extentFactor - 1), 0), 1)
+        }
+        extent = r * ((1 - t) + t * Self.extentFactor)
+        points = zip(Self.circular, Self.continuous).map { c, k in
+            (r * ((1 - t) * c.0 + t * k.0), r * ((1 - t) * c.1 + t * k.1))
+        }
+    }
+
+    /// The signed distance from (u, v) to the curve (negative inside the shape) and its gradient in (u, v). Exact:
+    /// the nearest point of each cubic is found by sampling, then Newton's method.
+    public func signedDistance(_ u: CGFloat, _ v: CGFloat) -> (distance: CGFloat, gu: CGFloat, gv: CGFloat) {
+        var best = (d2: CGFloat.infinity, x: CGFloat(0), y: CGFloat(0), tx: CGFloat(0), ty: CGFloat(0))
+        for piece in 0..<3 {
+            let p0 = points[3 * piece], p1 = points[3 * piece + 1], p2 = points[3 * piece + 2]
+            let p3 = points[3 * piece + 3]
+            func at(_ s: CGFloat) -> (x: CGFloat, y: CGFloat) {
+                let m = 1 - s
+                let a = m * m * m, b = 3 * m * m * s, c = 3 * m * s * s, d = s * s * s
+                return (a * p0.0 + b * p1.0 + c * p2.0 + d * p3.0, a * p0.1 + b * p1.1 + c * p2.1 + d * p3.1)
+            }
+            func derivative(_ s: CGFloat) -> (x: CGFloat, y: CGFloat) {
+                let m = 1 - s
+                let a = 3 * m * m, b = 6 * m * s, c = 3 * s * s
+                return (a * (p1.0 - p0.0) + b * (p2.0 - p1.0) + c * (p3.0 - p2.0),
+                        a * (p1.1 - p0.1) + b * (p2.1 - p1.1) + c * (p3.1 - p2.1))
+            }
+            func second(_ s: CGFloat) -> (x: CGFloat, y: CGFloat) {
+                let m = 1 - s
+                return (6 * m * (p2.0 - 2 * p1.0 + p0.0) + 6 * s * (p3.0 - 2 * p2.0 + p1.0),
+                        6 * m * (p2.1 - 2 * p1.1 + p0.1) + 6 * s * (p3.1 - 2 * p2.1 + p1.1))
+            }
+            var s: CGFloat = 0, nearest = CGFloat.infinity
+            for step in 0...16 {
+                let q = at(CGFloat(step) / 16)
+                let d2 = (q.x - u) * (q.x - u) + (q.y - v) * (q.y - v)
+                if d2 < nearest { (nearest, s) = (d2, CGFloat(step) / 16) }
+            }
+            for _ in 0..<6 {
+                let q = at(s), d1 = derivative(s), dd = second(s)
+                let f = (q.x - u) * d1.x + (q.y - v) * d1.y
+                let g = d1.x * d1.x + d1.y * d1.y + (q.x - u) * dd.x + (q.y - v) * dd.y
+                guard abs(g) > 1e-12 else { break }
+                s = min(max(s - f / g, 0), 1)
+            }
+            let q = at(s)
+            let d2 = (q.x - u) * (q.x - u) + (q.y - v) * (q.y - v)
+            if d2 < best.d2 {
+                var tangent = derivative(s)
+                if tangent.x * tangent.x + tangent.y * tangent.y < 1e-24 { tangent = (p3.0 - p0.0, p3.1 - p0.1) }
+                best = (d2, q.x, q.y, tangent.x, tangent.y)
+            }
+        }
+        // The curve runs from the edge v = 0 to the edge u = 0; its outward normal (towards the corner) is the
+        // tangent turned a quarter anticlockwise.
+        let length = (best.tx * best.tx + best.ty * best.ty).squareRoot()
+        let (nu, nv) = length > 0 ? (-best.ty / length, best.tx / length) : (-0.5.squareRoot(), -0.5.squareRoot())
+        let du = u - best.x, dv = v - best.y
+        let distance = best.d2.squareRoot()
+        let outside = du * nu + dv * nv > 0 || u < 0 || v < 0
+        guard distance > 1e-12 else { return (0, nu, nv) }
+        let sign: CGFloat = outside ? 1 : -1
+        return (sign * distance, sign * du / distance, sign * dv / distance)
     }
 }
 
@@ -123,7 +276,7 @@ extension CoverageShape {
         /// The cross of a rounded rectangle (its rectangle less the corner squares, across and down), each arm
         /// moved inward by `margin` pixels: pixel centres inside either lie wholly inside the shape.
         static func bands(_ shape: RoundedRect, _ toTarget: Matrix3, margin: CGFloat) -> [[HalfPlane]] {
-            let r = shape.radii, b = shape.rect
+            let r = shape.extents, b = shape.rect
             let across = CGRect(x: b.minX, y: b.minY + max(r.topLeft, r.topRight), width: b.width,
                                 height: b.height - max(r.topLeft, r.topRight) - max(r.bottomLeft, r.bottomRight))
             let down = CGRect(x: b.minX + max(r.topLeft, r.bottomLeft), y: b.minY,

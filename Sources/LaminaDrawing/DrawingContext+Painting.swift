@@ -6,6 +6,17 @@ import LaminaCore
 extension DrawingContext {
     /// Draws `image` scaled into `rect` (bilinear, edges clamped so the border does not fade).
     public func draw(_ image: Image, in rect: CGRect) {
+        draw(image, in: rect, bottomUp: drawsImagesBottomUp)
+    }
+
+    /// Draws `image` scaled into `rect` with its first row at `rect.minY` in user space, whatever the context's
+    /// orientation: on a bitmap context (y up) the picture lands upside down in memory, as `CALayer.render(in:)`
+    /// draws into a Core Graphics bitmap context.
+    public func drawTopDown(_ image: Image, in rect: CGRect) {
+        draw(image, in: rect, bottomUp: false)
+    }
+
+    private func draw(_ image: Image, in rect: CGRect, bottomUp: Bool) {
         guard image.width > 0, image.height > 0, rect.width != 0, rect.height != 0 else { return }
         let data = image.baseAddress.assumingMemoryBound(to: UInt8.self)
         guard let source = cairo_image_surface_create_for_data(
@@ -13,7 +24,7 @@ extension DrawingContext {
         else { return }
         defer { cairo_surface_destroy(source) }
         cairo_save(cr)
-        if drawsImagesBottomUp {
+        if bottomUp {
             cairo_translate(cr, Double(rect.minX), Double(rect.maxY))
             cairo_scale(cr, Double(rect.width) / Double(image.width), -Double(rect.height) / Double(image.height))
         } else {

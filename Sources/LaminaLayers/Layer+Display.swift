@@ -75,6 +75,12 @@ extension Layer {
         }
     }
 
+    /// The tree as `render(in:)` draws it: the model values (every thread's implicit transaction committed, the
+    /// marked layers drawn), with no animation applied, as Core Animation's `render(in:)` draws the model tree.
+    public func modelSnapshotForRender() throws -> LayerSnapshot {
+        try snapshotForFrame()
+    }
+
     /// What a frame of this tree starts with: every thread's implicit transaction committed, the marked layers of
     /// the committed tree that can be seen drawn (on this thread, in a transaction of their own, committed), and
     /// the snapshot of the committed tree.

@@ -67,8 +67,8 @@ public struct CornerMask: OptionSet, Hashable, Sendable {
 }
 
 extension LayerState {
-    /// The bounds with cornerRadius on the maskedCorners (limited to half the shorter side); nil when the corners
-    /// are square.
+    /// The bounds with cornerRadius on the maskedCorners (limited to half the shorter side), with the corners'
+    /// cornerCurve; nil when the corners are square.
     public var roundedBounds: RoundedRect? {
         let r = cornerRadius.isFinite ? max(0, cornerRadius) : 0
         guard r > 0, !maskedCorners.isEmpty else { return nil }
@@ -76,7 +76,7 @@ extension LayerState {
         let radii = CornerRadii(
             topLeft: m.contains(.layerMinXMinYCorner) ? r : 0, topRight: m.contains(.layerMaxXMinYCorner) ? r : 0,
             bottomRight: m.contains(.layerMaxXMaxYCorner) ? r : 0, bottomLeft: m.contains(.layerMinXMaxYCorner) ? r : 0)
-        let shape = RoundedRect(rect: bounds, radii: radii)
+        let shape = RoundedRect(rect: bounds, radii: radii, curve: cornerCurve == .continuous ? .continuous : .circular)
         return shape.radii.isZero || shape.isEmpty ? nil : shape
     }
 }

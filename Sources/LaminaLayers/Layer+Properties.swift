@@ -102,7 +102,8 @@ extension Layer {
         get { read { $0.maskedCorners } }
         set { write(.maskedCorners) { $0.maskedCorners = newValue } }
     }
-    /// The curve of the rounded corners; `.circular` by default. Stored: Lamina draws circular corners for both.
+    /// The curve of the rounded corners: `.circular` (quarter circles, the default) or `.continuous` (Apple's
+    /// continuous-curvature corners; docs/semantics.md, "Rounded corners").
     public var cornerCurve: CornerCurve {
         get { read { $0.cornerCurve } }
         set { write(.cornerCurve) { $0.cornerCurve = newValue } }
@@ -164,12 +165,13 @@ extension Layer {
         get { read { $0.drawsAsynchronously } }
         set { write(.drawsAsynchronously) { $0.drawsAsynchronously = newValue } }
     }
-    /// Asks for the layer and its subtree to be drawn once into a bitmap and reused; false by default. Stored only.
+    /// Draws the layer and its subtree once into a bitmap in the layer's space, composited with the layer's transform
+    /// and reused while the subtree does not change; false by default (docs/semantics.md, "Rasterized layers").
     public var shouldRasterize: Bool {
         get { read { $0.shouldRasterize } }
         set { write(.shouldRasterize) { $0.shouldRasterize = newValue } }
     }
-    /// The scale, in pixels per point, of the bitmap shouldRasterize draws; 1 by default. Stored only.
+    /// The scale, in pixels per point of the layer's space, of the bitmap shouldRasterize draws; 1 by default.
     public var rasterizationScale: CGFloat {
         get { read { $0.rasterizationScale } }
         set { write(.rasterizationScale) { $0.rasterizationScale = newValue } }

@@ -44,7 +44,8 @@ public struct LayerState: @unchecked Sendable {
     public var cornerRadius: CGFloat = 0
     /// Which corners cornerRadius rounds; all four by default.
     public var maskedCorners: CornerMask = .all
-    /// The curve of the rounded corners; `.circular` by default. Stored: Lamina draws circular corners for both.
+    /// The curve of the rounded corners: `.circular` (quarter circles, the default) or `.continuous` (Apple's
+    /// continuous-curvature corners; docs/semantics.md, "Rounded corners").
     public var cornerCurve: CornerCurve = .circular
     /// The shadow's colour (straight alpha, multiplied by shadowOpacity); opaque black by default.
     public var shadowColor: Color? = .black
@@ -70,9 +71,10 @@ public struct LayerState: @unchecked Sendable {
     public var isOpaque: Bool = false
     /// A hint that drawing may be deferred to a background thread; false by default. Changes no pixel.
     public var drawsAsynchronously: Bool = false
-    /// Asks for the layer and its subtree to be drawn once into a bitmap and reused; false by default. Stored only.
+    /// Draws the layer and its subtree once into a bitmap in the layer's space, composited with the layer's transform
+    /// and reused while the subtree does not change; false by default (docs/semantics.md, "Rasterized layers").
     public var shouldRasterize: Bool = false
-    /// The scale, in pixels per point, of the bitmap shouldRasterize draws; 1 by default. Stored only.
+    /// The scale, in pixels per point of the layer's space, of the bitmap shouldRasterize draws; 1 by default.
     public var rasterizationScale: CGFloat = 1
     /// The backing image; nil paints nothing.
     public var contents: Image? = nil

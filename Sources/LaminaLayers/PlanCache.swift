@@ -23,6 +23,8 @@ public final class PlanCache: @unchecked Sendable {
     var shadows: [LayerID: PlannedShadow] = [:]
     /// Each filled shadowPath as last drawn, by layer.
     var shadowPaths: [LayerID: ShadowPathImage] = [:]
+    /// Each rasterized layer's picture as last drawn, by layer (Planner+Rasterize.swift).
+    var rasterized: [LayerID: RasterizedPicture] = [:]
     /// `Image.sampledModificationCount` when the last plan was made, and the generation of each image its textures
     /// sampled when they were last compared (Planner+Damage.swift).
     var sampledModifications: UInt64 = 0
@@ -81,6 +83,11 @@ public struct PlanStatistics: Hashable, Sendable {
     /// Pictures of gradient, shape and text layers taken from the cache, unchanged, for layers planned this frame
     /// (layers in subtrees copied whole from the last plan do not ask for theirs at all).
     public var picturesReused = 0
+    /// Pictures of layers with shouldRasterize drawn (planned and rendered offscreen) for this frame.
+    public var rasterizationsDrawn = 0
+    /// Pictures of layers with shouldRasterize taken from the cache, unchanged, for layers planned this frame (a
+    /// rasterized layer in a subtree copied whole from the last plan does not ask for its picture at all).
+    public var rasterizationsReused = 0
 
     public init() {}
 }

@@ -7,6 +7,7 @@ final class PlanRun {
     private var fragments: [PlanFragment] = []
     private var shadows: [LayerID: PlannedShadow] = [:]
     private var shadowPaths: [LayerID: ShadowPathImage] = [:]
+    private var rasterized: [LayerID: RasterizedPicture] = [:]
     /// Decisions made so far that depend on where quads lie in the target's pixels (group bounds, shadow buffers,
     /// rounded clips): a subtree with none of them can be moved as a whole.
     var fixedDecisions = 0
@@ -157,6 +158,7 @@ final class PlanRun {
     func keepShadow(_ shadow: PlannedShadow, for id: LayerID) { shadows[id] = shadow }
     func lastShadowPath(_ id: LayerID) -> ShadowPathImage? { cache?.shadowPaths[id] }
     func keepShadowPath(_ image: ShadowPathImage, for id: LayerID) { shadowPaths[id] = image }
+    func keepRasterized(_ picture: RasterizedPicture, for id: LayerID) { rasterized[id] = picture }
 
     /// Gives `plan` an identity and its damage against the cache's last plan, and leaves it and what this run kept in
     /// the cache, for the next plan.
@@ -171,6 +173,18 @@ final class PlanRun {
         cache.fragments = fragments
         cache.shadows = shadows
         cache.shadowPaths = shadowPaths
+        if cache.rasterized.count > rasterized.count {
+            // Pictures of rasterized layers in subtrees copied from the last plan are still drawn: kept too.
+            var left = cache.rasterized.filter { rasterized[$0.key] == nil }
+            for quad in plan.quads where !left.isEmpty {
+                guard let id = quad.layerID, let picture = left[id], case .texture(let source) = quad.paint,
+                    source.image === picture.image
+                else { continue }
+                rasterized[id] = picture
+                left[id] = nil
+            }
+        }
+        cache.rasterized = rasterized
         cache.statistics = statistics
     }
 

@@ -102,7 +102,9 @@ extension Planner {
             // A replicator's instances are planned on their own, not kept as fragments.
             layer.state.replicator == nil,
             // A shadow's silhouette is the layer's whole subtree: it changes with the sublayers.
-            layer.shadowOpacity <= 0
+            layer.shadowOpacity <= 0,
+            // A rasterized layer's picture is its whole subtree.
+            !layer.shouldRasterize
         else { return false }
         let own = min(max(layer.opacity, 0), 1)
         let (kids, oldKids) = (layer.sublayers, old.sublayers)
@@ -144,7 +146,7 @@ extension Planner {
             let record = cache.fragments[kidIndex]
             if record.firstDescendant == kidIndex {
                 // A leaf's record: its quads planned again must fit its place.
-                guard childVisit.layerToTarget.isFinite,
+                guard childVisit.layerToTarget.isFinite, !kid.shouldRasterize,
                     let quads = try planned(childVisit, width: size.width, height: size.height),
                     quads.count == record.quads.count, record.groups.isEmpty
                 else { return false }

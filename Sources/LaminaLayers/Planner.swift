@@ -39,6 +39,11 @@ public struct Planner {
     /// Where the pictures of gradient, shape and text layers are kept between frames (the plan cache's); nil: made
     /// for this plan only.
     var pictures: VectorPictureCache?
+    /// Draws the plan of a rasterized layer (shouldRasterize) into an image: the renderer that draws the frame sets
+    /// it (`Renderer.plan(_:scale:at:limits:)`). nil: layers with shouldRasterize are planned as any other.
+    public var rasterizer: ((RenderPlan) throws -> Image)?
+    /// The rasterized layer whose own picture this planner is planning (it is not rasterized again inside it).
+    var rasterizingRoot: LayerID?
 
     public init(scale: CGFloat = 1, limits: PixelLimits = .default) {
         self.scale = scale
@@ -191,10 +196,24 @@ public struct Planner {
                 continue
             }
             run.statistics.layersPlanned += 1
+            if layer.shouldRasterize, rasterizer != nil, !(layer === root && rasterizingRoot == layer.id) {
+                // Drawn once offscreen in its own space and composited as a picture (Planner+Rasterize.swift),
+                // faded by its own opacity as a whole (as a group).
+                let faded = visit.opacity * min(max(layer.opacity, 0), 1)
+                guard faded > 0 else { continue }
+                if !layer.isDoubleSided, visit.layerToTarget.determinant < 0 { continue }
+                stack.append(.end(End(visit: visit, start: plan.quads.count, groupStart: plan.groups.count,
+                                      fragmentStart: run.fragmentCount, fixedAtStart: run.fixedDecisions,
+                                      groupOpacity: nil)))
+                if try planRasterized(visit, opacity: faded, into: &plan, run: run) { continue }
+                stack.removeLast()
+            }
             // Group opacity (docs/semantics.md): a layer fading with visible sublayers is drawn as one picture,
             // then faded by its own and its ungrouped ancestors' opacity; inside, its quads are drawn unfaded.
             let castsShadow = !(silhouette && layer === root)
-            let own = castsShadow ? min(max(layer.opacity, 0), 1) : 1
+            // A rasterized layer's own picture is drawn at full strength: its opacity fades the picture.
+            let pictured = layer === root && rasterizingRoot == layer.id
+            let own = castsShadow && !pictured ? min(max(layer.opacity, 0), 1) : 1
             // A hidden mask paints nothing, so it hides the layer like any mask that paints nothing.
             let masked = layer.mask != nil
             // Sublayers that draw nothing (hidden, or at opacity 0, which are skipped) do not make a group.
@@ -445,7 +464,8 @@ public struct Planner {
         if let rounded = layer.roundedBounds {
             // Rounded: one quad seen through the ring between the bounds and the bounds inset by the width, whose
             // corners are concentric (radius minus width).
-            let inner = RoundedRect(rect: b.insetBy(dx: width, dy: width), radii: rounded.radii.inset(by: width))
+            let inner = RoundedRect(rect: b.insetBy(dx: width, dy: width), radii: rounded.radii.inset(by: width),
+                                    curve: rounded.curve)
             quads.appendDrawable(Quad(
                 unitToTarget: Matrix3.unitSquare(to: b).concatenating(layerToTarget),
                 paint: .solid(borderColor.premultiplied), opacity: opacity, clip: clip,
@@ -472,7 +492,7 @@ public struct Planner {
     /// Minification when the quad shows more than one texel per target pixel (by area, at its centre). With
     /// trilinear minification, also the level of detail: log2 of sqrt(texels per target pixel) plus the layer's
     /// minificationFilterBias (0 otherwise).
-    private func chooseFilter(_ layer: LayerSnapshot, unitToTarget: Matrix3, unitToTexel: Matrix3) -> (Filter, Float) {
+    func chooseFilter(_ layer: LayerSnapshot, unitToTarget: Matrix3, unitToTexel: Matrix3) -> (Filter, Float) {
         let centre = CGPoint(x: 0.5, y: 0.5)
         let h = unitToTarget
         // The Jacobian of unit -> target at the centre (projective: divide by w).
@@ -534,7 +554,7 @@ extension Renderer {
         throws -> RenderPlan
     {
         let snapshot = try root.presentationForFrame(at: time)
-        return try Planner(scale: scale, limits: limits).plan(snapshot, cache: planCache(for: root))
+        return try rasterizingPlanner(scale: scale, limits: limits).plan(snapshot, cache: planCache(for: root))
     }
 
     /// The plan of a live frame shown at `time` on a clock that only goes forwards (a display's): as
@@ -544,8 +564,15 @@ extension Renderer {
         throws -> (plan: RenderPlan, animated: Bool)
     {
         let snapshot = try root.presentationForFrame(at: time, removingFinished: true)
-        let plan = try Planner(scale: scale, limits: limits).plan(snapshot, cache: planCache(for: root))
+        let plan = try rasterizingPlanner(scale: scale, limits: limits).plan(snapshot, cache: planCache(for: root))
         return (plan, try root.snapshotForFrame().animatedSubtree)
+    }
+
+    /// A planner whose rasterized layers (shouldRasterize) are drawn by this renderer.
+    public func rasterizingPlanner(scale: CGFloat, limits: PixelLimits = .default) -> Planner {
+        var planner = Planner(scale: scale, limits: limits)
+        planner.rasterizer = { [unowned self] plan in try self.render(plan) }
+        return planner
     }
 
     /// The planner's cache this renderer keeps for the tree of `root`.

@@ -108,9 +108,6 @@ import Testing
             layer.isOpaque = true
             layer.drawsAsynchronously = true
             layer.contentsFormat = .rgba16Float
-            layer.shouldRasterize = true
-            layer.rasterizationScale = 3
-            layer.cornerCurve = .continuous
             layer.edgeAntialiasingMask = [.layerTopEdge]
         }
         var differing = 0
