@@ -55,7 +55,9 @@ let package = Package(
         ),
         // Apple's names (docs/porting.md): typealiases of Lamina's own types plus Apple's API on them, so that
         // ported code and Lamina code share one model.
-        .target(name: "CoreGraphics", dependencies: ["LaminaCore", "LaminaDrawing", "LaminaImageIO"]),
+        .target(name: "CoreGraphics", dependencies: ["LaminaCore", "LaminaDrawing", "LaminaImageIO", "_Testing_CoreGraphics"]),
+        // The cross-import overlay Swift Testing looks for beside any module named CoreGraphics (see its file).
+        .target(name: "_Testing_CoreGraphics"),
         .target(name: "ImageIO", dependencies: ["CoreGraphics", "LaminaCore", "LaminaImageIO"]),
         .target(name: "QuartzCore",
                 dependencies: ["CoreGraphics", "LaminaCore", "LaminaDrawing", "LaminaLayers", "LaminaCPU", "LaminaGLES",
@@ -64,7 +66,7 @@ let package = Package(
             name: "Lamina",
             dependencies: [
                 "LaminaCore", "LaminaImageIO", "LaminaDrawing", "LaminaLayers", "LaminaCPU", "LaminaGLES",
-                "LaminaScene", "LaminaDisplay",
+                "LaminaScene", "LaminaDisplay", "QuartzCore", "CoreGraphics", "ImageIO",
             ]
         ),
         // Benchmark and soak code (scenes, the GL baseline, the generator, process memory): not a product, only the
@@ -92,8 +94,13 @@ let package = Package(
         .testTarget(name: "LaminaDisplayTests",
                     dependencies: ["Lamina", "LaminaDisplay", "LaminaTestSupport", "lamina", "CEGL"]),
         .testTarget(name: "LaminaCLITests", dependencies: ["LaminaBench", "LaminaTestSupport", "lamina"]),
+        // The ported sample of docs/porting.md: iOS layer code with only Apple's module names, and its command.
+        .target(name: "BackingImageSample", dependencies: ["QuartzCore", "CoreGraphics", "ImageIO"],
+                path: "examples/backing-image/BackingImageSample"),
+        .executableTarget(name: "backing-image", dependencies: ["BackingImageSample"],
+                          path: "examples/backing-image/backing-image"),
         // Programs as an iOS developer writes them: only Apple's module names, no Lamina name.
-        .testTarget(name: "QuartzCoreTests", dependencies: ["QuartzCore", "CoreGraphics", "ImageIO"]),
+        .testTarget(name: "QuartzCoreTests", dependencies: ["QuartzCore", "CoreGraphics", "ImageIO", "BackingImageSample"]),
     ]
 )
 

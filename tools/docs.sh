@@ -4,7 +4,8 @@
 #   tools/docs.sh            then: python3 -m http.server -d .build/docs 8000
 #                            and open http://localhost:8000/documentation/lamina/
 #
-# Two archives, each built with --warnings-as-errors, so a broken ``Symbol`` link or a missing page fails:
+# Five archives, each built with --warnings-as-errors, so a broken ``Symbol`` link or a missing page fails
+# (QuartzCore, CoreGraphics and ImageIO under .build/docs/NAME, besides these two):
 #   .build/docs/            the `Lamina` catalogue (Sources/Lamina/Lamina.docc): every public type a program gets
 #                           from `import Lamina`, with the articles (getting started, animation, transactions);
 #   .build/docs/LaminaScene the `LaminaScene` catalogue (Sources/LaminaScene/LaminaScene.docc): how scenes load.
@@ -51,4 +52,9 @@ swift package --disable-sandbox generate-documentation --target Lamina --warning
     --additional-symbol-graph-dir "$symbols" --output-path .build/docs
 swift package --disable-sandbox generate-documentation --target LaminaScene --warnings-as-errors \
     --hosting-base-path LaminaScene --output-path .build/docs/LaminaScene
+# The modules with Apple's names (docs/porting.md): a catalogue each.
+for module in QuartzCore CoreGraphics ImageIO; do
+    swift package --disable-sandbox generate-documentation --target "$module" --warnings-as-errors \
+        --hosting-base-path "$module" --output-path ".build/docs/$module"
+done
 echo "docs: open .build/docs (python3 -m http.server -d .build/docs 8000; http://localhost:8000/documentation/lamina/)"

@@ -116,9 +116,16 @@ extension CGContext {
     /// Nil when memory cannot be had.
     public func makeImage() -> CGImage? {
         flush()
-        guard let bitmap else { return try? image.copy() }
+        guard let bitmap else { return try? image.duplicate() }
         guard let copy = try? Image(width: bitmap.width, height: bitmap.height) else { return nil }
         bitmap.load(into: copy, box: (0, 0, bitmap.width, bitmap.height))
         return copy
+    }
+}
+
+extension DrawingContext {
+    /// Adds `path`'s elements to the current path (CGContext's `addPath(_:)`), in user space.
+    public func addPath(_ path: CGPath) {
+        addPath(path.path)
     }
 }

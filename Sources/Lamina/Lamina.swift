@@ -8,3 +8,7 @@
 @_exported import LaminaGLES
 @_exported import LaminaScene
 @_exported import LaminaDisplay
+// Core Animation's, Core Graphics' and ImageIO's names for the same objects (docs/porting.md).
+@_exported import QuartzCore
+@_exported import CoreGraphics
+@_exported import ImageIO

@@ -142,7 +142,7 @@ public final class Image: @unchecked Sendable {
     }
 
     /// A deep copy.
-    public func copy() throws -> Image {
+    public func duplicate() throws -> Image {
         let image = try Image(width: width, height: height, limits: PixelLimits(maxDimension: .max, maxPixels: .max))
         image.baseAddress.copyMemory(from: baseAddress, byteCount: byteCount)
         return image

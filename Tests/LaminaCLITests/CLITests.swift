@@ -135,7 +135,7 @@ struct CLI {
     @Test func diffReportsDifferencesAndExitStatus() throws {
         let folder = try CLI.temporaryFolder()
         let a = try Image(width: 4, height: 4, color: .white)
-        let b = try a.copy()
+        let b = try a.duplicate()
         b.setRGBA(RGBA8(r: 250, g: 255, b: 255, a: 255), x: 1, y: 1)
         try a.writePNG(to: folder.appendingPathComponent("a.png"))
         try b.writePNG(to: folder.appendingPathComponent("b.png"))

@@ -152,14 +152,14 @@ import Testing
         let g = image.generation
         image.markModified()
         #expect(image.generation == g + 1)
-        let copy = try image.copy()
+        let copy = try image.duplicate()
         copy.setRGBA(RGBA8(r: 0, g: 0, b: 255, a: 255), x: 0, y: 0)
         #expect(image.rgba(x: 0, y: 0).b == 0)
     }
 
     @Test func differenceCountsAndParityBound() throws {
         let a = try Image(width: 100, height: 10, color: .white)
-        let b = try a.copy()
+        let b = try a.duplicate()
         b.setRGBA(RGBA8(r: 252, g: 255, b: 255, a: 255), x: 0, y: 0)
         let d = try #require(ImageDifference(a, b, tolerance: 2))
         #expect(d.maxChannelDifference == 3 && d.differingPixels == 1 && d.pixelsOverTolerance == 1)
