@@ -32,8 +32,9 @@ public struct SpringSolution: Hashable, Sendable {
     /// The damped angular frequency (underdamped), the hyperbolic rate sqrt(a^2 - k/m) (overdamped), or 0.
     let omega: Double
 
-    /// The distance below which the spring counts as settled: |x| < 0.001.
-    public static let settledDisplacement = 0.001
+    /// The amplitude below which the spring counts as settled: sqrt(x^2 + x'^2 m / k) < 7.0425e-4, fitted to
+    /// Core Animation's settlingDuration (SpringSolution+Settling.swift).
+    public static let settledAmplitude = 7.0425e-4
 
     public init(mass: Double = 1, stiffness: Double = 100, damping: Double = 10, initialVelocity: Double = 0) {
         func clamp(_ v: Double, _ lower: Double, _ upper: Double, _ fallback: Double) -> Double {

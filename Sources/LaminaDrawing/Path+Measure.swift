@@ -37,6 +37,9 @@ public struct PathMeasure: Sendable {
     public let tolerance: Double
     /// The total length, summed over the subpaths.
     public let length: Double
+    /// For each element of the path, in order, the distance along the path where it ends (a move: where it
+    /// starts the next subpath): the vertices a keyframe animation's `keyTimes` name.
+    public let elementEnds: [Double]
 
     /// Core Animation-like fidelity for layer paths: a twentieth of a point.
     public static let defaultTolerance = 0.05
@@ -46,7 +49,12 @@ public struct PathMeasure: Sendable {
     public init(_ path: Path, tolerance: Double = PathMeasure.defaultTolerance) {
         let tolerance = tolerance > 0 && tolerance.isFinite ? tolerance : Self.defaultTolerance
         var flattener = PathFlattener(tolerance: tolerance)
-        for element in path.elements { flattener.add(element) }
+        var ends: [Double] = []
+        for element in path.elements {
+            flattener.add(element)
+            ends.append(flattener.distance)
+        }
+        elementEnds = ends
         self.tolerance = tolerance
         pieces = flattener.pieces
         firstPoint = flattener.firstPoint

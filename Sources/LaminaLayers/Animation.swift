@@ -11,7 +11,9 @@ open class Animation: @unchecked Sendable {
     public var timing = MediaTiming()
     /// Eases the progress of each cycle; nil: linear (for animations made in code, as in Core Animation).
     public var timingFunction: MediaTimingFunction?
-    /// true (the default): the animation is taken off the layer at the first live frame past its end.
+    /// true (the default): past its end the animation shows nothing, whatever its fill (Core Animation removes it
+    /// then), and the first live frame past its end takes it off the layer. false: it stays, and a forwards fill
+    /// holds its end value.
     public var isRemovedOnCompletion = true
     /// Told when the animation starts and stops; held strongly, as CAAnimation holds its delegate.
     public var delegate: AnimationDelegate?
@@ -41,7 +43,8 @@ open class Animation: @unchecked Sendable {
         get { timing.beginTime }
         set { timing.beginTime = newValue }
     }
-    /// Seconds of one cycle; 0 means 0.25.
+    /// Seconds of one cycle; 0 means the transaction's `animationDuration()` (0.25 s unless set) when the animation
+    /// is added to a layer.
     public var duration: Double {
         get { timing.duration }
         set { timing.duration = newValue }
@@ -84,8 +87,18 @@ open class Animation: @unchecked Sendable {
     func apply(to state: inout PresentedState, model: borrowing LayerState, time: Double) -> Bool { false }
 }
 
-/// CAAnimationDelegate: told when an animation starts and stops. The calls come on the thread that draws frames,
-/// in the frame whose time first reaches the event.
+extension Animation {
+    /// Whether the animation, attached to a layer, is over at its layer's local time `time` and removed on
+    /// completion: it then shows nothing, whatever its fill (Core Animation takes it off its layer at its end, so
+    /// the model value shows). Frames at any time agree, live or not.
+    func isRemovedAfterEnd(at time: Double) -> Bool {
+        isRemovedOnCompletion && timing.activeDuration.isFinite && timing.isFinished(parent: time)
+    }
+}
+
+/// CAAnimationDelegate: told when an animation starts and stops, once each: on the main run loop as time passes
+/// (for animations added on the main thread), or in the first frame whose time reaches the event, on the frame's
+/// thread, whichever comes first (docs/animation.md, "Frames, delegates and removal").
 public protocol AnimationDelegate: AnyObject {
     /// The animation's active period began.
     func animationDidStart(_ animation: Animation)

@@ -36,8 +36,10 @@ open class KeyframeAnimation: PropertyAnimation, @unchecked Sendable {
     /// One per segment (values - 1), easing progress within it; nil: linear.
     public var timingFunctions: [MediaTimingFunction]?
     public var calculationMode: CalculationMode = .linear
-    /// For a point key path (`position`): the layer's point moves along this path, at constant speed; it
-    /// overrides `values`.
+    /// For a point key path (`position`): the layer's point moves along this path; it overrides `values`. In
+    /// `linear` (or `cubic`) mode with one key time per path element, each element's end is reached at its key
+    /// time (constant speed within an element, eased by its timing function); otherwise (`paced`, `cubicPaced`,
+    /// no key times) at constant speed over the whole path.
     public var path: CGPath?
     /// With `path`, turns the layer to the path's tangent; nil: no turning.
     public var rotationMode: RotationMode?
@@ -71,7 +73,18 @@ open class KeyframeAnimation: PropertyAnimation, @unchecked Sendable {
         guard let property else { return nil }
         if let path, property.kind == .point {
             let measure = PathMeasure(path.path)
-            return measure.length > 0 || measure.pieceCount > 0 ? Prepared(values: [], keyTimes: [], measure: measure) : nil
+            guard measure.length > 0 || measure.pieceCount > 0 else { return nil }
+            // Linear mode with one key time per element: each element's end is reached at its key time. Otherwise
+            // (paced, cubicPaced, or key times that do not fit) constant speed over the whole path.
+            var times: [Double] = []
+            if calculationMode == .linear || calculationMode == .cubic,
+                let given = keyTimes?.map(\.doubleValue), given.count == measure.elementEnds.count, given.count > 1,
+                given.allSatisfy({ $0.isFinite && $0 >= 0 && $0 <= 1 }),
+                zip(given, given.dropFirst()).allSatisfy({ $0 <= $1 })
+            {
+                times = given
+            }
+            return Prepared(values: [], keyTimes: times, measure: measure)
         }
         let converted = (values ?? []).compactMap { property.kind.convert($0) }
         guard !converted.isEmpty, converted.count == (values ?? []).count else { return nil }
@@ -102,7 +115,7 @@ open class KeyframeAnimation: PropertyAnimation, @unchecked Sendable {
                         base: AnimatedValue, model: borrowing LayerState) -> (value: AnimatedValue, cycleStep: AnimatedValue?)? {
         guard let prepared = prepared ?? makePrepared() else { return nil }
         if let measure = prepared.measure {
-            let (point, _) = measure.point(atDistance: min(max(p, 0), 1) * measure.length)
+            let (point, _) = measure.point(atDistance: pathDistance(eased: p, measure: measure, keyTimes: prepared.keyTimes))
             let start = measure.point(atDistance: 0).point, end = measure.point(atDistance: measure.length).point
             return (.point(point), .point(CGPoint(x: end.x - start.x, y: end.y - start.y)))
         }
@@ -140,7 +153,8 @@ open class KeyframeAnimation: PropertyAnimation, @unchecked Sendable {
         // Along a path, the layer also turns to the tangent.
         if let rotationMode, let measure = prepared?.measure, let phase = timing.phase(parent: time) {
             let eased = timingFunction?.evaluate(phase.progress) ?? phase.progress
-            var angle = measure.point(atDistance: min(max(eased, 0), 1) * measure.length).angle
+            var angle = measure.point(
+                atDistance: pathDistance(eased: eased, measure: measure, keyTimes: prepared?.keyTimes ?? [])).angle
             if rotationMode == .rotateAutoReverse { angle += .pi }
             state.state.transform = Transform3D(rotationAngle: CGFloat(angle)).concatenating(state.state.transform)
             state.contentChanged = true
@@ -181,5 +195,21 @@ open class SpringAnimation: BasicAnimation, @unchecked Sendable {
         let x = solution.displacement(at: phase.time)
         let step = isCumulative && phase.iteration > 0 ? AnimatedValue.subtract(to, from) : nil
         return (AnimatedValue.interpolate(from, to, 1 - x), step)
+    }
+}
+
+extension KeyframeAnimation {
+    /// The distance along the path at eased progress `p`: with key times (one per path element), element k's
+    /// end at keyTimes[k] and constant speed within each element (eased by timingFunctions[k]); without, constant
+    /// speed over the whole path.
+    fileprivate func pathDistance(eased p: Double, measure: PathMeasure, keyTimes times: [Double]) -> Double {
+        let p = min(max(p, 0), 1)
+        guard times.count > 1, times.count == measure.elementEnds.count else { return p * measure.length }
+        let (index, raw) = KeyframeMath.segment(for: p, keyTimes: times)
+        let k = min(max(index, 0), times.count - 2)
+        var local = min(max(raw, 0), 1)
+        if let functions = timingFunctions, k < functions.count { local = functions[k].evaluate(local) }
+        let ends = measure.elementEnds
+        return ends[k] + (ends[k + 1] - ends[k]) * local
     }
 }

@@ -8,7 +8,8 @@ extension Layer {
 
     /// Attaches a copy of `animation` for `key` (replacing one with that key; nil: a key of its own), as part of
     /// the current transaction. An animation with beginTime 0 begins at the layer's local time now (the
-    /// transaction's media time), as Core Animation sets it to the current time.
+    /// transaction's media time), as Core Animation sets it to the current time; one with duration 0 takes the
+    /// transaction's `animationDuration()` (0.25 s unless set), as Core Animation's does.
     public func add(_ animation: Animation, forKey key: String?) {
         attach(animation, forKey: key, keepingBeginTime: false)
     }
@@ -17,9 +18,12 @@ extension Layer {
     /// animations are on the timeline from 0).
     package func attach(_ animation: Animation, forKey key: String?, keepingBeginTime: Bool) {
         let copy = animation.copy()
+        // Core Animation gives an animation of duration 0 the transaction's duration when it is added.
+        if copy.duration == 0 || !copy.duration.isFinite { copy.duration = Transaction.animationDuration() }
         copy.prepareForAttaching()
         let now = Transaction.mediaTime()
         let group = ThreadTransactions.current.currentAnimationGroup()
+        var added: AttachedAnimation?
         let replaced: [AttachedAnimation] = write(.animations) { state in
             let local = modelLocalTimeLocked(media: now)
             if !keepingBeginTime, copy.beginTime == 0 { copy.beginTime = local }
@@ -34,10 +38,13 @@ extension Layer {
             state.animations.removeAll { $0.key == name }
             let events = AnimationEvents(completion: group)
             events.layer = self
-            state.animations.append(AttachedAnimation(key: name, animation: copy, events: events))
+            let attached = AttachedAnimation(key: name, animation: copy, events: events)
+            state.animations.append(attached)
+            added = attached
             return replaced
         }
         for attached in replaced { attached.events.stop(attached.animation, finished: false) }
+        if let added { MainRunLoopEvents.shared.watch(added, on: self) }
     }
 
     /// The layer's copy of the animation attached for `key` (changing it changes nothing on screen).
@@ -146,7 +153,7 @@ extension Layer {
     /// The committed state with this layer's own animations applied at its local time `local`. Model lock held.
     func presentedStateLocked(at local: Double) -> LayerState {
         var presented = PresentedState(committed)
-        for attached in committed.animations {
+        for attached in committed.animations where !attached.animation.isRemovedAfterEnd(at: local) {
             _ = attached.animation.apply(to: &presented, model: committed, time: local)
         }
         return presented.state
@@ -189,6 +196,8 @@ extension Layer {
     /// on a live clock; nil: only for a frame of now (time nil), since an export may draw earlier times later.
     func presentationForFrame(at time: Double?, removingFinished: Bool? = nil) throws -> LayerSnapshot {
         let snapshot = try snapshotForFrame()
+        // Completion blocks that came due since the last frame, unless the main queue has run them.
+        MainRunLoopEvents.shared.runReadyBlocks()
         guard snapshot.animatedSubtree else { return snapshot }
         var events: [AnimationEvent] = []
         let presented = snapshot.presented(at: time ?? currentMediaTime(), stamp: Layer.presentationStamp(),
@@ -229,29 +238,34 @@ extension Animation {
 }
 
 extension AnimationEvents {
-    /// Tells the delegates and completion groups of `events`, on the calling thread (a frame's), outside every
-    /// lock; with `removingFinished`, finished animations removed on completion leave their layers.
+    /// Tells the delegates and completion groups of `events`, on the calling thread (a frame's, or the main
+    /// queue's), outside every lock; with `removingFinished`, finished animations removed on completion leave their
+    /// layers. Starts first; then the completion blocks that the stops make due, then the stops' delegates (as Core
+    /// Animation runs a transaction's completion block before its animations' `animationDidStop`).
     static func deliver(_ events: [AnimationEvent], removingFinished: Bool) {
+        var stopped: [AnimationEvent] = []
         for event in events {
             let animation = event.attached.animation
-            switch event.kind {
-            case .started:
-                if event.attached.events.markStarted() { animation.delegate?.animationDidStart(animation) }
-            case .finished:
-                if event.attached.events.markStarted() { animation.delegate?.animationDidStart(animation) }
-                event.attached.events.stop(animation, finished: true)
-                if removingFinished, animation.isRemovedOnCompletion, let layer = event.attached.events.layer {
-                    layer.removeFinished(event.attached.events)
-                }
+            if event.attached.events.markStarted() { animation.delegate?.animationDidStart(animation) }
+            if event.kind == .finished, event.attached.events.markStopped() { stopped.append(event) }
+        }
+        var blocks: [@Sendable () -> Void] = []
+        for event in stopped { blocks += event.attached.events.completion?.leave() ?? [] }
+        for block in blocks { block() }
+        for event in stopped {
+            let animation = event.attached.animation
+            animation.delegate?.animationDidStop(animation, finished: true)
+            if removingFinished, animation.isRemovedOnCompletion, let layer = event.attached.events.layer {
+                layer.removeFinished(event.attached.events)
             }
         }
     }
 
-    /// The animation stopped (finished, or removed before its end): its delegate is told once, and its
-    /// transaction's completion blocks run when it was the last of theirs.
+    /// The animation stopped (finished, or removed before its end): its transaction's completion blocks run when it
+    /// was the last of theirs, then its delegate is told, once.
     func stop(_ animation: Animation, finished: Bool) {
         guard markStopped() else { return }
-        animation.delegate?.animationDidStop(animation, finished: finished)
         for block in completion?.leave() ?? [] { block() }
+        animation.delegate?.animationDidStop(animation, finished: finished)
     }
 }

@@ -12,44 +12,47 @@ import LaminaCore
 extension Layer {
     /// Converts `point` from the space of `layer` to the receiver's space (CALayer's `convert(_:from:)`).
     ///
-    /// - `nil` means the top space of the receiver's tree: the layer space of its root (the layer with no
-    ///   superlayer). That is where the planner starts; output pixels are `(p - root.bounds.origin) x scale`.
-    ///   Core Animation uses the window's space there. A root's own `position` and `transform` place it in
-    ///   nothing, as in rendering, so they are not applied.
-    /// - Layers in different trees are related through their roots, as if each root's space were the same
-    ///   screen (Core Animation leaves this undefined). Nothing traps.
+    /// - `nil` means the top space: the space a root layer (one with no superlayer) is placed in, as Core
+    ///   Animation's window space. A root's own `position`, `anchorPoint` and `transform` map its layer space
+    ///   there, as any layer's map it into its superlayer's (rendering ignores them: a root's bounds are the
+    ///   output, so a root placed at the origin, as `Layer(frame:)` with an origin of (0, 0) places it, has a
+    ///   top space equal to its layer space).
+    /// - Layers in different trees are related through that top space, which all roots share: up through each
+    ///   root's own placement and down through the other's, as two root layers of one window are.
     /// - Under perspective a point maps through the homography. A point with no image — one that lies at or
     ///   behind the eye at some level (w <= 0), or that meets a level whose map cannot be inverted (a layer
     ///   scaled to zero, or turned exactly edge-on) — converts to `(nan, nan)`. Core Animation returns an
     ///   unspecified point there.
     /// - Hidden layers, opacity and `masksToBounds` play no part, as in Core Animation.
     public func convert(_ point: CGPoint, from layer: Layer?) -> CGPoint {
-        LayerConversion(from: layer ?? treeRoot, to: self).apply(point)
+        LayerConversion(from: layer, to: self).apply(point)
     }
 
     /// Converts `point` from the receiver's space to the space of `layer` (CALayer's `convert(_:to:)`); `nil`
-    /// means the layer space of the receiver's root. The conventions are `convert(_:from:)`'s.
+    /// means the top space. The conventions are `convert(_:from:)`'s.
     public func convert(_ point: CGPoint, to layer: Layer?) -> CGPoint {
-        LayerConversion(from: self, to: layer ?? treeRoot).apply(point)
+        LayerConversion(from: self, to: layer).apply(point)
     }
 
     /// Converts `rect` from the space of `layer` to the receiver's space: the smallest axis-aligned rectangle
     /// containing the four converted corners, as Core Animation does. Under perspective that is the bounding
     /// box of the projected quadrilateral. When a corner has no image (see `convert(_:from:)`) the result is
-    /// `CGRect.null`, as `frame` is then; a null `rect` stays null. `nil` means the root's layer space.
+    /// `CGRect.null`, as `frame` is then; a null `rect` stays null. `nil` means the top space.
     public func convert(_ rect: CGRect, from layer: Layer?) -> CGRect {
-        LayerConversion(from: layer ?? treeRoot, to: self).apply(rect)
+        LayerConversion(from: layer, to: self).apply(rect)
     }
 
     /// Converts `rect` from the receiver's space to the space of `layer`; see `convert(_:from:)` for rectangles.
     public func convert(_ rect: CGRect, to layer: Layer?) -> CGRect {
-        LayerConversion(from: self, to: layer ?? treeRoot).apply(rect)
+        LayerConversion(from: self, to: layer).apply(rect)
     }
 
-    /// CALayer's `affineTransform()`: the affine part of `transform` (CATransform3DGetAffineTransform). Entries
-    /// outside it (perspective, z) are ignored, not reported.
+    /// CALayer's `affineTransform()`: `transform` as a 2D transform when it is one (`isAffine`: no z terms, no
+    /// perspective), else the identity, as CALayer's does. (`Transform3D.affineTransform`, which is
+    /// CATransform3DGetAffineTransform, reads the 2D entries of any matrix.)
     public func affineTransform() -> CGAffineTransform {
-        transform.affineTransform
+        let transform = self.transform
+        return transform.isAffine ? transform.affineTransform : .identity
     }
 
     /// CALayer's `setAffineTransform(_:)`: sets `transform` to the 2D transform `m`
@@ -70,43 +73,53 @@ extension Layer {
         guard let parent = superlayer else { return nil }
         return mapToSuperlayer(sublayerSpace: parent.sublayerTransformAboutAnchor)
     }
+
+    /// The flattened map from this layer's space to its superlayer's, or for a root to the top space (its own
+    /// position, anchor and transform, as Core Animation places a root in its window).
+    var mapToParentSpace: Matrix3 {
+        mapToSuperlayer ?? mapToSuperlayer(sublayerSpace: .identity)
+    }
 }
 
-/// A conversion between two layers' spaces as the chain of per-level maps: up from the source to the nearest
-/// common ancestor (or to the source's root when the trees differ), then down to the destination through
-/// inverses (from the destination's root in that case).
+/// A conversion between two spaces (a layer's, or nil: the top space roots are placed in) as the chain of per-level
+/// maps: up from the source to the nearest common ancestor (or through its root to the top space, when there is
+/// none), then down to the destination through inverses.
 struct LayerConversion {
     /// Each level's map in the order applied; nil where a downward level cannot be inverted.
     private var steps: [Matrix3?] = []
 
-    init(from source: Layer, to destination: Layer) {
+    init(from source: Layer?, to destination: Layer?) {
         guard source !== destination else { return }
-        // Climb the deeper of the two until both are at the same depth, then both together until they meet
-        // (the common ancestor) or both run out (different trees). Iterative: any depth is fine.
+        let common = Self.commonAncestor(source, destination)
+        // Iterative: any depth is fine.
         var up: [Matrix3] = [], down: [Layer] = []
-        var a: Layer? = source, b: Layer? = destination
-        var depthA = source.ancestorCount, depthB = destination.ancestorCount
-        while depthA > depthB, let layer = a {
-            up.append(layer.mapToSuperlayer!)
-            a = layer.superlayer
-            depthA -= 1
+        var node = source
+        while let layer = node, layer !== common {
+            up.append(layer.mapToParentSpace)
+            node = layer.superlayer
         }
-        while depthB > depthA, let layer = b {
+        node = destination
+        while let layer = node, layer !== common {
             down.append(layer)
-            b = layer.superlayer
-            depthB -= 1
-        }
-        while let x = a, let y = b, x !== y {
-            // At a root both are roots (equal depths), of different trees: their spaces are identified.
-            guard let xParent = x.superlayer, let yParent = y.superlayer else { break }
-            up.append(x.mapToSuperlayer!)
-            down.append(y)
-            a = xParent
-            b = yParent
+            node = layer.superlayer
         }
         steps.reserveCapacity(up.count + down.count)
         steps.append(contentsOf: up.map { Optional($0) })
-        for layer in down.reversed() { steps.append(layer.mapToSuperlayer!.inverted) }
+        for layer in down.reversed() { steps.append(layer.mapToParentSpace.inverted) }
+    }
+
+    /// The nearest common ancestor of two layers (either may be it), nil when they are in different trees or
+    /// either is nil.
+    private static func commonAncestor(_ first: Layer?, _ second: Layer?) -> Layer? {
+        guard var a = first, var b = second else { return nil }
+        var depthA = a.ancestorCount, depthB = b.ancestorCount
+        while depthA > depthB, let parent = a.superlayer { (a, depthA) = (parent, depthA - 1) }
+        while depthB > depthA, let parent = b.superlayer { (b, depthB) = (parent, depthB - 1) }
+        while a !== b {
+            guard let pa = a.superlayer, let pb = b.superlayer else { return nil }
+            (a, b) = (pa, pb)
+        }
+        return a
     }
 
     /// The image of `point`, or (nan, nan) when it has none.

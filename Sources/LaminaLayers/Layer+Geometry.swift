@@ -27,6 +27,35 @@ extension LayerState {
         return CGRect(x: xs.min()!, y: ys.min()!, width: xs.max()! - xs.min()!, height: ys.max()! - ys.min()!)
     }
 
+    /// Sets `bounds.size` and `position` (keeping `bounds.origin`) so that `frame` becomes `rect` where it can,
+    /// as CALayer's `setFrame:` does: working back through the transform.
+    /// - Identity transform: size = rect's size, position = rect's origin + anchorPoint x size.
+    /// - An affine transform (`isAffine`) whose 2x2 part L is invertible: the size is the bounding box of a rect
+    ///   of `rect`'s size under L's inverse, and the position puts the centre of the transformed bounds at
+    ///   rect's centre: position = centre - L((0.5 - anchorPoint) x size) - (tx, ty). The frame read back is
+    ///   `rect` exactly when L maps the axes onto the axes (scales, flips, quarter turns); for other turns and
+    ///   skews it is the bounding box of a larger, turned rectangle, centred on rect's centre.
+    /// - Any other transform (3D, perspective, or a 2x2 part that cannot be inverted): set as for the identity,
+    ///   ignoring the transform (Core Animation leaves this unspecified).
+    public mutating func setFrame(_ rect: CGRect) {
+        let t = transform
+        let (a, b, c, d) = (t.m11, t.m12, t.m21, t.m22)
+        let det = a * d - b * c
+        guard !t.isIdentity, t.isAffine, det != 0, det.isFinite, rect.width.isFinite, rect.height.isFinite else {
+            bounds.size = CGSize(width: rect.width, height: rect.height)
+            position = CGPoint(x: rect.minX + anchorPoint.x * rect.width, y: rect.minY + anchorPoint.y * rect.height)
+            return
+        }
+        // The inverse of (x, y) -> (a x + c y, b x + d y), applied to a rect of the frame's size.
+        let (ia, ib, ic, id) = (d / det, -b / det, -c / det, a / det)
+        let (w, h) = (abs(rect.width), abs(rect.height))
+        let size = CGSize(width: abs(ia) * w + abs(ic) * h, height: abs(ib) * w + abs(id) * h)
+        bounds.size = size
+        // The frame's centre is the image of the bounds' centre: position + L(centre - A) + (tx, ty).
+        let dx = (0.5 - anchorPoint.x) * size.width, dy = (0.5 - anchorPoint.y) * size.height
+        position = CGPoint(x: rect.midX - (a * dx + c * dy) - t.m41, y: rect.midY - (b * dx + d * dy) - t.m42)
+    }
+
     /// Layer space to the superlayer's space, before the superlayer's sublayerTransform:
     /// p -> position + transform(p - A), where A is (anchorInLayer, anchorPointZ).
     public var localToSuperlayer: Transform3D {
@@ -101,16 +130,14 @@ extension Layer {
 
     /// The layer's rectangle in its superlayer's space. With an identity transform it is
     /// (position - anchorPoint x size, size); otherwise the bounding box of the transformed bounds, as in
-    /// Core Animation. Setting it sets bounds.size and position (ignoring the transform) and keeps
-    /// bounds.origin, in one change of the current transaction.
+    /// Core Animation. Setting it sets bounds.size and position and keeps bounds.origin, in one change of the
+    /// current transaction, working back through the transform as Core Animation does (`LayerState.setFrame`).
     public var frame: CGRect {
         get { read { $0.frame } }
         set {
             let resized = write(.bounds, .position) { state in
                 let old = state.bounds.size
-                state.bounds.size = CGSize(width: newValue.width, height: newValue.height)
-                state.position = CGPoint(x: newValue.minX + state.anchorPoint.x * newValue.width,
-                                         y: newValue.minY + state.anchorPoint.y * newValue.height)
+                state.setFrame(newValue)
                 return state.needsDisplayOnBoundsChange && state.bounds.size != old
             }
             if resized { setNeedsDisplay() }

@@ -6,9 +6,10 @@ extension Layer {
     /// CALayer's `hitTest(_:)`.
     ///
     /// - `point` is in the receiver's *superlayer's* space, as in Core Animation. For a layer with no
-    ///   superlayer it is in the layer's own space: a root's `position` and `transform` place it in nothing
-    ///   (the planner ignores them too), so its own space is the top space, the one `convert(_:from: nil)`
-    ///   uses. Output pixel q of a plan at `scale` is the root's point `q / scale + root.bounds.origin`.
+    ///   superlayer it is in the top space, the one `convert(_:from: nil)` uses: the root's own `position`,
+    ///   `anchorPoint` and `transform` place it there, as Core Animation places a root in its window (for a
+    ///   root placed at the origin, the top space is its layer space). Output pixel q of a plan at `scale` is
+    ///   the root's *layer-space* point `q / scale + root.bounds.origin` (rendering ignores the root's placement).
     /// - Only the receiver's subtree is searched; its ancestors' `isHidden` and `masksToBounds` are not
     ///   consulted (as in Core Animation), though their transforms decide which way single-sided layers face.
     /// - Front-most means painted last: among siblings, higher `zPosition` first, then later in `sublayers`
@@ -30,7 +31,12 @@ extension Layer {
     /// - Complexity: O(n) in the layers visited; iterative, so any depth is fine.
     public func hitTest(_ point: CGPoint) -> Layer? {
         guard !isHidden else { return nil }
-        guard let parent = superlayer else { return hitTest(inOwnSpace: point, toTop: .identity) }
+        guard let parent = superlayer else {
+            // A root: from the top space into its own through its own placement. Which way single-sided layers
+            // face is decided as drawn, in the root's layer space (rendering ignores the root's placement).
+            guard let own = Self.preimage(of: point, under: mapToParentSpace) else { return nil }
+            return hitTest(inOwnSpace: own, toTop: .identity)
+        }
         let map = mapToSuperlayer(sublayerSpace: parent.sublayerTransformAboutAnchor)
         guard let own = Self.preimage(of: point, under: map) else { return nil }
         return hitTest(inOwnSpace: own, toTop: map.concatenating(parent.mapToTop))

@@ -166,7 +166,11 @@ private struct EvaluationBuffers: @unchecked Sendable {
             var applied = false
             for attached in node.state.animations {
                 let animation = attached.animation
-                if animation.apply(to: &presented, model: node.state, time: local) { applied = true }
+                if !animation.isRemovedAfterEnd(at: local),
+                    animation.apply(to: &presented, model: node.state, time: local)
+                {
+                    applied = true
+                }
                 // Events only where someone listens: a delegate, a completion block, or a removal to make.
                 let timing = animation.timing
                 if animation.delegate != nil, timing.hasStarted(parent: local) {

@@ -27,7 +27,8 @@ public enum Transaction {
     }
 
     /// Closes the innermost open transaction of the calling thread; the outermost one makes its changes (and its
-    /// nested ones') visible to frames, all together, then calls the completion blocks. With no transaction open
+    /// nested ones') visible to frames, all together. Its completion blocks run after it returns (never inside it):
+    /// once its animations are done, on the main queue or in the next frame, whichever comes first. With no transaction open
     /// it commits the thread's implicit transaction, as `flush()` does.
     public static func commit() {
         let thread = ThreadTransactions.current
@@ -48,7 +49,8 @@ public enum Transaction {
             thread.explicitAnimations = nil
             completions = group.commit(completions)
         }
-        for block in completions { block() }
+        // Never inside the commit: on the main queue, or in the next frame (MainRunLoopEvents).
+        MainRunLoopEvents.shared.enqueue(completions)
     }
 
     /// Commits the calling thread's implicit transaction now (changes made outside `begin()` and `commit()`).
@@ -63,7 +65,8 @@ public enum Transaction {
             thread.implicitAnimations = nil
             completions = group.commit(completions)
         }
-        for block in completions { block() }
+        // Never inside the commit: on the main queue, or in the next frame (MainRunLoopEvents).
+        MainRunLoopEvents.shared.enqueue(completions)
     }
 
     /// How many explicit transactions are open on the calling thread.
@@ -97,8 +100,9 @@ public enum Transaction {
         setValue(function, forKey: Key.animationTimingFunction)
     }
 
-    /// Called on the committing thread once the current transaction's changes are committed (and, once animations
-    /// exist, when its animations are done). Setting it again replaces the block of this level. The block of an
+    /// Called once the current transaction's changes are committed and its animations are done: after `commit()`
+    /// returns, on the main queue (a program running `RunLoop.main`) or in the next frame's thread, whichever comes
+    /// first; before the animations' delegates hear `animationDidStop`. Setting it again replaces the block of this level. The block of an
     /// implicit transaction runs at the thread's next `flush()`. Core Animation's signature: the block need not be
     /// `@Sendable` (it runs where Lamina documents, docs/animation.md).
     public static func setCompletionBlock(_ block: (() -> Void)?) {

@@ -41,6 +41,29 @@ import Testing
         #expect(end.rgba(x: 50, y: 30) == RGBA8(r: 0, g: 255, b: 0, a: 255))
     }
 
+    /// A forwards fill holds the end value only when the animation is kept (removedOnCompletion false); removed on
+    /// completion (the default) it shows the model value after its end, as Core Animation removes it then.
+    @Test func aForwardsFillRemovedOnCompletionShowsTheModelLater() throws {
+        let folder = try CLI.temporaryFolder()
+        let scene = #"""
+            {"size": [100, 40], "backgroundColor": "#000000",
+             "layers": [
+              {"name": "removed", "frame": [0, 0, 20, 20], "backgroundColor": "#FF0000",
+               "animations": [{"type": "basic", "keyPath": "position.x", "fromValue": 10, "toValue": 90,
+                               "duration": 1, "fillMode": "forwards"}]},
+              {"name": "kept", "frame": [0, 20, 20, 20], "backgroundColor": "#00FF00",
+               "animations": [{"type": "basic", "keyPath": "position.x", "fromValue": 10, "toValue": 90,
+                               "duration": 1, "fillMode": "forwards", "removedOnCompletion": false}]}]}
+            """#
+        try scene.write(to: folder.appendingPathComponent("scene.json"), atomically: true, encoding: .utf8)
+        let black = RGBA8(r: 0, g: 0, b: 0, a: 255)
+        let later = try render(["--time", "2"], in: folder)
+        #expect(later.rgba(x: 5, y: 10) == RGBA8(r: 255, g: 0, b: 0, a: 255))  // the model place, x 0...20
+        #expect(later.rgba(x: 85, y: 10) == black)
+        #expect(later.rgba(x: 85, y: 30) == RGBA8(r: 0, g: 255, b: 0, a: 255))  // held at the end, x 80...100
+        #expect(later.rgba(x: 5, y: 30) == black)
+    }
+
     @Test func aBadTimeIsAUsageError() throws {
         let folder = try CLI.temporaryFolder()
         try Self.scene.write(to: folder.appendingPathComponent("scene.json"), atomically: true, encoding: .utf8)

@@ -58,6 +58,7 @@ import Testing
         move.duration = 1
         move.beginTime = 1
         move.fillMode = .both
+        move.isRemovedOnCompletion = false  // kept after its end, so the forwards fill shows
         attach(move, to: layer)
         #expect(x(layer, 0) == 0)  // backwards: the value at the start
         #expect(x(layer, 5) == 100)  // forwards: the value approached at the end
@@ -65,6 +66,9 @@ import Testing
         attach(move, to: layer)
         #expect(x(layer, 0) == 10)
         #expect(x(layer, 5) == 100)
+        move.isRemovedOnCompletion = true  // Core Animation removes it at its end: the model shows
+        attach(move, to: layer)
+        #expect(x(layer, 5) == 10)
     }
 
     @Test func repeatsAutoreversesAndTimeOffset() {
@@ -76,6 +80,7 @@ import Testing
         move.autoreverses = true
         move.repeatCount = 2
         move.fillMode = .forwards
+        move.isRemovedOnCompletion = false
         attach(move, to: layer)
         #expect(abs(x(layer, 0.25) - 25) < 1e-9)
         #expect(abs(x(layer, 1.25) - 75) < 1e-9)  // on the way back
@@ -146,6 +151,7 @@ import Testing
             move.byValue = by
             move.duration = 1
             move.fillMode = .both
+            move.isRemovedOnCompletion = false  // the end value at t = 1 through the fill
             attach(move, to: layer)
             return (x(layer, 0), x(layer, 1))
         }
@@ -321,6 +327,42 @@ import Testing
         #expect(abs(second.transform.m12 - 1) < 1e-6)  // heading down: a quarter turn clockwise
     }
 
+    @Test func pathKeyTimesPlaceEachElementInLinearMode() throws {
+        // Two elements after the move: 100 along x, then 300 down. Key times 0, 0.5, 1: the corner at half time.
+        var path = Path()
+        path.move(to: CGPoint(x: 0, y: 0))
+        path.addLine(to: CGPoint(x: 100, y: 0))
+        path.addLine(to: CGPoint(x: 100, y: 300))
+        for mode in [KeyframeAnimation.CalculationMode.linear, .paced] {
+            let layer = drawnLayer()
+            let along = KeyframeAnimation(keyPath: "position")
+            along.path = path.cgPath
+            along.keyTimes = [0, 0.5, 1]
+            along.calculationMode = mode
+            along.duration = 1
+            attach(along, to: layer)
+            let quarter = try #require(layer.presentationSnapshot(at: 0.25)).position
+            let threeQuarters = try #require(layer.presentationSnapshot(at: 0.75)).position
+            if mode == .linear {
+                #expect(abs(quarter.x - 50) < 1e-9 && abs(quarter.y) < 1e-9)  // half the first element
+                #expect(abs(threeQuarters.x - 100) < 1e-9 && abs(threeQuarters.y - 150) < 1e-9)
+            } else {
+                // Paced: constant speed over 400 points, key times ignored.
+                #expect(abs(quarter.x - 100) < 1e-9 && abs(quarter.y) < 1e-9)
+                #expect(abs(threeQuarters.x - 100) < 1e-9 && abs(threeQuarters.y - 200) < 1e-9)
+            }
+        }
+        // Key times of another count than the elements (three here) are ignored: constant speed.
+        let layer = drawnLayer()
+        let along = KeyframeAnimation(keyPath: "position")
+        along.path = path.cgPath
+        along.keyTimes = [0, 1]
+        along.duration = 1
+        attach(along, to: layer)
+        let quarter = try #require(layer.presentationSnapshot(at: 0.25)).position
+        #expect(abs(quarter.x - 100) < 1e-9 && abs(quarter.y) < 1e-9)
+    }
+
     @Test func springsFollowTheirClosedForm() {
         let layer = drawnLayer()
         let spring = SpringAnimation(keyPath: "position.x")
@@ -452,6 +494,43 @@ import Testing
         #expect(root.animationKeys() == nil)
     }
 
+    @Test func aZeroDurationTakesTheTransactionsWhenAdded() {
+        let layer = drawnLayer()
+        let fade = BasicAnimation(keyPath: "opacity")
+        #expect(fade.duration == 0)
+        Transaction.begin()
+        Transaction.setAnimationDuration(2)
+        layer.add(fade, forKey: "long")
+        Transaction.commit()
+        layer.add(fade, forKey: "default")
+        Transaction.flush()
+        #expect(layer.animation(forKey: "long")?.duration == 2)
+        #expect(layer.animation(forKey: "default")?.duration == 0.25)
+        #expect(fade.duration == 0)  // the caller's animation is not changed
+        fade.duration = 3
+        layer.add(fade, forKey: "own")
+        Transaction.flush()
+        #expect(layer.animation(forKey: "own")?.duration == 3)
+    }
+
+    @Test func aForwardsFillRemovedOnCompletionShowsTheModelAfterItsEnd() {
+        for removed in [true, false] {
+            let layer = drawnLayer()  // position.x 10
+            let move = BasicAnimation(keyPath: "position.x")
+            move.fromValue = 0.0
+            move.toValue = 100.0
+            move.duration = 1
+            move.fillMode = .forwards
+            move.isRemovedOnCompletion = removed
+            attach(move, to: layer)
+            #expect(abs(x(layer, 0.5) - 50) < 1e-9)
+            // Core Animation removes it at its end, so the model shows, at any time drawn (live or not).
+            #expect(x(layer, 1) == (removed ? 10 : 100))
+            #expect(x(layer, 7) == (removed ? 10 : 100))
+            #expect(layer.animationKeys() == ["a"])  // frames at explicit times never change the model
+        }
+    }
+
     @Test func removingAnAnimationTellsItsDelegate() {
         let layer = drawnLayer()
         let recorder = Recorder()
@@ -499,7 +578,9 @@ import Testing
         let shown = try #require(root.presentationSnapshot(at: 0.5))
         #expect(shown.hitTest(CGPoint(x: 100, y: 20))?.name == "moving")
         #expect(shown.hitTest(CGPoint(x: 10, y: 20))?.id == root.id)
-        #expect(root.hitTest(CGPoint(x: 10, y: 20)) === child)  // the model has not moved
+        // The model has not moved. A root's hitTest point is in the space the root is placed in (its position
+        // (10, 20) puts its (100, 50) there).
+        #expect(root.hitTest(root.convert(CGPoint(x: 10, y: 20), to: nil)) === child)
     }
 
     /// A tree large enough to be evaluated on all cores gives every layer the value its own animation has.

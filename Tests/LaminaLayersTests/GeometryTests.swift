@@ -57,17 +57,24 @@ import Testing
         #expect(b.convert(CGPoint(x: 3, y: 4), to: b) == CGPoint(x: 3, y: 4))
     }
 
-    @Test func nilMeansTheRootsLayerSpace() {
+    @Test func nilMeansTheSpaceTheRootIsPlacedIn() {
         let (r, _, b, _) = nested()
+        // A root placed at the origin (frame (0, 0, 400, 300)): the top space is its layer space.
         #expect(b.convert(CGPoint(x: 5, y: 5), to: nil) == CGPoint(x: 115, y: 75))
         #expect(b.convert(CGPoint(x: 115, y: 75), from: nil) == CGPoint(x: 5, y: 5))
-        // The root's own position, anchor and transform place it in nothing, as in rendering.
+        // The root's own position, anchor and transform count, as for a root layer in a window:
+        // p -> (1000, 1000) + 3 (p - (200, 150)).
         r.position = CGPoint(x: 1000, y: 1000)
         r.transform = Transform3D(scaleX: 3, y: 3)
-        #expect(b.convert(CGPoint(x: 5, y: 5), to: nil) == CGPoint(x: 115, y: 75))
-        #expect(r.convert(CGPoint(x: 7, y: 8), to: nil) == CGPoint(x: 7, y: 8))
+        #expect(b.convert(CGPoint(x: 5, y: 5), to: nil) == CGPoint(x: 745, y: 775))
+        #expect(close(b.convert(CGPoint(x: 745, y: 775), from: nil), CGPoint(x: 5, y: 5)))
+        #expect(r.convert(CGPoint(x: 7, y: 8), to: nil) == CGPoint(x: 421, y: 574))
         let rect = CGRect(x: 0, y: 0, width: 50, height: 50)
-        #expect(b.convert(rect, to: nil) == CGRect(x: 110, y: 70, width: 50, height: 50))
+        #expect(b.convert(rect, to: nil) == CGRect(x: 730, y: 760, width: 150, height: 150))
+        // A root's hitTest takes its point in that same space.
+        #expect(r.hitTest(CGPoint(x: 745, y: 775)) === b)
+        #expect(r.hitTest(CGPoint(x: 115, y: 75)) == nil)
+        #expect(r.hitTest(CGPoint(x: 1000, y: 1000)) === r)
     }
 
     @Test func layersInDifferentTreesMeetThroughTheirRoots() {
@@ -75,9 +82,57 @@ import Testing
         r1.position = CGPoint(x: 500, y: 500)
         let x = layer("x", CGRect(x: 10, y: 10, width: 5, height: 5), in: r1)
         let y = layer("y", CGRect(x: 30, y: 40, width: 5, height: 5), in: r2)
-        #expect(x.convert(CGPoint.zero, to: y) == CGPoint(x: -20, y: -30))
-        #expect(y.convert(CGPoint.zero, to: x) == CGPoint(x: 20, y: 30))
-        #expect(x.convert(CGPoint(x: 1, y: 2), to: r2) == CGPoint(x: 11, y: 12))
+        // r1 is placed at (500, 500) - (200, 150): its (10, 10) is the top space's (310, 360); r2 sits at the
+        // origin, so that is r2's (310, 360) and y's (280, 320).
+        #expect(x.convert(CGPoint.zero, to: y) == CGPoint(x: 280, y: 320))
+        #expect(y.convert(CGPoint.zero, to: x) == CGPoint(x: -280, y: -320))
+        #expect(x.convert(CGPoint(x: 1, y: 2), to: r2) == CGPoint(x: 311, y: 362))
+        #expect(x.convert(CGPoint(x: 1, y: 2), to: nil) == CGPoint(x: 311, y: 362))
+        #expect(r1.convert(CGPoint(x: 311, y: 362), from: nil) == CGPoint(x: 11, y: 12))
+    }
+
+    @Test func settingFrameWorksBackThroughTheTransform() {
+        let l = Layer()
+        l.bounds = CGRect(x: 3, y: 4, width: 10, height: 20)
+        // Scale 2 x 3: the bounds take the frame's size through the inverse, the centre lands on the frame's.
+        l.transform = Transform3D(scaleX: 2, y: 3)
+        l.frame = CGRect(x: 100, y: 200, width: 40, height: 30)
+        #expect(l.bounds == CGRect(x: 3, y: 4, width: 20, height: 10))
+        #expect(l.position == CGPoint(x: 120, y: 215))
+        #expect(close(l.frame, CGRect(x: 100, y: 200, width: 40, height: 30)))
+        // Anchor (0, 0): position = centre - L((0.5, 0.5) x size) = (30, 20) - 2 x (10, 5)... per axis.
+        l.anchorPoint = .zero
+        l.transform = Transform3D(scaleX: 2, y: 2)
+        l.frame = CGRect(x: 10, y: 10, width: 40, height: 20)
+        #expect(l.bounds.size == CGSize(width: 20, height: 10))
+        #expect(l.position == CGPoint(x: 10, y: 10))
+        #expect(close(l.frame, CGRect(x: 10, y: 10, width: 40, height: 20)))
+        // A translation is taken back out of the position.
+        l.anchorPoint = CGPoint(x: 0.5, y: 0.5)
+        l.transform = Transform3D(translationX: 5, y: 7)
+        l.frame = CGRect(x: 0, y: 0, width: 10, height: 10)
+        #expect(l.position == CGPoint(x: 0, y: -2))
+        #expect(l.frame == CGRect(x: 0, y: 0, width: 10, height: 10))
+        // A quarter turn swaps width and height.
+        l.setAffineTransform(CGAffineTransform(rotationAngle: .pi / 2))
+        l.frame = CGRect(x: 0, y: 0, width: 40, height: 30)
+        #expect(close(l.bounds.width, 30) && close(l.bounds.height, 40))
+        #expect(close(l.position, CGPoint(x: 20, y: 15)))
+        #expect(close(l.frame, CGRect(x: 0, y: 0, width: 40, height: 30)))
+        // An eighth of a turn: the size is the inverse's bounding box, (10 + 10) / sqrt(2) a side, whose turned
+        // bounding box is 20 a side, centred on the frame's centre.
+        l.setAffineTransform(CGAffineTransform(rotationAngle: .pi / 4))
+        l.frame = CGRect(x: 0, y: 0, width: 10, height: 10)
+        #expect(close(l.bounds.width, 20 / 2.0.squareRoot()) && close(l.bounds.height, 20 / 2.0.squareRoot()))
+        #expect(close(l.frame, CGRect(x: -5, y: -5, width: 20, height: 20)))
+        // A 3D transform is ignored when setting.
+        l.transform = Transform3D(perspectiveDistance: 500)
+        l.frame = CGRect(x: 0, y: 0, width: 10, height: 20)
+        #expect(l.bounds.size == CGSize(width: 10, height: 20) && l.position == CGPoint(x: 5, y: 10))
+        // As is a 2x2 part that cannot be inverted.
+        l.transform = Transform3D(scaleX: 0, y: 1)
+        l.frame = CGRect(x: 0, y: 0, width: 8, height: 6)
+        #expect(l.bounds.size == CGSize(width: 8, height: 6) && l.position == CGPoint(x: 4, y: 3))
     }
 
     @Test func anchorPointPicksThePointThatPositionNames() {
@@ -277,8 +332,14 @@ import Testing
         l.setAffineTransform(m)
         #expect(l.transform == Transform3D(affine: 1, 0.5, -0.5, 2, 10, 20))
         #expect(l.affineTransform() == m)
-        // Setting replaces any 3D part; reading ignores it.
+        // Setting replaces any 3D part; a transform that is not affine reads as the identity, as CALayer's does.
         l.transform = Transform3D(perspectiveDistance: 500).translatedBy(x: 3, y: 4)
+        #expect(l.affineTransform() == .identity)
+        l.transform = Transform3D(scaleX: 2, y: 2, z: 2)
+        #expect(l.affineTransform() == .identity)
+        l.transform = Transform3D(translationX: 3, y: 4, z: 1)
+        #expect(l.affineTransform() == .identity)
+        l.transform = Transform3D(translationX: 3, y: 4)
         #expect(l.affineTransform() == CGAffineTransform(translationX: 3, y: 4))
         l.setAffineTransform(.identity)
         #expect(l.transform == .identity)
@@ -304,14 +365,17 @@ import Testing
         #expect(r.hitTest(CGPoint(x: -1, y: 5)) == nil)
     }
 
-    @Test func aRootTakesAPointInItsOwnSpace() {
+    @Test func aRootTakesAPointInTheSpaceItIsPlacedIn() {
         let r = layer("root", .zero)
         r.bounds = CGRect(x: 10, y: 10, width: 100, height: 100)
         r.position = CGPoint(x: 500, y: 500)
         r.transform = Transform3D(scaleX: 2, y: 2)
-        #expect(r.hitTest(CGPoint(x: 15, y: 15)) === r)
-        #expect(r.hitTest(CGPoint(x: 5, y: 5)) == nil)
-        #expect(r.hitTest(CGPoint(x: 109, y: 109)) === r)
+        // p -> (500, 500) + 2 (p - (60, 60)), as for a root layer in a window: its (15, 15) is the top's (410, 410).
+        #expect(r.hitTest(CGPoint(x: 410, y: 410)) === r)
+        #expect(r.hitTest(CGPoint(x: 390, y: 390)) == nil)  // its (5, 5)
+        #expect(r.hitTest(CGPoint(x: 598, y: 598)) === r)  // its (109, 109)
+        #expect(r.hitTest(CGPoint(x: 15, y: 15)) == nil)
+        #expect(r.hitTest(r.convert(CGPoint(x: 109, y: 109), to: nil)) === r)
     }
 
     @Test func containsIsTheBoundsHalfOpen() {

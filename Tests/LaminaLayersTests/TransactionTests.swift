@@ -85,7 +85,7 @@ import Testing
         #expect(owner.presentationSnapshot()?.mask?.id == mask.id)
     }
 
-    @Test func settingsNestAndCompletionRunsAfterTheCommit() {
+    @Test func settingsNestAndCompletionRunsAfterTheCommit() throws {
         #expect(Transaction.disableActions() == false && Transaction.animationDuration() == 0.25)
         #expect(Transaction.animationTimingFunction() == nil)
         Transaction.begin()
@@ -93,7 +93,14 @@ import Testing
         #expect(Transaction.animationTimingFunction() == MediaTimingFunction(name: .easeIn))
         Transaction.commit()
         #expect(Transaction.animationTimingFunction() == nil)
-        final class Box: @unchecked Sendable { var calls: [String] = [] }
+        final class Box: @unchecked Sendable {
+            let lock = NSLock()
+            var list: [String] = []
+            var calls: [String] {
+                get { lock.withLock { list } }
+                set { lock.withLock { list = newValue } }
+            }
+        }
         let box = Box()
         let a = layer()
         Transaction.begin()
@@ -108,6 +115,11 @@ import Testing
         #expect(Transaction.disableActions() == false && Transaction.animationDuration() == 2)
         #expect(box.calls.isEmpty)
         Transaction.commit()
+        // The blocks run after the commit, never inside it: on the main queue or in the next frame, whichever comes
+        // first (this test's thread is not the main thread, which may run them any time now).
+        _ = try Planner().plan(a)
+        let deadline = Date() + 10
+        while box.calls.count < 2, Date() < deadline { Thread.sleep(forTimeInterval: 0.001) }
         #expect(box.calls == ["outer", "inner"] || box.calls == ["inner", "outer"])
         #expect(a.presentationSnapshot()?.opacity == 0.25)
         Transaction.setValue("x", forKey: "custom")

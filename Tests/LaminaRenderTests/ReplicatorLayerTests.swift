@@ -136,6 +136,7 @@ import Testing
             move.duration = 1
             move.beginTime = 10
             move.fillMode = .both
+            move.isRemovedOnCompletion = false  // kept, so its fill holds the end at t = 11 (Core Animation's rule)
             item.add(move, forKey: "move")
             let image = try renderer.render(root, at: 11)
             // At t = 11: instance 0 at the end (x 100..110), instance 1 (t - 0.5) at 50..60, instance 2 at the start.
