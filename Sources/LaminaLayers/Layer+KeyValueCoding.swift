@@ -16,6 +16,8 @@ extension Layer {
     }
 
     func keyValue(forKeyPath keyPath: String) -> Any? {
+        // A specialised layer's key over its own property.
+        if let styleKey = type(of: self).styleKeys[keyPath] { return styleKey.get(self) }
         let state = keyValueState()
         // A property of the table, by its key or Swift name (hidden, isHidden).
         if let property = LayerProperty.byKeyValueKey[keyPath] {
@@ -51,6 +53,11 @@ extension Layer {
 
     func setKeyValue(_ value: Any?, forKeyPath keyPath: String) {
         let value = value is NSNull ? nil : value
+        if let styleKey = type(of: self).styleKeys[keyPath] {
+            styleKey.set(self, value)
+            markForDisplayIfNeeded(key: keyPath)
+            return
+        }
         if let property = LayerProperty.byKeyValueKey[keyPath], let assign = property.declaration.assign {
             if property.field == .bounds {
                 if let rect = coerceLayerValue(value, to: CGRect.self) { bounds = rect }
@@ -144,6 +151,21 @@ extension Layer {
         if let property = LayerProperty.byKeyValueKey[key] { return keyValueBox(property.value(in: LayerState())) }
         if let timing = MediaTiming.keyValueKeys[key] { return MediaTiming()[keyPath: timing] }
         return nil
+    }
+}
+
+/// A key of a specialised layer over one of its properties (`Layer.styleKeys`): read and set through the
+/// property's getter and setter, converted as `coerceLayerValue` converts.
+struct StyleKey {
+    let get: (Layer) -> Any?
+    let set: (Layer, Any?) -> Void
+
+    init<L: Layer, Value>(_ keyPath: ReferenceWritableKeyPath<L, Value>) {
+        get = { layer in (layer as? L).flatMap { keyValueBox($0[keyPath: keyPath]) } }
+        set = { layer, value in
+            guard let layer = layer as? L, let typed = coerceLayerValue(value, to: Value.self) else { return }
+            layer[keyPath: keyPath] = typed
+        }
     }
 }
 

@@ -237,6 +237,10 @@ open class Layer: @unchecked Sendable {
         false
     }
 
+    /// A specialised layer's keys that the animatable key paths do not cover (instanceCount, string, lineCap,
+    /// ...), each over the subclass's own property, for key-value coding; empty for `Layer`.
+    class var styleKeys: [String: StyleKey] { [:] }
+
     /// Whether the value for `key` is archived (CALayer's `shouldArchiveValue(forKey:)`): true. Lamina does not
     /// archive layers; kept for ported code.
     open func shouldArchiveValue(forKey key: String) -> Bool {
