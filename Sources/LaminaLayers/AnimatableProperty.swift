@@ -18,7 +18,7 @@ package struct AnimatableProperty: @unchecked Sendable {
     private let write: (inout LayerState, AnimatedValue) -> Void
     private let part: Part
 
-    private enum Part {
+    fileprivate enum Part {
         case whole
         /// `count` components from `start` of the field's vector (position.x: 0, 1; bounds.size: 2, 2).
         case components(start: Int, count: Int)
@@ -54,33 +54,70 @@ package struct AnimatableProperty: @unchecked Sendable {
     }
 
     func get(_ state: borrowing LayerState) -> AnimatedValue {
+        Self.value(of: part, in: read(state))
+    }
+
+    func set(_ state: inout LayerState, _ value: AnimatedValue) {
+        if case .whole = part {
+            write(&state, value)
+            return
+        }
+        var whole = read(state)
+        Self.set(part, of: &whole, to: value)
+        write(&state, whole)
+    }
+
+    /// The part `part` of the whole value `whole`.
+    fileprivate static func value(of part: Part, in whole: AnimatedValue) -> AnimatedValue {
         switch part {
         case .whole:
-            return read(state)
+            return whole
         case .components(let start, let count):
-            let v = read(state).components
+            let v = whole.components
             var out = SIMD4<Double>.zero
             for i in 0..<count { out[i] = v[start + i] }
             return .vector(out, count: count)
         case .transform(let component):
-            return TransformComponents(read(state).transformValue).value(component)
+            return TransformComponents(whole.transformValue).value(component)
         }
     }
 
-    func set(_ state: inout LayerState, _ value: AnimatedValue) {
+    /// Sets the part `part` of `whole` to `value`.
+    fileprivate static func set(_ part: Part, of whole: inout AnimatedValue, to value: AnimatedValue) {
         switch part {
         case .whole:
-            write(&state, value)
+            whole = value
         case .components(let start, let count):
-            guard case .vector(var v, let n) = read(state) else { return }
+            guard case .vector(var v, let n) = whole else { return }
             let given = value.components
             for i in 0..<count { v[start + i] = given[i] }
-            write(&state, .vector(v, count: n))
+            whole = .vector(v, count: n)
         case .transform(let component):
-            var parts = TransformComponents(read(state).transformValue)
+            var parts = TransformComponents(whole.transformValue)
             parts.set(component, value)
-            write(&state, .transform(parts.matrix))
+            whole = .transform(parts.matrix)
         }
+    }
+
+    /// A part of a value of `kind` by its key path (`"x"`, `"size.width"`, `"rotation.z"`): what key-value coding
+    /// reads through a custom point, size, rect or transform. nil when the kind has no such part.
+    static func subPath(_ path: String, of kind: AnimatedValueKind) -> ValuePart? {
+        guard let (_, partKind, part) = subPaths(of: kind).first(where: { $0.0 == "." + path }) else { return nil }
+        return ValuePart(kind: partKind, part: part)
+    }
+
+    /// A custom key's property (`Layer.setValue(_:forKey:)` of a key that is not a layer property), animated as
+    /// `kind`: it reads the layer's `customValues[key]` (else `fallback`, its class's default, else the kind's
+    /// zero) and writes values of the Swift type of the one it replaces (so a `CGFloat` stays a `CGFloat`).
+    static func custom(_ key: String, kind: AnimatedValueKind, fallback: Any?) -> AnimatableProperty {
+        let standIn = kind.convert(fallback) ?? kind.zero
+        return AnimatableProperty(
+            keyPath: key, kind: kind, isPlacement: false,
+            read: { kind.convert($0.customValues[key]) ?? standIn },
+            write: { state, value in
+                state.customValues[key] = value.boxed(kind: kind, like: state.customValues[key] ?? fallback)
+            },
+            part: .whole)
     }
 
     private typealias Reader = (LayerState) -> AnimatedValue
@@ -206,6 +243,15 @@ package struct AnimatableProperty: @unchecked Sendable {
             return []
         }
     }
+}
+
+/// A part of an animated value (`AnimatableProperty.subPath`).
+struct ValuePart {
+    let kind: AnimatedValueKind
+    fileprivate let part: AnimatableProperty.Part
+
+    func get(_ whole: AnimatedValue) -> AnimatedValue { AnimatableProperty.value(of: part, in: whole) }
+    func set(_ whole: inout AnimatedValue, _ value: AnimatedValue) { AnimatableProperty.set(part, of: &whole, to: value) }
 }
 
 /// A transform as translation, Euler rotation and scale (what the `transform.rotation.z` style key paths read and

@@ -20,6 +20,19 @@ open class Animation: @unchecked Sendable {
 
     public init() {}
 
+    /// The default value of an animation property by its key (CAAnimation's `defaultValue(forKey:)`): the
+    /// CAMediaTiming keys (`beginTime`, `duration`, `speed`, `timeOffset`, `repeatCount`, `repeatDuration`,
+    /// `autoreverses`, `fillMode`), `removedOnCompletion` (true), `additive` and `cumulative` (false); nil for any
+    /// other key (timingFunction, delegate, keyPath, values...). Subclasses may override it.
+    open class func defaultValue(forKey key: String) -> Any? {
+        if let timing = MediaTiming.keyValueKeys[key] { return MediaTiming()[keyPath: timing] }
+        switch key {
+        case "removedOnCompletion", "isRemovedOnCompletion": return true
+        case "additive", "isAdditive", "cumulative", "isCumulative": return false
+        default: return nil
+        }
+    }
+
     /// A copy of every property (what `Layer.add(_:forKey:)` attaches).
     open func copy() -> Animation {
         let copy = Animation()

@@ -89,3 +89,12 @@ open class Transition: Animation, @unchecked Sendable {
     /// commit, under the model lock); nil until then, or when the layer was never committed (nothing to leave).
     var before: LayerSnapshot?
 }
+
+extension Animation {
+    /// Whether the animation (or one of a group's) animates one of `keys` (a key path's first component).
+    func animatesKey(in keys: Set<String>) -> Bool {
+        if let group = self as? AnimationGroup { return group.animations?.contains { $0.animatesKey(in: keys) } ?? false }
+        guard let keyPath = (self as? PropertyAnimation)?.keyPath else { return false }
+        return keys.contains(String(keyPath.prefix { $0 != "." }))
+    }
+}

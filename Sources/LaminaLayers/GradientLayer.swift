@@ -7,6 +7,8 @@ import LaminaDrawing
 /// bounds, y down). The gradient is painted above the background in place of contents and is clipped to the rounded
 /// bounds. Every property animates.
 open class GradientLayer: Layer, @unchecked Sendable {
+    override class var styleKeys: [String: StyleKey] { GradientLayer.ownStyleKeys }
+
     public override init() {
         super.init()
         becomeSpecial(.gradient(GradientStyle()))
@@ -63,4 +65,12 @@ open class GradientLayer: Layer, @unchecked Sendable {
         get { read { $0.gradient?.type ?? .axial } }
         set { writeStyle(key: nil) { $0.gradient?.type = newValue } }
     }
+}
+
+extension GradientLayer {
+    /// The keys of this class that the animatable key paths do not cover (or give another type), for key-value
+    /// coding (Layer+KeyValueCoding.swift).
+    nonisolated(unsafe) static let ownStyleKeys: [String: StyleKey] = [
+        "type": StyleKey(\GradientLayer.type),
+    ]
 }

@@ -20,6 +20,7 @@ extension Layer {
         let copy = animation.copy()
         // Core Animation gives an animation of duration 0 the transaction's duration when it is added.
         if copy.duration == 0 || !copy.duration.isFinite { copy.duration = Transaction.animationDuration() }
+        let drawnKeys = resolveCustomKeyPaths(copy)
         copy.prepareForAttaching()
         let now = Transaction.mediaTime()
         let group = ThreadTransactions.current.currentAnimationGroup()
@@ -45,6 +46,41 @@ extension Layer {
         }
         for attached in replaced { attached.events.stop(attached.animation, finished: false) }
         if let added { MainRunLoopEvents.shared.watch(added, on: self) }
+        if !drawnKeys.isEmpty { registerAnimatedDisplay(keys: drawnKeys) }
+    }
+
+    /// Resolves the key paths of `animation` (and of a group's animations) that are custom keys of this layer
+    /// (`setValue(_:forKey:)`): animated as the kind of the layer's value for the key (else its class's default,
+    /// else the animation's own values). Gives the animated keys whose class says they need display.
+    private func resolveCustomKeyPaths(_ animation: Animation) -> Set<String> {
+        var drawn: Set<String> = []
+        if let group = animation as? AnimationGroup {
+            for member in group.animations ?? [] { drawn.formUnion(resolveCustomKeyPaths(member)) }
+            return drawn
+        }
+        guard let animation = animation as? PropertyAnimation, let keyPath = animation.keyPath, !keyPath.isEmpty
+        else { return drawn }
+        let root = String(keyPath.prefix { $0 != "." })
+        if type(of: self).needsDisplay(forKey: root) { drawn.insert(root) }
+        guard animation.property == nil, !keyPath.contains(".") else { return drawn }
+        let fallback = type(of: self).defaultValue(forKey: keyPath)
+        let current = read { $0.customValues[keyPath] } ?? fallback
+        var given: Any?
+        if let basic = animation as? BasicAnimation {
+            given = basic.fromValue ?? basic.toValue ?? basic.byValue
+        } else if let keyframe = animation as? KeyframeAnimation {
+            given = keyframe.values?.first
+        }
+        guard let kind = AnimatedValueKind.inferred(from: current) ?? AnimatedValueKind.inferred(from: given)
+        else { return drawn }
+        animation.property = .custom(keyPath, kind: kind, fallback: fallback)
+        return drawn
+    }
+
+    /// `time` on this layer's timeline converted to `layer`'s (nil: media time): CALayer's `convertTime(_:to:)`.
+    public func convertTime(_ time: Double, to layer: Layer?) -> Double {
+        guard let layer else { return ModelLock.shared.withLock { modelMediaTimeLocked(local: time) } }
+        return layer.convertTime(time, from: self)
     }
 
     /// The layer's copy of the animation attached for `key` (changing it changes nothing on screen).
@@ -138,7 +174,7 @@ extension Layer {
     }
 
     /// The media time at which this layer's local time is `local` (speed 0: its beginTime). Model lock held.
-    private func modelMediaTimeLocked(local: Double) -> Double {
+    func modelMediaTimeLocked(local: Double) -> Double {
         var time = local
         var node: Layer? = self
         while let layer = node {
@@ -195,7 +231,7 @@ extension Layer {
     /// `removingFinished`: whether animations past their end come off the layers (with `isRemovedOnCompletion`), as
     /// on a live clock; nil: only for a frame of now (time nil), since an export may draw earlier times later.
     func presentationForFrame(at time: Double?, removingFinished: Bool? = nil) throws -> LayerSnapshot {
-        let snapshot = try snapshotForFrame()
+        let snapshot = try snapshotForFrame(presentingAt: time ?? currentMediaTime())
         // Completion blocks that came due since the last frame, unless the main queue has run them.
         MainRunLoopEvents.shared.runReadyBlocks()
         guard snapshot.animatedSubtree else { return snapshot }

@@ -37,6 +37,7 @@ extension Layer {
     /// A zero-area bounds draws nothing and leaves no contents. The image is always a new one, never the previous
     /// drawing's, which a frame in flight on another thread may still be reading.
     public func displayIntoBackingImage() {
+        delegate?.layerWillDraw(self)
         let (bounds, contentsScale) = read { ($0.bounds, $0.contentsScale) }
         ModelLock.shared.withLock { lastDisplayError = nil }
         let scale = contentsScale.isFinite && contentsScale > 0 ? contentsScale : 1
@@ -81,13 +82,23 @@ extension Layer {
         try snapshotForFrame()
     }
 
-    /// What a frame of this tree starts with: every thread's implicit transaction committed, the marked layers of
-    /// the committed tree that can be seen drawn (on this thread, in a transaction of their own, committed), and
-    /// the snapshot of the committed tree.
-    func snapshotForFrame() throws -> LayerSnapshot {
+    /// What a frame of this tree starts with: the marked layers of the tree laid out, every thread's implicit
+    /// transaction committed, the marked layers of the committed tree that can be seen drawn (on this thread, in a
+    /// transaction of their own, committed), and the snapshot of the committed tree. `presentingAt`: the media
+    /// time of the frame, at which layers with a running animation of a key that needs display
+    /// (`needsDisplay(forKey:)`) are drawn again with the values they present; nil: no such drawing.
+    func snapshotForFrame(presentingAt time: Double? = nil) throws -> LayerSnapshot {
+        Layer.layoutMarkedLayers(under: self)
         Transaction.commitImplicitTransactions()
-        let marked = ModelLock.shared.withLock { markedForDisplayLocked() }
+        let (marked, presenting) = ModelLock.shared.withLock { () -> ([Layer], [ObjectIdentifier: LayerState]) in
+            let presenting = time.map { animatedDisplaysLocked(at: $0) } ?? [:]
+            return (markedForDisplayLocked(), presenting)
+        }
         if !marked.isEmpty {
+            let thread = ThreadTransactions.current
+            let outer = thread.presenting
+            thread.presenting = presenting
+            defer { thread.presenting = outer }
             try Transaction.detached {
                 // A layer's own drawing replaces its backing store: it does not cross-dissolve (as in Core
                 // Animation, where drawing is not a change of the contents property).
@@ -105,6 +116,64 @@ extension Layer {
         }
         return ModelLock.shared.withLock { snapshotLocked() }
     }
+
+    /// Registers the layer as one whose animations of `keys` (keys that need display) make frames draw it again.
+    func registerAnimatedDisplay(keys: Set<String>) {
+        ModelLock.shared.withLock {
+            let id = ObjectIdentifier(self)
+            var entry = Layer.animatedDisplays[id] ?? AnimatedDisplay(layer: self)
+            if entry.layer !== self { entry = AnimatedDisplay(layer: self) }
+            entry.keys.formUnion(keys)
+            Layer.animatedDisplays[id] = entry
+        }
+    }
+
+    /// The registered layers of this tree with a committed animation of a key that needs display: each is marked
+    /// for drawing, and its state as presented at media time `time` is given, for `value(forKey:)` while it draws.
+    /// A layer whose animations of those keys are gone is drawn once more with its own values and forgotten.
+    /// Model lock held.
+    private func animatedDisplaysLocked(at time: Double) -> [ObjectIdentifier: LayerState] {
+        guard !Layer.animatedDisplays.isEmpty else { return [:] }
+        var presenting: [ObjectIdentifier: LayerState] = [:]
+        for (id, entry) in Layer.animatedDisplays {
+            guard let layer = entry.layer else {
+                Layer.animatedDisplays[id] = nil
+                continue
+            }
+            // In this tree (committed), with the time of its superlayer on the way.
+            var chain: [MediaTiming] = []
+            var node: Layer? = layer.committedParent
+            while let current = node, current !== self {
+                chain.append(current.committed.timing)
+                node = current.committedParent
+            }
+            guard layer === self || node === self else { continue }
+            if layer !== self { chain.append(committed.timing) }
+            func animates(_ animations: [AttachedAnimation]) -> Bool {
+                animations.contains { $0.animation.animatesKey(in: entry.keys) }
+            }
+            if animates(layer.committed.animations) {
+                let local = layer.committed.timing.localTime(parent: chain.reversed().reduce(time) {
+                    $1.localTime(parent: $0)
+                })
+                presenting[id] = layer.presentedStateLocked(at: local)
+                layer.needsDisplayFlag = true
+                Layer.markedForDisplay[id] = WeakLayer(layer: layer)
+                Layer.animatedDisplays[id]?.drawnPresented = true
+            } else if !animates(layer.model.animations) {
+                if entry.drawnPresented {
+                    layer.needsDisplayFlag = true
+                    Layer.markedForDisplay[id] = WeakLayer(layer: layer)
+                }
+                Layer.animatedDisplays[id] = nil
+            }
+        }
+        return presenting
+    }
+
+    /// Layers with animations of keys that need display (`needsDisplay(forKey:)`), held weakly. Model lock held to
+    /// touch it.
+    nonisolated(unsafe) static var animatedDisplays: [ObjectIdentifier: AnimatedDisplay] = [:]
 
     /// The marked layers in this layer's committed tree that a frame can see (neither they nor an ancestor hidden
     /// or at opacity 0), in an order that is the same from run to run. Model lock held.
@@ -134,6 +203,14 @@ extension Layer {
     /// Layers marked with setNeedsDisplay() and not drawn yet, held weakly (a marked layer that is let go is not
     /// kept for a drawing that will never be needed). Model lock held to touch it.
     nonisolated(unsafe) static var markedForDisplay: [ObjectIdentifier: WeakLayer] = [:]
+}
+
+struct AnimatedDisplay {
+    weak var layer: Layer?
+    /// The animated keys that need display.
+    var keys: Set<String> = []
+    /// A frame has drawn the layer with presented values (so it must be drawn once more when they are gone).
+    var drawnPresented = false
 }
 
 struct WeakLayer {

@@ -16,11 +16,14 @@ extension Layer {
     public var bounds: CGRect {
         get { read { $0.bounds } }
         set {
-            let resized = write(.bounds) { state in
+            let (redraw, resized) = write(.bounds) { state in
                 defer { state.bounds = newValue }
-                return state.needsDisplayOnBoundsChange && state.bounds.size != newValue.size
+                let resized = state.bounds.size != newValue.size
+                return (state.needsDisplayOnBoundsChange && resized, resized)
             }
-            if resized { setNeedsDisplay() }
+            // A new size asks for layout, as in Core Animation (Layer+Layout.swift).
+            if resized { setNeedsLayout() }
+            if redraw { setNeedsDisplay() }
         }
     }
     /// Where the anchor point sits in the superlayer's space.

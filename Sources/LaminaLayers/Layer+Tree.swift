@@ -19,6 +19,7 @@ extension Layer {
                 modelSublayers = []
                 hasSublayerArray = newValue != nil
                 Transaction.recordLocked(self, fields: LayerState.Field.sublayers.bit)
+                markNeedsLayoutLocked()
                 for layer in newValue ?? [] { insertLocked(layer, at: modelSublayers.count) }
             }
         }
@@ -93,6 +94,7 @@ extension Layer {
         hasSublayerArray = true
         layer.modelSuperlayer = self
         Transaction.recordLocked(self, fields: LayerState.Field.sublayers.bit)
+        markNeedsLayoutLocked()
     }
 
     private func removeFromSuperlayerLocked() {
@@ -100,6 +102,7 @@ extension Layer {
         parent.modelSublayers.removeAll { $0 === self }
         modelSuperlayer = nil
         Transaction.recordLocked(parent, fields: LayerState.Field.sublayers.bit)
+        parent.markNeedsLayoutLocked()
     }
 
     /// True when `self` is `layer` or one of its ancestors.

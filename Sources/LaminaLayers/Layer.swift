@@ -56,6 +56,9 @@ open class Layer: @unchecked Sendable {
 
     /// Marked with setNeedsDisplay() and not drawn since (Layer+Display.swift).
     var needsDisplayFlag = false
+    /// Marked with setNeedsLayout() (or by a change of the bounds' size or of the sublayers) and not laid out since
+    /// (Layer+Layout.swift).
+    var needsLayoutFlag = false
     var displays = 0
     /// The image the standard drawing path made last.
     var backingImage: Image?
@@ -177,6 +180,71 @@ open class Layer: @unchecked Sendable {
     /// manager). TextLayer gives the size its text needs.
     open func preferredFrameSize() -> CGSize {
         bounds.size
+    }
+
+    // MARK: Layout (Layer+Layout.swift)
+
+    /// Lays out the sublayers (CALayer's `layoutSublayers()`): the default calls the delegate's
+    /// `layoutSublayers(of:)`. Called for a layer marked with `setNeedsLayout()` (or by a change of its bounds' size
+    /// or of its sublayers) before the transaction commits, before a frame of its tree is drawn, and by
+    /// `layoutIfNeeded()`; superlayers are laid out before their sublayers. Subclasses override it.
+    open func layoutSublayers() {
+        delegate?.layoutSublayers(of: self)
+    }
+
+    // MARK: Key-value coding (Layer+KeyValueCoding.swift)
+
+    /// The value of a layer property by its Core Animation key (`"position"`, `"hidden"`, `"backgroundColor"`,
+    /// a specialised layer's keys), or the value stored under any other key with `setValue(_:forKey:)` (else
+    /// `defaultValue(forKey:)` of the layer's class). Structs come as themselves (`CGPoint`, `CGRect`,
+    /// `Transform3D`), numbers as the property's Swift type (`CGFloat`, `Float` for opacity), flags as `Bool`.
+    /// While a frame draws a layer whose animated key needs display (`needsDisplay(forKey:)`), it answers with
+    /// the values the frame presents, so `draw(in:)` draws the animation (docs/porting-layers.md).
+    open func value(forKey key: String) -> Any? {
+        keyValue(forKeyPath: key)
+    }
+
+    /// Sets a layer property by its key, as its setter does (in the current transaction, with its action); any
+    /// other key stores `value` on the layer (custom properties: docs/porting-layers.md). nil removes a custom
+    /// value; a value of the wrong type for a property is ignored.
+    open func setValue(_ value: Any?, forKey key: String) {
+        setKeyValue(value, forKeyPath: key)
+    }
+
+    /// `value(forKey:)` by key path: `"position.x"`, `"bounds.size.width"`, `"transform.rotation.z"`,
+    /// `"sublayerTransform.translation.x"`, the parts of a custom point, size or rect.
+    open func value(forKeyPath keyPath: String) -> Any? {
+        keyValue(forKeyPath: keyPath)
+    }
+
+    /// `setValue(_:forKey:)` by key path (`"transform.scale"` sets the scale of the matrix's decomposition).
+    open func setValue(_ value: Any?, forKeyPath keyPath: String) {
+        setKeyValue(value, forKeyPath: keyPath)
+    }
+
+    /// The value `value(forKey:)` gives for `key` when the layer has none (CALayer's `defaultValue(forKey:)`): the
+    /// documented default of a layer property (from the property table), nil for any other key. Subclasses override
+    /// it to give their custom keys defaults.
+    open class func defaultValue(forKey key: String) -> Any? {
+        standardDefaultValue(forKey: key)
+    }
+
+    /// Whether a change of `key` makes the layer draw again (CALayer's `needsDisplay(forKey:)`): false by default.
+    /// A subclass returns true for its custom keys: `setValue(_:forKey:)` then marks the layer with
+    /// `setNeedsDisplay()`, and while an animation of the key runs, every frame draws the layer again with the
+    /// presented value (docs/porting-layers.md).
+    open class func needsDisplay(forKey key: String) -> Bool {
+        false
+    }
+
+    /// A specialised layer's keys that the animatable key paths do not cover (instanceCount, string, lineCap,
+    /// ...), each over the subclass's own property, for key-value coding; empty for `Layer`.
+    class var styleKeys: [String: StyleKey] { [:] }
+
+    /// Whether the value for `key` is archived (CALayer's `shouldArchiveValue(forKey:)`): true. Lamina does not
+    /// archive layers; kept for ported code.
+    open func shouldArchiveValue(forKey key: String) -> Bool {
+        true
     }
 
     /// The action a change of `key` runs when nothing else gives one (Layer+Actions.swift): the implicit

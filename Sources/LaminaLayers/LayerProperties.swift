@@ -65,6 +65,9 @@ extension LayerState {
         case shape
         case text
         case replicator
+        /// The values of custom keys (`Layer.setValue(_:forKey:)`); animations of them are resolved by key
+        /// (AnimatableProperty.custom).
+        case customValues
 
         var bit: UInt64 { 1 << UInt64(rawValue) }
 
@@ -120,6 +123,7 @@ extension LayerState {
             case .animations: .stored(\.animations, affects: .paint)
             case .sublayers, .mask: .list
             case .gradient, .shape, .text, .replicator: .stored(\.special, affects: .paint)
+            case .customValues: .stored(\.customValues, affects: .paint)
             }
         }
     }
@@ -173,6 +177,9 @@ package struct LayerProperty: @unchecked Sendable {
         var sceneWrite: ((inout LayerState, SceneValue) -> Bool)?
         var effects: PropertyEffects
         var value: ((LayerState) -> Any)?
+        /// Sets the property from a value of any type (key-value coding: `Layer.setValue(_:forKey:)`), converted as
+        /// `coerceLayerValue` does; false when the value is not of the property's type.
+        var assign: ((inout LayerState, Any?) -> Bool)?
 
         /// A property that does not animate; `scene`: its scene-file key's form (nil: no key).
         @inline(__always)
@@ -180,7 +187,12 @@ package struct LayerProperty: @unchecked Sendable {
                                   affects: PropertyEffects) -> Declaration {
             Declaration(keyPath: keyPath, copy: { $0[keyPath: keyPath] = $1[keyPath: keyPath] }, animation: nil,
                         scene: scene.map { $0.resolved(for: Value.self) }, sceneWrite: sceneWriter(keyPath),
-                        effects: affects, value: { $0[keyPath: keyPath] })
+                        effects: affects, value: { $0[keyPath: keyPath] },
+                        assign: { state, value in
+                            guard let typed = coerceLayerValue(value, to: Value.self) else { return false }
+                            state[keyPath: keyPath] = typed
+                            return true
+                        })
         }
 
         /// A property animations may animate (its key path and sub-paths by its value kind); `implicitAction`: a

@@ -111,6 +111,29 @@ public struct LayerState: @unchecked Sendable {
     /// What a specialised layer (GradientLayer, ShapeLayer, TextLayer, ReplicatorLayer) paints or repeats, fixed by
     /// the layer's class when it is made; `.none` for a plain layer. Boxed, so a plain layer pays 8 bytes for it.
     public var special: SpecialContent = .none
+    /// The values stored under keys that are not layer properties (`setValue(_:forKey:)`, Core Animation's
+    /// key-value container): custom properties, animatable when their values are numbers, points, sizes, rects,
+    /// colours or transforms (docs/porting-layers.md). Empty by default.
+    public var customValues = CustomLayerValues()
 
     public init() {}
+}
+
+/// The values a layer stores under keys of its own (`Layer.setValue(_:forKey:)` of a key that is not a layer
+/// property), as given.
+public struct CustomLayerValues: @unchecked Sendable, CustomStringConvertible {
+    public var values: [String: Any] = [:]
+
+    public init() {}
+
+    public subscript(key: String) -> Any? {
+        get { values[key] }
+        set { values[key] = newValue }
+    }
+
+    public var isEmpty: Bool { values.isEmpty }
+
+    public var description: String {
+        "[" + values.keys.sorted().map { "\($0): \(values[$0]!)" }.joined(separator: ", ") + "]"
+    }
 }

@@ -7,6 +7,8 @@ import LaminaDrawing
 /// `instanceColor` plus i times the offsets, and sees time shifted by i x `instanceDelay`. The sublayers are planned
 /// once per instance; nothing is copied.
 open class ReplicatorLayer: Layer, @unchecked Sendable {
+    override class var styleKeys: [String: StyleKey] { ReplicatorLayer.ownStyleKeys }
+
     public override init() {
         super.init()
         becomeSpecial(.replicator(ReplicatorStyle()))
@@ -66,4 +68,17 @@ open class ReplicatorLayer: Layer, @unchecked Sendable {
         get { read { $0.replicator?.instanceDelay ?? 0 } }
         set { writeStyle(key: "instanceDelay") { $0.replicator?.instanceDelay = newValue } }
     }
+}
+
+extension ReplicatorLayer {
+    /// The keys of this class that the animatable key paths do not cover (or give another type), for key-value
+    /// coding (Layer+KeyValueCoding.swift).
+    nonisolated(unsafe) static let ownStyleKeys: [String: StyleKey] = [
+        "instanceCount": StyleKey(\ReplicatorLayer.instanceCount),
+        "instanceRedOffset": StyleKey(\ReplicatorLayer.instanceRedOffset),
+        "instanceGreenOffset": StyleKey(\ReplicatorLayer.instanceGreenOffset),
+        "instanceBlueOffset": StyleKey(\ReplicatorLayer.instanceBlueOffset),
+        "instanceAlphaOffset": StyleKey(\ReplicatorLayer.instanceAlphaOffset),
+        "instanceDelay": StyleKey(\ReplicatorLayer.instanceDelay),
+    ]
 }

@@ -6,6 +6,8 @@ import LaminaDrawing
 /// layer's space and is not clipped to the bounds; the fill is painted first, the stroke above it, in place of
 /// contents. The shape is made at the density the layer is shown at, so it stays sharp when scaled.
 open class ShapeLayer: Layer, @unchecked Sendable {
+    override class var styleKeys: [String: StyleKey] { ShapeLayer.ownStyleKeys }
+
     public override init() {
         super.init()
         becomeSpecial(.shape(ShapeStyle()))
@@ -85,4 +87,13 @@ open class ShapeLayer: Layer, @unchecked Sendable {
         get { read { $0.shape?.strokeEnd ?? 1 } }
         set { writeStyle(key: "strokeEnd") { $0.shape?.strokeEnd = newValue } }
     }
+}
+
+extension ShapeLayer {
+    /// The keys of this class that the animatable key paths do not cover (or give another type), for key-value
+    /// coding (Layer+KeyValueCoding.swift).
+    nonisolated(unsafe) static let ownStyleKeys: [String: StyleKey] = [
+        "fillRule": StyleKey(\ShapeLayer.fillRule), "lineCap": StyleKey(\ShapeLayer.lineCap),
+        "lineJoin": StyleKey(\ShapeLayer.lineJoin),
+    ]
 }

@@ -5,6 +5,8 @@ import LaminaDrawing
 /// A layer that shows text (CATextLayer; docs/semantics.md, "Text layers"), shaped and laid out by Pango from the
 /// top-left of the bounds and cut off at the bounds. Drawn at the density it is shown at, in grey-scale antialiasing.
 open class TextLayer: Layer, @unchecked Sendable {
+    override class var styleKeys: [String: StyleKey] { TextLayer.ownStyleKeys }
+
     public override init() {
         super.init()
         becomeSpecial(.text(TextStyle()))
@@ -83,4 +85,14 @@ open class TextLayer: Layer, @unchecked Sendable {
         get { read { $0.text?.truncationMode ?? TextLayerTruncationMode.none } }
         set { writeStyle(key: nil) { $0.text?.truncationMode = newValue } }
     }
+}
+
+extension TextLayer {
+    /// The keys of this class that the animatable key paths do not cover (or give another type), for key-value
+    /// coding (Layer+KeyValueCoding.swift).
+    nonisolated(unsafe) static let ownStyleKeys: [String: StyleKey] = [
+        "string": StyleKey(\TextLayer.string), "font": StyleKey(\TextLayer.font),
+        "alignmentMode": StyleKey(\TextLayer.alignmentMode), "wrapped": StyleKey(\TextLayer.isWrapped),
+        "isWrapped": StyleKey(\TextLayer.isWrapped), "truncationMode": StyleKey(\TextLayer.truncationMode),
+    ]
 }

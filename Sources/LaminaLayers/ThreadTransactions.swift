@@ -16,6 +16,12 @@ final class ThreadTransactions: @unchecked Sendable {
     /// completion blocks wait for them (only the owning thread touches these).
     var explicitAnimations: CompletionGroup?
     var implicitAnimations: CompletionGroup?
+    /// While a frame draws layers whose custom-drawn keys are animated (Layer+KeyValueCoding.swift): the state each
+    /// such layer shows in that frame, which `value(forKey:)` reads on this thread during its drawing.
+    var presenting: [ObjectIdentifier: LayerState] = [:]
+    /// Set while this thread lays out marked layers (Layer+Layout.swift), so a commit inside `layoutSublayers()`
+    /// does not start the layout again.
+    var layingOut = false
 
     /// The completion group of the current transaction, made on first use.
     func currentAnimationGroup() -> CompletionGroup {

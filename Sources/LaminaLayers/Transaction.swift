@@ -32,6 +32,8 @@ public enum Transaction {
     /// it commits the thread's implicit transaction, as `flush()` does.
     public static func commit() {
         let thread = ThreadTransactions.current
+        // The outermost commit lays out the marked layers first, in this transaction (Layer+Layout.swift).
+        if thread.levels.count == 1 { Layer.layoutMarkedLayers() }
         guard let level = thread.levels.popLast() else {
             flush()
             return
@@ -55,6 +57,7 @@ public enum Transaction {
 
     /// Commits the calling thread's implicit transaction now (changes made outside `begin()` and `commit()`).
     public static func flush() {
+        Layer.layoutMarkedLayers()
         let thread = ThreadTransactions.current
         ModelLock.shared.withLock { thread.commitImplicitLocked() }
         thread.implicitSettings = [:]
