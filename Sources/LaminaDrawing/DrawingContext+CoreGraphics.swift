@@ -269,24 +269,8 @@ extension DrawingContext {
             draw(image, in: rect)
             return
         }
-        guard image.width > 0, image.height > 0, rect.width != 0, rect.height != 0 else { return }
-        let data = image.baseAddress.assumingMemoryBound(to: UInt8.self)
-        guard let source = cairo_image_surface_create_for_data(
-            data, CAIRO_FORMAT_ARGB32, Int32(image.width), Int32(image.height), Int32(image.bytesPerRow))
-        else { return }
-        defer { cairo_surface_destroy(source) }
-        cairo_save(cr)
-        if drawsImagesBottomUp {
-            cairo_translate(cr, Double(rect.minX), Double(rect.maxY))
-            cairo_scale(cr, Double(rect.width) / Double(image.width), -Double(rect.height) / Double(image.height))
-        } else {
-            cairo_translate(cr, Double(rect.minX), Double(rect.minY))
-            cairo_scale(cr, Double(rect.width) / Double(image.width), Double(rect.height) / Double(image.height))
+        withImageSource(image, in: rect, bottomUp: drawsImagesBottomUp, extend: CAIRO_EXTEND_REPEAT) {
+            drawing(nil) { cairo_paint_with_alpha(cr, state.alpha) }
         }
-        cairo_set_source_surface(cr, source, 0, 0)
-        cairo_pattern_set_extend(cairo_get_source(cr), CAIRO_EXTEND_REPEAT)
-        cairo_pattern_set_filter(cairo_get_source(cr), state.filter)
-        drawing(nil) { cairo_paint_with_alpha(cr, state.alpha) }
-        cairo_restore(cr)
     }
 }

@@ -17,6 +17,24 @@ extension DrawingContext {
     }
 
     private func draw(_ image: Image, in rect: CGRect, bottomUp: Bool) {
+        withImageSource(image, in: rect, bottomUp: bottomUp, extend: CAIRO_EXTEND_PAD) {
+            cairo_new_path(cr)
+            cairo_rectangle(cr, 0, 0, Double(image.width), Double(image.height))
+            drawing(fillExtents) {
+                if state.alpha < 1 {
+                    cairo_clip(cr)
+                    cairo_paint_with_alpha(cr, state.alpha)
+                } else {
+                    cairo_fill(cr)
+                }
+            }
+        }
+    }
+
+    /// Runs `paint` with `image` as cairo's source, mapped onto `rect` (first row at maxY when `bottomUp`) and
+    /// extended with `extend`, in a saved state; nothing for an empty image or rectangle.
+    func withImageSource(_ image: Image, in rect: CGRect, bottomUp: Bool, extend: cairo_extend_t,
+                         _ paint: () -> Void) {
         guard image.width > 0, image.height > 0, rect.width != 0, rect.height != 0 else { return }
         let data = image.baseAddress.assumingMemoryBound(to: UInt8.self)
         guard let source = cairo_image_surface_create_for_data(
@@ -32,18 +50,9 @@ extension DrawingContext {
             cairo_scale(cr, Double(rect.width) / Double(image.width), Double(rect.height) / Double(image.height))
         }
         cairo_set_source_surface(cr, source, 0, 0)
-        cairo_pattern_set_extend(cairo_get_source(cr), CAIRO_EXTEND_PAD)
+        cairo_pattern_set_extend(cairo_get_source(cr), extend)
         cairo_pattern_set_filter(cairo_get_source(cr), state.filter)
-        cairo_new_path(cr)
-        cairo_rectangle(cr, 0, 0, Double(image.width), Double(image.height))
-        drawing(fillExtents) {
-            if state.alpha < 1 {
-                cairo_clip(cr)
-                cairo_paint_with_alpha(cr, state.alpha)
-            } else {
-                cairo_fill(cr)
-            }
-        }
+        paint()
         cairo_restore(cr)
     }
 

@@ -10,8 +10,8 @@ import Testing
     let red = RGBA8(r: 255, g: 0, b: 0, a: 255), white = RGBA8(r: 255, g: 255, b: 255, a: 255)
 
     func root(_ size: CGFloat) -> Layer {
-        let root = Layer()
-        root.bounds = CGRect(x: 0, y: 0, width: size, height: size)
+        // A root placed at the origin of the top space, so hit-test points are in its own space.
+        let root = Layer(frame: CGRect(x: 0, y: 0, width: size, height: size))
         root.backgroundColor = .white
         return root
     }

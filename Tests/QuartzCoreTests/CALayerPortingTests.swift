@@ -298,3 +298,37 @@ final class CALayerPortingTests: XCTestCase {
         XCTAssertNil(copy.superlayer)
     }
 }
+
+final class ReadmeExampleTests: XCTestCase {
+    /// README.md's "Code written for iOS and macOS" example, as written there.
+    func testTheReadmeCardExample() throws {
+        let card = CAShapeLayer()
+        card.frame = CGRect(x: 20, y: 20, width: 200, height: 120)
+        card.path = CGPath(roundedRect: card.bounds, cornerWidth: 16, cornerHeight: 16, transform: nil)
+        card.fillColor = CGColor(red: 0.2, green: 0.4, blue: 0.9, alpha: 1)
+        let grow = CABasicAnimation(keyPath: "transform.scale")
+        grow.fromValue = 0.5
+        grow.toValue = 1
+        grow.duration = 0.3
+        card.add(grow, forKey: "grow")
+        XCTAssertEqual(card.path?.boundingBox, CGRect(x: 0, y: 0, width: 200, height: 120))
+        XCTAssertEqual(card.animationKeys(), ["grow"])
+        XCTAssertEqual((card.animation(forKey: "grow") as? CABasicAnimation)?.toValue as? Int, 1)
+        // Drawn with render(in:) into a bitmap context flipped upright: the fill inside, nothing outside.
+        let ctx = try XCTUnwrap(CGContext(data: nil, width: 240, height: 160, bitsPerComponent: 8, bytesPerRow: 0,
+                                          space: CGColorSpaceCreateDeviceRGB(),
+                                          bitmapInfo: CGImageAlphaInfo.premultipliedLast.rawValue))
+        ctx.translateBy(x: 0, y: 160)
+        ctx.scaleBy(x: 1, y: -1)
+        let root = CALayer()
+        root.bounds = CGRect(x: 0, y: 0, width: 240, height: 160)
+        root.addSublayer(card)
+        card.removeAllAnimations()
+        root.render(in: ctx)
+        let bytes = try XCTUnwrap(ctx.data).assumingMemoryBound(to: UInt8.self)
+        let inside = 80 * ctx.bytesPerRow + 120 * 4
+        XCTAssertEqual([bytes[inside], bytes[inside + 1], bytes[inside + 2], bytes[inside + 3]], [51, 102, 230, 255])
+        let corner = 21 * ctx.bytesPerRow + 21 * 4
+        XCTAssertEqual(bytes[corner + 3], 0, "the rounded corner leaves the context clear")
+    }
+}
