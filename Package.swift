@@ -86,7 +86,7 @@ let package = Package(
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "LaminaLayersTests",
                     dependencies: ["LaminaLayers", "LaminaDrawing", "LaminaTestSupport", "CPango", "CCairo"]),
-        .testTarget(name: "LaminaRenderTests", dependencies: ["Lamina", "LaminaBench", "LaminaTestSupport", "QuartzCore"],
+        .testTarget(name: "LaminaRenderTests", dependencies: ["Lamina", "LaminaBench", "LaminaTestSupport", "QuartzCore", "CEGL"],
                     resources: [.copy("Scenes")]),
         .testTarget(name: "LaminaSceneTests", dependencies: ["Lamina", "LaminaScene", "LaminaTestSupport"],
                     resources: [.copy("Fixtures")]),

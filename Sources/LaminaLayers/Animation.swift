@@ -17,6 +17,9 @@ open class Animation: @unchecked Sendable {
     public var isRemovedOnCompletion = true
     /// Told when the animation starts and stops; held strongly, as CAAnimation holds its delegate.
     public var delegate: AnimationDelegate?
+    /// The frame rates the animation would like (Core Animation's `preferredFrameRateRange`): a hint kept for ported
+    /// code; frames come at the display's or the export's rate.
+    public var preferredFrameRateRange: FrameRateRange = .default
 
     public init() {}
 
@@ -46,6 +49,7 @@ open class Animation: @unchecked Sendable {
         timingFunction = other.timingFunction
         isRemovedOnCompletion = other.isRemovedOnCompletion
         delegate = other.delegate
+        preferredFrameRateRange = other.preferredFrameRateRange
     }
 
     // MARK: CAMediaTiming
@@ -235,4 +239,26 @@ final class CompletionGroup: @unchecked Sendable {
         lock.withLock { self.blocks = blocks }
         return leave()
     }
+}
+
+/// A range of frame rates an animation or display link would like (Core Animation's `CAFrameRateRange`).
+public struct FrameRateRange: Hashable, Sendable {
+    public var minimum: Float
+    public var maximum: Float
+    /// nil: no preference within the range.
+    public var preferred: Float?
+
+    public init(minimum: Float, maximum: Float, preferred: Float? = nil) {
+        (self.minimum, self.maximum, self.preferred) = (minimum, maximum, preferred)
+    }
+
+    public init(minimum: Float, maximum: Float, __preferred preferred: Float) {
+        self.init(minimum: minimum, maximum: maximum, preferred: preferred)
+    }
+
+    /// No preference: the display's own rate.
+    public static let `default` = FrameRateRange(minimum: 0, maximum: 0, preferred: 0)
+
+    /// Whether two ranges are equal (Core Animation's `isEqual(to:)`).
+    public func isEqual(to range: FrameRateRange) -> Bool { self == range }
 }

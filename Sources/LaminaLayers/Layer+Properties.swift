@@ -252,3 +252,19 @@ extension Layer {
     /// Animation's type, `Any?`.
     public var contentsImage: Image? { contents as? Image }
 }
+
+extension Layer {
+    /// Whether the layer's contents are drawn flipped vertically (CALayer's `contentsAreFlipped()`): true when an odd
+    /// number of the layer's superlayers have `isGeometryFlipped` set (their sublayers' y runs up), so drawing code
+    /// can keep its pictures upright. Lamina draws contents upright in their layer's space and flips only geometry
+    /// (docs/semantics.md), so this reports the flip for code that reads it.
+    public func contentsAreFlipped() -> Bool {
+        var flipped = false
+        var node = superlayer
+        while let layer = node {
+            if layer.isGeometryFlipped { flipped.toggle() }
+            node = layer.superlayer
+        }
+        return flipped
+    }
+}

@@ -1,27 +1,9 @@
 import Foundation
 import LaminaCore
+import LaminaLayers
 
-/// A range of frame rates a display link (or animation) would like: Core Animation's `CAFrameRateRange`.
-public struct CAFrameRateRange: Hashable, Sendable {
-    public var minimum: Float
-    public var maximum: Float
-    /// nil: no preference within the range.
-    public var preferred: Float?
-
-    public init(minimum: Float, maximum: Float, preferred: Float? = nil) {
-        (self.minimum, self.maximum, self.preferred) = (minimum, maximum, preferred)
-    }
-
-    public init(minimum: Float, maximum: Float, __preferred preferred: Float) {
-        self.init(minimum: minimum, maximum: maximum, preferred: preferred)
-    }
-
-    /// No preference: the display's own rate.
-    public static let `default` = CAFrameRateRange(minimum: 0, maximum: 0, preferred: 0)
-
-    /// Whether two ranges are equal (Core Animation's `isEqual(to:)`).
-    public func isEqual(to range: CAFrameRateRange) -> Bool { self == range }
-}
+/// A range of frame rates a display link or animation would like: Lamina's `FrameRateRange`.
+public typealias CAFrameRateRange = LaminaLayers.FrameRateRange
 
 /// Core Animation's display link: calls its handler once per frame on the run loop it is added to, with the frame's
 /// `timestamp` and `targetTimestamp` on the media clock (`CACurrentMediaTime()`).

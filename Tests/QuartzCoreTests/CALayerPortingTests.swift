@@ -272,6 +272,42 @@ final class CALayerPortingTests: XCTestCase {
         XCTAssertTrue(type(of: shown!) == CAShapeLayer.self)
     }
 
+    func testContentsAreFlippedFollowsTheFlippedSuperlayers() {
+        let root = CALayer(), middle = CALayer(), leaf = CALayer()
+        root.addSublayer(middle)
+        middle.addSublayer(leaf)
+        XCTAssertFalse(leaf.contentsAreFlipped())
+        root.isGeometryFlipped = true
+        XCTAssertTrue(leaf.contentsAreFlipped())
+        XCTAssertTrue(middle.contentsAreFlipped())
+        XCTAssertFalse(root.contentsAreFlipped())
+        middle.isGeometryFlipped = true
+        XCTAssertFalse(leaf.contentsAreFlipped())
+    }
+
+    func testPreferredFrameRateRanges() {
+        let animation = CABasicAnimation(keyPath: "opacity")
+        XCTAssertEqual(animation.preferredFrameRateRange, CAFrameRateRange.default)
+        animation.preferredFrameRateRange = CAFrameRateRange(minimum: 30, maximum: 120, preferred: 60)
+        let copy = animation.copy() as! CABasicAnimation
+        XCTAssertEqual(copy.preferredFrameRateRange.preferred, 60)
+        XCTAssertTrue(copy.preferredFrameRateRange.isEqual(to: CAFrameRateRange(minimum: 30, maximum: 120, preferred: 60)))
+        var ticks: [CFTimeInterval] = []
+        let link = CADisplayLink { link in ticks.append(link.timestamp) }
+        link.preferredFrameRateRange = CAFrameRateRange(minimum: 50, maximum: 100, preferred: 100)
+        XCTAssertEqual(link.duration, 0.01, accuracy: 1e-12)
+        link.add(to: .main, forMode: .default)
+        let deadline = Date().addingTimeInterval(5)
+        while ticks.count < 3 && Date() < deadline { RunLoop.main.run(until: Date().addingTimeInterval(0.02)) }
+        link.invalidate()
+        XCTAssertGreaterThanOrEqual(ticks.count, 3)
+        XCTAssertEqual(ticks, ticks.sorted())
+        XCTAssertEqual(link.targetTimestamp, link.timestamp + link.duration, accuracy: 1e-9)
+        let count = ticks.count
+        RunLoop.main.run(until: Date().addingTimeInterval(0.05))
+        XCTAssertEqual(ticks.count, count, "an invalidated link is not called again")
+    }
+
     func testLayersAreEqualOnlyToThemselves() {
         let a = CALayer(), b = CALayer()
         XCTAssertEqual(a, a)
