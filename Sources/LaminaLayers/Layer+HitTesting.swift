@@ -69,12 +69,6 @@ extension Layer: HitTestNode {
 
 extension LayerSnapshot: HitTestNode {
     var hitTestChildren: [LayerSnapshot] { sublayers }
-    // The protocol's properties (dynamic member lookup does not witness a requirement).
-    var isHidden: Bool { state.isHidden }
-    var isDoubleSided: Bool { state.isDoubleSided }
-    var masksToBounds: Bool { state.masksToBounds }
-    var bounds: CGRect { state.bounds }
-    var zPosition: CGFloat { state.zPosition }
 
     func mapToSuperlayer(sublayerSpace: Transform3D) -> Matrix3 { state.mapToSuperlayer(sublayerSpace: sublayerSpace) }
 
