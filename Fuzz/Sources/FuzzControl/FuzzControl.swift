@@ -22,7 +22,7 @@ public func fuzzControl(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
             }
         }
     }
-    _ = scene.root.presentation(at: 10)
+    _ = scene.root.presentationSnapshot(at: 10)
     return 0
 }
 

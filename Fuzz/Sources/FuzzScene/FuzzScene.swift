@@ -19,7 +19,7 @@ public func fuzzScene(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         let end = scene.duration.isFinite ? min(max(scene.duration, 0), 1e6) : 0
         for time in [0, end * 0.37, end, end + 1] {
             scene.advance(to: time)
-            _ = scene.root.presentation(at: time)
+            _ = scene.root.presentationSnapshot(at: time)
         }
     } catch let error as SceneError {
         if error.problems.isEmpty { FuzzDriver.fail("a SceneError with no problem") }
