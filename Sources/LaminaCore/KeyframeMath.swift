@@ -19,6 +19,47 @@ public enum KeyframeMath {
         return p1 + t * b + t2 * c + t3 * d
     }
 
+    /// Tension, continuity and bias at one keyframe of a Kochanek-Bartels spline (CAKeyframeAnimation's
+    /// `tensionValues`, `continuityValues` and `biasValues`); all 0 is Catmull-Rom.
+    public struct TCB: Equatable, Sendable {
+        public var tension, continuity, bias: Double
+
+        public init(tension: Double = 0, continuity: Double = 0, bias: Double = 0) {
+            (self.tension, self.continuity, self.bias) = (tension, continuity, bias)
+        }
+
+        public static let zero = TCB()
+    }
+
+    /// The weights w0...w3 with which the Kochanek-Bartels segment from p1 (s = 0) to p2 (s = 1) is
+    /// w0 p0 + w1 p1 + w2 p2 + w3 p3, p0 and p3 being the neighbours (pass the end value as its own neighbour at the
+    /// ends of a list). The standard form: a cubic Hermite from p1 to p2 with the tangent leaving p1
+    /// (1 - t1)(1 + c1)(1 + b1)/2 (p1 - p0) + (1 - t1)(1 - c1)(1 - b1)/2 (p2 - p1) and the one arriving at p2
+    /// (1 - t2)(1 - c2)(1 + b2)/2 (p2 - p1) + (1 - t2)(1 + c2)(1 - b2)/2 (p3 - p2), with (t1, c1, b1) of p1 and
+    /// (t2, c2, b2) of p2. The weights sum to 1, so any value that can be added and scaled (numbers, points,
+    /// colours, lists of them) is combined with them. An s outside 0...1 extends the same cubic.
+    public static func hermiteWeights(_ s: Double, start: TCB, end: TCB) -> SIMD4<Double> {
+        let s2 = s * s, s3 = s2 * s
+        let h00 = 2 * s3 - 3 * s2 + 1, h10 = s3 - 2 * s2 + s, h01 = -2 * s3 + 3 * s2, h11 = s3 - s2
+        let inA = (1 - start.tension) * (1 + start.continuity) * (1 + start.bias) / 2
+        let inB = (1 - start.tension) * (1 - start.continuity) * (1 - start.bias) / 2
+        let outA = (1 - end.tension) * (1 - end.continuity) * (1 + end.bias) / 2
+        let outB = (1 - end.tension) * (1 + end.continuity) * (1 - end.bias) / 2
+        return SIMD4(-h10 * inA,
+                     h00 + h10 * (inA - inB) - h11 * outA,
+                     h01 + h10 * inB + h11 * (outA - outB),
+                     h11 * outB)
+    }
+
+    /// The Kochanek-Bartels segment from p1 to p2 at s (`hermiteWeights` applied to four points).
+    public static func kochanekBartels(_ p0: SIMD4<Double>, _ p1: SIMD4<Double>, _ p2: SIMD4<Double>,
+                                       _ p3: SIMD4<Double>, _ s: Double, start: TCB = .zero, end: TCB = .zero)
+        -> SIMD4<Double>
+    {
+        let w = hermiteWeights(s, start: start, end: end)
+        return w[0] * p0 + w[1] * p1 + w[2] * p2 + w[3] * p3
+    }
+
     /// The key times of paced mode, from the lengths of the legs between consecutive values (n - 1 legs for n
     /// values): the distance travelled up to each value divided by the whole distance, so a linear walk through
     /// them moves at constant speed; 0 first and 1 last. When the whole distance is 0 (all values equal) or not

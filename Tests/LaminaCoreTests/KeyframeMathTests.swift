@@ -37,6 +37,36 @@ import Testing
         #expect(close(KeyframeMath.catmullRom(ten, zero, ten, ten, 0.5), SIMD4(70.0 / 16, 0, 0, 0)))
     }
 
+    @Test func kochanekBartelsWithZeroParametersIsCatmullRom() {
+        let (p0, p1, p2, p3) = (SIMD4<Double>(0, 0, 0, 0), SIMD4<Double>(1, 2, 0, 0), SIMD4<Double>(3, 2, 0, 0),
+                                SIMD4<Double>(4, 0, 0, 0))
+        for s in [0, 0.25, 0.5, 0.8, 1] {
+            #expect(close(KeyframeMath.kochanekBartels(p0, p1, p2, p3, s), KeyframeMath.catmullRom(p0, p1, p2, p3, s)))
+            let w = KeyframeMath.hermiteWeights(s, start: KeyframeMath.TCB(tension: 0.3, continuity: -0.2, bias: 0.7),
+                                                end: KeyframeMath.TCB(tension: -0.5, continuity: 0.4, bias: -1))
+            #expect(abs(w.sum() - 1) < 1e-12)  // an affine combination: any value that adds and scales
+        }
+    }
+
+    @Test func kochanekBartelsHandWorked() {
+        func kb(_ values: [Double], _ s: Double, _ start: KeyframeMath.TCB, _ end: KeyframeMath.TCB) -> Double {
+            KeyframeMath.kochanekBartels(SIMD4(values[0], 0, 0, 0), SIMD4(values[1], 0, 0, 0), SIMD4(values[2], 0, 0, 0),
+                                         SIMD4(values[3], 0, 0, 0), s, start: start, end: end)[0]
+        }
+        // Tension 1: no tangents, the value is p1 h00 + p2 h01; h01(0.25) = 3/16 - 2/64 = 10/64.
+        let tight = KeyframeMath.TCB(tension: 1)
+        #expect(abs(kb([50, 0, 10, -40], 0.25, tight, tight) - 1.5625) < 1e-12)
+        // Continuity -1: both tangents are the chord, so the segment is straight.
+        let corner = KeyframeMath.TCB(continuity: -1)
+        #expect(abs(kb([50, 0, 10, -40], 0.25, corner, corner) - 2.5) < 1e-12)
+        // Bias 1 at p1: the tangent leaving it is p1 - p0 = 4; the one arriving at p2 (0) is 2/2 + 0/2 = 1.
+        // Hermite at 0.5: 0.5 x 4 + 0.125 x 4 + 0.5 x 6 - 0.125 x 1 = 5.375.
+        #expect(abs(kb([0, 4, 6, 6], 0.5, KeyframeMath.TCB(bias: 1), .zero) - 5.375) < 1e-12)
+        // Continuity 1 at p2 with p3 = p2 + 10: the arriving tangent is all (p3 - p2) = 10, the leaving one at
+        // p1 (0) is (0 - 0)/2 + (2 - 0)/2 = 1: 0.5 x 0 + 0.125 x 1 + 0.5 x 2 - 0.125 x 10 = -0.125.
+        #expect(abs(kb([0, 0, 2, 12], 0.5, .zero, KeyframeMath.TCB(continuity: 1)) + 0.125) < 1e-12)
+    }
+
     @Test func pacedKeyTimesFollowTheLegs() {
         // Legs of 5, 0 and 15.
         #expect(close(KeyframeMath.pacedKeyTimes(legs: [5, 0, 15]), [0, 0.25, 0.25, 1]))
