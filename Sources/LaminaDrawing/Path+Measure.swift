@@ -38,8 +38,24 @@ public struct PathMeasure: Sendable {
     /// The total length, summed over the subpaths.
     public let length: Double
     /// For each element of the path, in order, the distance along the path where it ends (a move: where it
-    /// starts the next subpath): the vertices a keyframe animation's `keyTimes` name.
+    /// starts the next subpath).
     public let elementEnds: [Double]
+
+    /// A keyframe of the path (CAKeyframeAnimation's path keyframes): where it is along the path, the point, and
+    /// the direction of the path arriving there (the first: leaving it), atan2(dy, dx) in radians.
+    public struct Vertex: Equatable, Sendable {
+        public var distance: Double
+        public var point: CGPoint
+        public var angle: Double
+    }
+
+    /// The path's keyframes, which a keyframe animation's `keyTimes` name (docs/animation.md, "Keyframes"): its
+    /// first point, then the end of every line and curve (even one of no length); an arc's joining line when it
+    /// has length and the arc's end when it turns; a close when it draws a line back; a rect's four corners
+    /// (the last by its close); an ellipse's end; a rounded rect's corner arcs and straight sides (those with
+    /// length). A move after the first point starts no keyframe: the jump to it is part of the next one's
+    /// segment. Empty for a path with no usable element.
+    public let vertices: [Vertex]
 
     /// Core Animation-like fidelity for layer paths: a twentieth of a point.
     public static let defaultTolerance = 0.05
@@ -55,6 +71,7 @@ public struct PathMeasure: Sendable {
             ends.append(flattener.distance)
         }
         elementEnds = ends
+        vertices = flattener.finishedVertices()
         self.tolerance = tolerance
         pieces = flattener.pieces
         firstPoint = flattener.firstPoint
@@ -104,6 +121,8 @@ struct PathFlattener {
     /// Where each subpath's pieces begin and whether a close ended it (Path+Trim.swift strokes parts of them).
     /// Drawing on after a close begins a new subpath at the closed point, as in cairo.
     var subpaths: [(firstPiece: Int, closed: Bool)] = []
+    /// PathMeasure's keyframes so far; an angle is nil where no piece has been walked yet.
+    var vertices: [(distance: Double, point: SIMD2<Double>, angle: Double?)] = []
 
     /// The most pieces one element is cut into, whatever its size.
     static let maximumPieces = 1 << 16
@@ -121,40 +140,48 @@ struct PathFlattener {
             move(v(p))
         case .line(let p):
             guard finite(p) else { return }
+            let drawn = current != nil
             line(v(p))
+            if drawn { markVertex() }
         case .curve(let p, let c1, let c2):
             guard finite(p, c1, c2) else { return }
             if current == nil { move(v(c1)) }
             cubic(v(c1), v(c2), v(p))
+            markVertex()
         case .quadCurve(let p, let c):
             guard finite(p, c) else { return }
             if current == nil { move(v(c)) }
             // The equivalent cubic, as DrawingContext hands it to cairo.
             let p0 = current!, control = v(c), end = v(p)
             cubic(p0 + 2.0 / 3 * (control - p0), end + 2.0 / 3 * (control - end), end)
+            markVertex()
         case .arc(let c, let r, let a0, let a1, let clockwise):
             guard finite(c), r.isFinite, let (start, end) = DrawingContext.arcAngles(
                 start: Double(a0), end: Double(a1), clockwise: clockwise)
             else { return }
-            arc(center: v(c), radii: SIMD2(repeating: max(0, Double(r))), from: start, to: end, clockwise: clockwise)
+            arc(center: v(c), radii: SIMD2(repeating: max(0, Double(r))), from: start, to: end, clockwise: clockwise,
+                marking: true)
         case .close:
-            close()
+            closeMarking()
         case .rect(let rect):
             let r = rect.standardized
             guard finite(r.origin, CGPoint(x: r.maxX, y: r.maxY)) else { return }
             let (x0, y0, x1, y1) = (Double(r.minX), Double(r.minY), Double(r.maxX), Double(r.maxY))
             move(SIMD2(x0, y0))
             line(SIMD2(x1, y0))
+            markVertex()
             line(SIMD2(x1, y1))
+            markVertex()
             line(SIMD2(x0, y1))
-            close()
+            markVertex()
+            closeMarking()
         case .ellipse(let rect):
             let r = rect.standardized
             guard finite(r.origin, CGPoint(x: r.maxX, y: r.maxY)), r.width > 0, r.height > 0 else { return }
             current = nil
             arc(center: SIMD2(Double(r.midX), Double(r.midY)), radii: SIMD2(Double(r.width), Double(r.height)) / 2,
-                from: 0, to: 2 * .pi, clockwise: false)
-            close()
+                from: 0, to: 2 * .pi, clockwise: false, marking: true)
+            closeMarking()
         case .roundedRect(let rect, let radius):
             let r = rect.standardized
             guard finite(r.origin, CGPoint(x: r.maxX, y: r.maxY)) else { return }
@@ -163,11 +190,12 @@ struct PathFlattener {
             let (x0, y0, x1, y1) = (Double(r.minX), Double(r.minY), Double(r.maxX), Double(r.maxY))
             let radii = SIMD2(k, k)
             current = nil
-            arc(center: SIMD2(x1 - k, y0 + k), radii: radii, from: -.pi / 2, to: 0, clockwise: false)
-            arc(center: SIMD2(x1 - k, y1 - k), radii: radii, from: 0, to: .pi / 2, clockwise: false)
-            arc(center: SIMD2(x0 + k, y1 - k), radii: radii, from: .pi / 2, to: .pi, clockwise: false)
-            arc(center: SIMD2(x0 + k, y0 + k), radii: radii, from: .pi, to: 3 * .pi / 2, clockwise: false)
-            close()
+            arc(center: SIMD2(x1 - k, y0 + k), radii: radii, from: -.pi / 2, to: 0, clockwise: false, marking: true)
+            arc(center: SIMD2(x1 - k, y1 - k), radii: radii, from: 0, to: .pi / 2, clockwise: false, marking: true)
+            arc(center: SIMD2(x0 + k, y1 - k), radii: radii, from: .pi / 2, to: .pi, clockwise: false, marking: true)
+            arc(center: SIMD2(x0 + k, y0 + k), radii: radii, from: .pi, to: 3 * .pi / 2, clockwise: false,
+                marking: true)
+            closeMarking()
         }
     }
 
@@ -176,6 +204,30 @@ struct PathFlattener {
         subpathStart = p
         subpaths.append((pieces.count, false))
         if firstPoint == nil { firstPoint = CGPoint(x: p.x, y: p.y) }
+        // The path's first point is its first keyframe; later moves are none.
+        if vertices.isEmpty { vertices.append((distance, p, nil)) }
+    }
+
+    /// A keyframe where the walk now is, arriving in the direction of the last piece.
+    mutating func markVertex() {
+        guard let current else { return }
+        vertices.append((distance, current, pieces.last?.angle1))
+    }
+
+    /// A close that is a keyframe when it draws a line back (one longer than rounding: an ellipse's end is its
+    /// start give or take 1e-15).
+    mutating func closeMarking() {
+        let before = distance
+        close()
+        if distance - before > 1e-9 * max(1, abs(before)) { markVertex() }
+    }
+
+    /// The keyframes with every angle known: one not yet known (before the first piece) is the first piece's.
+    func finishedVertices() -> [PathMeasure.Vertex] {
+        let first = pieces.first?.angle0 ?? 0
+        return vertices.map { v in
+            PathMeasure.Vertex(distance: v.distance, point: CGPoint(x: v.point.x, y: v.point.y), angle: v.angle ?? first)
+        }
     }
 
     /// A straight piece from the current point to `p` with the given end tangents (the chord's direction when
@@ -229,14 +281,23 @@ struct PathFlattener {
     }
 
     /// An elliptical arc about `center` with radii (rx, ry), from angle `from` to `to` (decreasing when
-    /// clockwise), joined to the current point by a line (or moved to when there is none).
-    mutating func arc(center: SIMD2<Double>, radii: SIMD2<Double>, from: Double, to: Double, clockwise: Bool) {
+    /// clockwise), joined to the current point by a line (or moved to when there is none). `marking`: the joining
+    /// line (when it has length) and the turn (when there is one) are keyframes.
+    mutating func arc(center: SIMD2<Double>, radii: SIMD2<Double>, from: Double, to: Double, clockwise: Bool,
+                      marking: Bool = false) {
         func point(_ a: Double) -> SIMD2<Double> { center + radii * SIMD2(cos(a), sin(a)) }
         let start = point(from)
-        if current == nil { move(start) } else { line(start) }
+        if current == nil {
+            move(start)
+        } else {
+            let before = distance
+            line(start)
+            if marking, distance > before { markVertex() }
+        }
         let radius = max(radii.x, radii.y)
         let sweep = clockwise ? from - to : to - from
         guard radius > 0, sweep > 0 else { return }
+        defer { if marking { markVertex() } }
         // Chord deviation <= radius (1 - cos(step / 2)) for a circle; the ellipse's second derivative is at
         // most the larger radius, so the same bound holds for it.
         let sagittaStep = tolerance < radius ? 2 * acos(1 - tolerance / radius) : .pi / 2
