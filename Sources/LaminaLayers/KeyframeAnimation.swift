@@ -13,10 +13,11 @@ open class KeyframeAnimation: PropertyAnimation, @unchecked Sendable {
         case discrete
         /// Constant speed over the summed distances between values; keyTimes and timingFunctions are ignored.
         case paced
-        /// A Catmull-Rom spline through the values (tension, continuity and bias 0).
+        /// A Kochanek-Bartels spline through the values (`tensionValues`, `continuityValues`, `biasValues`; all 0:
+        /// Catmull-Rom).
         case cubic
-        /// The spline of `cubic`, travelled at constant speed: key times from the distances between the values
-        /// (keyTimes and timingFunctions ignored, as for `paced`).
+        /// The spline of `cubic`, travelled at constant speed along it (keyTimes and timingFunctions ignored, as
+        /// for `paced`).
         case cubicPaced
     }
 
@@ -28,41 +29,67 @@ open class KeyframeAnimation: PropertyAnimation, @unchecked Sendable {
         case rotateAutoReverse = "autoReverse"
     }
 
-    /// The values, of the key path's type (as `BasicAnimation`'s).
+    /// The values, of the key path's type (as `BasicAnimation`'s; with a `valueFunction`, its numbers).
     public var values: [Any]?
-    /// Where each value is reached, as fractions of the duration: non-decreasing, 0...1, one per value (discrete:
-    /// one more, or one per value). nil or a list that breaks these rules: evenly spaced.
+    /// Where each value (or path keyframe) is reached, as fractions of the duration: non-decreasing, 0...1, one
+    /// per value (discrete: one more, or one per value). nil or a list that breaks these rules: evenly spaced.
+    /// Ignored by `paced` and `cubicPaced`.
     public var keyTimes: [NSNumber]?
-    /// One per segment (values - 1), easing progress within it; nil: linear.
+    /// One per segment (values - 1), easing progress within it; nil: linear. Ignored by `paced` and `cubicPaced`.
     public var timingFunctions: [MediaTimingFunction]?
     public var calculationMode: CalculationMode = .linear
-    /// For a point key path (`position`): the layer's point moves along this path; it overrides `values`. In
-    /// `linear` (or `cubic`) mode with one key time per path element, each element's end is reached at its key
-    /// time (constant speed within an element, eased by its timing function); otherwise (`paced`, `cubicPaced`,
-    /// no key times) at constant speed over the whole path.
+    /// For a point key path (`position`): the layer's point moves along this path; it overrides `values`. Its
+    /// keyframes are its first point and the end of each line and curve (`PathMeasure.vertices`): `linear`,
+    /// `cubic` and `discrete` reach them at the key times (evenly spaced without), `paced` and `cubicPaced` move
+    /// at constant speed over the whole path.
     public var path: CGPath?
     /// With `path`, turns the layer to the path's tangent; nil: no turning.
     public var rotationMode: RotationMode?
+    /// The tension at each value, for the cubic modes (Kochanek-Bartels): positive tightens the curve, negative
+    /// rounds it. A value without an entry (or a non-finite one) has 0; extra entries are ignored.
+    public var tensionValues: [NSNumber]?
+    /// The continuity at each value, for the cubic modes: how the tangents on either side of a value differ
+    /// (Kochanek-Bartels' c; -1 makes a corner). A value without an entry has 0.
+    public var continuityValues: [NSNumber]?
+    /// The bias at each value, for the cubic modes: which side's chord the tangent leans to (Kochanek-Bartels'
+    /// b). A value without an entry has 0.
+    public var biasValues: [NSNumber]?
 
     open override func copy() -> Animation {
         let copy = KeyframeAnimation(keyPath: keyPath)
-        copy.copyPropertyAnimation(from: self)
-        copy.values = values
-        copy.keyTimes = keyTimes
-        copy.timingFunctions = timingFunctions
-        copy.calculationMode = calculationMode
-        copy.path = path
-        copy.rotationMode = rotationMode
+        copy.copyKeyframeAnimation(from: self)
         return copy
     }
 
-    /// Values converted to the key path's kind, key times made valid, the path measured: once, for the layer's copy.
+    /// Copies what every keyframe animation has (and what every property animation has).
+    public func copyKeyframeAnimation(from other: KeyframeAnimation) {
+        copyPropertyAnimation(from: other)
+        values = other.values
+        keyTimes = other.keyTimes
+        timingFunctions = other.timingFunctions
+        calculationMode = other.calculationMode
+        path = other.path
+        rotationMode = other.rotationMode
+        tensionValues = other.tensionValues
+        continuityValues = other.continuityValues
+        biasValues = other.biasValues
+        prepared = nil
+    }
+
+    /// Values converted to the key path's kind, key times made valid, the path measured, the spline paced: once,
+    /// for the layer's copy.
     private var prepared: Prepared?
 
     private struct Prepared {
         var values: [AnimatedValue]
         var keyTimes: [Double]
-        var measure: PathMeasure?
+        /// Cubic modes: the tension, continuity and bias at each value.
+        var splineParameters: [KeyframeMath.TCB] = []
+        /// cubicPaced: where along the spline each progress is.
+        var pacing: KeyframeSplinePacing?
+        var path: KeyframePath?
+        /// The value function the values feed (a transform key path with `valueFunction`).
+        var function: ValueFunction?
     }
 
     func prepare() {
@@ -72,25 +99,26 @@ open class KeyframeAnimation: PropertyAnimation, @unchecked Sendable {
     private func makePrepared() -> Prepared? {
         guard let property else { return nil }
         if let path, property.kind == .point {
-            let measure = PathMeasure(path.path)
-            guard measure.length > 0 || measure.pieceCount > 0 else { return nil }
-            // Linear mode with one key time per element: each element's end is reached at its key time. Otherwise
-            // (paced, cubicPaced, or key times that do not fit) constant speed over the whole path.
-            var times: [Double] = []
-            if calculationMode == .linear || calculationMode == .cubic,
-                let given = keyTimes?.map(\.doubleValue), given.count == measure.elementEnds.count, given.count > 1,
-                given.allSatisfy({ $0.isFinite && $0 >= 0 && $0 <= 1 }),
-                zip(given, given.dropFirst()).allSatisfy({ $0 <= $1 })
-            {
-                times = given
-            }
-            return Prepared(values: [], keyTimes: times, measure: measure)
+            guard let along = KeyframePath(PathMeasure(path.path), mode: calculationMode,
+                                           keyTimes: keyTimes?.map(\.doubleValue))
+            else { return nil }
+            return Prepared(values: [], keyTimes: [], path: along)
         }
-        let converted = (values ?? []).compactMap { property.kind.convert($0) }
-        guard !converted.isEmpty, converted.count == (values ?? []).count else { return nil }
-        return Prepared(values: converted, keyTimes: Self.keyTimes(keyTimes?.map(\.doubleValue), count: converted.count,
-                                                                   mode: calculationMode, values: converted),
-                        measure: nil)
+        let function = transformFunction
+        let given = values ?? []
+        let converted = given.compactMap { value in function.map { $0.input(value) } ?? property.kind.convert(value) }
+        guard !converted.isEmpty, converted.count == given.count else { return nil }
+        var prepared = Prepared(values: converted, keyTimes: Self.keyTimes(
+            keyTimes?.map(\.doubleValue), count: converted.count, mode: calculationMode, values: converted),
+            function: function)
+        if calculationMode == .cubic || calculationMode == .cubicPaced {
+            prepared.splineParameters = KeyframeSpline.parameters(
+                count: converted.count, tension: tensionValues, continuity: continuityValues, bias: biasValues)
+            if calculationMode == .cubicPaced {
+                prepared.pacing = KeyframeSplinePacing(values: converted, parameters: prepared.splineParameters)
+            }
+        }
+        return prepared
     }
 
     /// The key times to use: the given ones when they follow the rules, else evenly spaced (discrete: n + 1 steps
@@ -102,59 +130,78 @@ open class KeyframeAnimation: PropertyAnimation, @unchecked Sendable {
             let legs = zip(values, values.dropFirst()).map { AnimatedValue.distance($0, $1) }
             return KeyframeMath.pacedKeyTimes(legs: legs)
         }
-        if let given, given.count == n || (mode == .discrete && given.count == n + 1),
+        return validKeyTimes(given, counts: mode == .discrete ? [n, n + 1] : [n])
+            ?? evenKeyTimes(count: n, discrete: mode == .discrete)
+    }
+
+    /// `given` when it has one of `counts` entries, each finite in 0...1, none smaller than the one before.
+    static func validKeyTimes(_ given: [Double]?, counts: [Int]) -> [Double]? {
+        guard let given, counts.contains(given.count),
             given.allSatisfy({ $0.isFinite && $0 >= 0 && $0 <= 1 }), zip(given, given.dropFirst()).allSatisfy({ $0 <= $1 })
-        {
-            return given
-        }
-        if mode == .discrete { return (0...n).map { Double($0) / Double(n) } }
+        else { return nil }
+        return given
+    }
+
+    /// Evenly spaced key times for n keyframes: k / (n - 1); discrete: the n + 1 times k / n.
+    static func evenKeyTimes(count n: Int, discrete: Bool) -> [Double] {
+        if discrete { return (0...n).map { Double($0) / Double(n) } }
         return (0..<n).map { n > 1 ? Double($0) / Double(n - 1) : 0 }
     }
 
     override func value(at phase: MediaTiming.Phase, eased p: Double, property: AnimatableProperty,
                         base: AnimatedValue, model: borrowing LayerState) -> (value: AnimatedValue, cycleStep: AnimatedValue?)? {
         guard let prepared = prepared ?? makePrepared() else { return nil }
-        if let measure = prepared.measure {
-            let (point, _) = measure.point(atDistance: pathDistance(eased: p, measure: measure, keyTimes: prepared.keyTimes))
-            let start = measure.point(atDistance: 0).point, end = measure.point(atDistance: measure.length).point
+        if let along = prepared.path {
+            let point = along.position(at: p, timingFunctions: timingFunctions).point
+            let start = along.vertices[0].point, end = along.vertices[along.vertices.count - 1].point
             return (.point(point), .point(CGPoint(x: end.x - start.x, y: end.y - start.y)))
         }
-        let values = prepared.values, times = prepared.keyTimes
+        let values = prepared.values
         let step = isCumulative && phase.iteration > 0
             ? AnimatedValue.subtract(values[values.count - 1], values[0]) : nil
-        guard values.count > 1 else { return (values[0], step) }
+        var value = interpolated(prepared, at: p)
+        if let function = prepared.function {
+            // Numbers are interpolated, then turned into the transform; a cumulative step is one in numbers too.
+            if let step { value = AnimatedValue.add(value, step, times: phase.iteration) }
+            return (.transform(function.transform(value)), nil)
+        }
+        return (value, step)
+    }
+
+    /// The value at eased progress `p` from the prepared values.
+    private func interpolated(_ prepared: Prepared, at p: Double) -> AnimatedValue {
+        let values = prepared.values, times = prepared.keyTimes
+        guard values.count > 1 else { return values[0] }
         switch calculationMode {
         case .discrete:
             // Value k from keyTimes[k]; the last from its key time to the end (and at p = 1).
             var k = 0
             while k + 1 < values.count, k + 1 < times.count, times[k + 1] <= p { k += 1 }
-            return (values[k], step)
-        case .linear, .paced, .cubic, .cubicPaced:
+            return values[k]
+        case .cubicPaced:
+            let (k, local) = prepared.pacing?.segment(at: p) ?? KeyframeMath.segment(for: min(max(p, 0), 1), keyTimes: times)
+            return KeyframeSpline.value(values, segment: min(max(k, 0), values.count - 2), local: local,
+                                        parameters: prepared.splineParameters)
+        case .linear, .paced, .cubic:
             let (index, raw) = KeyframeMath.segment(for: min(max(p, 0), 1), keyTimes: times)
             let k = min(max(index, 0), values.count - 2)
             var local = min(max(raw, 0), 1)
-            if calculationMode != .paced, calculationMode != .cubicPaced, let functions = timingFunctions,
-                k < functions.count
-            {
+            if calculationMode != .paced, let functions = timingFunctions, k < functions.count {
                 local = functions[k].evaluate(local)
             }
-            if calculationMode == .cubic || calculationMode == .cubicPaced, case .vector(let v1, let count) = values[k],
-                case .vector(let v2, _) = values[k + 1]
-            {
-                let v0 = values[max(k - 1, 0)].components, v3 = values[min(k + 2, values.count - 1)].components
-                return (.vector(KeyframeMath.catmullRom(v0, v1, v2, v3, local), count: count), step)
+            if calculationMode == .cubic {
+                return KeyframeSpline.value(values, segment: k, local: local, parameters: prepared.splineParameters)
             }
-            return (AnimatedValue.interpolate(values[k], values[k + 1], local), step)
+            return AnimatedValue.interpolate(values[k], values[k + 1], local)
         }
     }
 
     override func apply(to state: inout PresentedState, model: borrowing LayerState, time: Double) -> Bool {
         guard super.apply(to: &state, model: model, time: time) else { return false }
         // Along a path, the layer also turns to the tangent.
-        if let rotationMode, let measure = prepared?.measure, let phase = timing.phase(parent: time) {
+        if let rotationMode, let along = prepared?.path, let phase = timing.phase(parent: time) {
             let eased = timingFunction?.evaluate(phase.progress) ?? phase.progress
-            var angle = measure.point(
-                atDistance: pathDistance(eased: eased, measure: measure, keyTimes: prepared?.keyTimes ?? [])).angle
+            var angle = along.position(at: eased, timingFunctions: timingFunctions).angle
             if rotationMode == .rotateAutoReverse { angle += .pi }
             state.state.transform = Transform3D(rotationAngle: CGFloat(angle)).concatenating(state.state.transform)
             state.contentChanged = true
@@ -194,22 +241,12 @@ open class SpringAnimation: BasicAnimation, @unchecked Sendable {
         let (from, to) = endpoints(property: property, base: base, model: model)
         let x = solution.displacement(at: phase.time)
         let step = isCumulative && phase.iteration > 0 ? AnimatedValue.subtract(to, from) : nil
+        if let function = transformFunction {
+            // The spring moves the value function's numbers, as BasicAnimation's interpolation does.
+            var input = AnimatedValue.interpolate(from, to, 1 - x)
+            if let step { input = AnimatedValue.add(input, step, times: phase.iteration) }
+            return (.transform(function.transform(input)), nil)
+        }
         return (AnimatedValue.interpolate(from, to, 1 - x), step)
-    }
-}
-
-extension KeyframeAnimation {
-    /// The distance along the path at eased progress `p`: with key times (one per path element), element k's
-    /// end at keyTimes[k] and constant speed within each element (eased by timingFunctions[k]); without, constant
-    /// speed over the whole path.
-    fileprivate func pathDistance(eased p: Double, measure: PathMeasure, keyTimes times: [Double]) -> Double {
-        let p = min(max(p, 0), 1)
-        guard times.count > 1, times.count == measure.elementEnds.count else { return p * measure.length }
-        let (index, raw) = KeyframeMath.segment(for: p, keyTimes: times)
-        let k = min(max(index, 0), times.count - 2)
-        var local = min(max(raw, 0), 1)
-        if let functions = timingFunctions, k < functions.count { local = functions[k].evaluate(local) }
-        let ends = measure.elementEnds
-        return ends[k] + (ends[k + 1] - ends[k]) * local
     }
 }

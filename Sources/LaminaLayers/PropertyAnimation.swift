@@ -49,6 +49,12 @@ open class PropertyAnimation: Animation, @unchecked Sendable {
         nil
     }
 
+    /// The value function, when the key path is a transform one (it is ignored on others).
+    var transformFunction: ValueFunction? {
+        guard let valueFunction, property?.kind == .transform else { return nil }
+        return valueFunction
+    }
+
     /// Whether the timing function applies (springs run on time, not eased progress).
     var usesTimingFunction: Bool { true }
 
@@ -109,12 +115,6 @@ open class BasicAnimation: PropertyAnimation, @unchecked Sendable {
 
     /// The decompositions of a given from and to transform (BasicAnimation interpolates between them).
     private var decomposedEnds: (DecomposedTransform3D, DecomposedTransform3D)?
-
-    /// The value function, when the key path is a transform one (it is ignored on others).
-    var transformFunction: ValueFunction? {
-        guard let valueFunction, property?.kind == .transform else { return nil }
-        return valueFunction
-    }
 
     private func convertedValues() -> (from: AnimatedValue?, to: AnimatedValue?, by: AnimatedValue?) {
         if let function = transformFunction {

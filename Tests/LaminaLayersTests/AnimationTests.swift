@@ -352,7 +352,7 @@ import Testing
                 #expect(abs(threeQuarters.x - 100) < 1e-9 && abs(threeQuarters.y - 200) < 1e-9)
             }
         }
-        // Key times of another count than the elements (three here) are ignored: constant speed.
+        // Key times of another count than the path's keyframes (three here) are ignored: evenly spaced.
         let layer = drawnLayer()
         let along = KeyframeAnimation(keyPath: "position")
         along.path = path.cgPath
@@ -360,7 +360,7 @@ import Testing
         along.duration = 1
         attach(along, to: layer)
         let quarter = try #require(layer.presentationSnapshot(at: 0.25)).position
-        #expect(abs(quarter.x - 100) < 1e-9 && abs(quarter.y) < 1e-9)
+        #expect(abs(quarter.x - 50) < 1e-9 && abs(quarter.y) < 1e-9)
     }
 
     @Test func springsFollowTheirClosedForm() {
