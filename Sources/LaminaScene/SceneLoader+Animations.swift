@@ -16,7 +16,7 @@ extension SceneLoader {
         "duration", "beginTime", "speed", "timeOffset", "repeatCount", "repeatDuration", "autoreverses",
         "fillMode", "removedOnCompletion", "timingFunction",
     ]
-    private static let propertyKeys = ["keyPath", "additive", "cumulative"]
+    private static let propertyKeys = ["keyPath", "additive", "cumulative", "valueFunction"]
     private static let basicKeys = propertyKeys + ["fromValue", "toValue", "byValue"]
     /// The keys each type takes besides `type`, `name` and the timing keys.
     static let keysByType: [String: [String]] = [
@@ -24,7 +24,7 @@ extension SceneLoader {
         "spring": basicKeys + ["mass", "stiffness", "damping", "initialVelocity"],
         "keyframe": propertyKeys + [
             "values", "keyTimes", "timingFunctions", "calculationMode", "path", "rotationMode",
-        ],
+        ] + splineParameterKeys,
         "group": ["animations"],
         "transition": ["transitionType", "subtype", "startProgress", "endProgress"],
     ]
@@ -104,7 +104,7 @@ extension SceneLoader {
     /// (`values` is a keyframe animation's, `mass` a spring's, ...), else basic when it has a `keyPath`; nil when
     /// keys of several types are mixed, or nothing tells.
     static func impliedType(_ keys: [String: JSONMember]) -> String? {
-        let shared = ["keyPath", "additive", "cumulative"]
+        let shared = ["keyPath", "additive", "cumulative", "valueFunction"]
         let own: [(String, [String])] = [
             ("spring", ["mass", "stiffness", "damping", "initialVelocity"]),
             ("keyframe", keysByType["keyframe"]!.filter { !shared.contains($0) }),
@@ -194,6 +194,9 @@ extension SceneLoader {
             animation = BasicAnimation(keyPath: keyPath)
         }
         readPropertyFlags(animation, keys, path)
+        let function = valueFunction(keys, path, keyPath: keyPath, form: form)
+        if case .some(nil) = function { return nil }
+        animation.valueFunction = function ?? nil
         let given = ["fromValue", "toValue", "byValue"].compactMap { name in keys[name].map { (name, $0) } }
         if given.isEmpty {
             report(path, at: value.position, "needs \"fromValue\", \"toValue\" or \"byValue\"")
@@ -207,7 +210,7 @@ extension SceneLoader {
         var read: [(String, Any, JSONValue, String)] = []
         for (name, member) in given {
             let valuePath = ScenePath.key(path, name)
-            if let v = animatedValue(member.value, valuePath, form: form) {
+            if let v = animationValue(member.value, valuePath, form: form, function: animation.valueFunction) {
                 read.append((name, v, member.value, valuePath))
             }
         }

@@ -1,5 +1,6 @@
 import Foundation
 import LaminaCore
+import LaminaDrawing
 import LaminaLayers
 
 /// Keyframe animations (docs/scene-format.md, "Animations") and `contents` values, which may be sprite frames.
@@ -9,6 +10,9 @@ extension SceneLoader {
         let animation = KeyframeAnimation(keyPath: keyPath)
         readPropertyFlags(animation, keys, path)
         let problemCount = problems.count
+        let function = valueFunction(keys, path, keyPath: keyPath, form: form)
+        if case .some(nil) = function { return nil }
+        animation.valueFunction = function ?? nil
         if let member = keys["calculationMode"],
             let mode = choice(member.value, ScenePath.key(path, "calculationMode"), what: "calculation mode",
                               options: KeyframeAnimation.CalculationMode.allCases.map { ($0.rawValue, $0) })
@@ -40,13 +44,18 @@ extension SceneLoader {
             }
         }
         var count: Int?
+        // A path's keyframes: its first point and the end of each line and curve (PathMeasure.vertices).
+        var pathKeyframes: Int?
+        if let cgPath = animation.path {
+            pathKeyframes = PathMeasure(cgPath.path).vertices.count
+        }
         if let member = keys["values"] {
             let valuesPath = ScenePath.key(path, "values")
             if case .array(let items) = member.value.kind, !items.isEmpty {
                 var read: [(Any, JSONValue, String)] = []
                 for (index, item) in items.enumerated() {
                     let itemPath = ScenePath.index(valuesPath, index)
-                    if let v = animatedValue(item, itemPath, form: form) {
+                    if let v = animationValue(item, itemPath, form: form, function: animation.valueFunction) {
                         read.append((v, item, itemPath))
                     }
                 }
@@ -67,20 +76,26 @@ extension SceneLoader {
         } else if keys["path"] == nil {
             report(path, at: value.position, "needs \"values\" or \"path\"")
         }
+        readSplineParameters(animation, keys, path, count: count)
+        // With a path, key times and timing functions go by its keyframes.
+        let keyframes = pathKeyframes ?? count
+        let per = pathKeyframes != nil ? "keyframe of the path: its first point and each line's and curve's end"
+            : "value"
         if let member = keys["keyTimes"] {
             let timesPath = ScenePath.key(path, "keyTimes")
             // Discrete keyframes may give one more key time: where the last value stops.
-            let counts = count.map { animation.calculationMode == .discrete ? [$0, $0 + 1] : [$0] }
-            animation.keyTimes = keyTimes(member.value, timesPath, counts: counts)?.map { NSNumber(value: $0) }
+            let counts = keyframes.map { animation.calculationMode == .discrete ? [$0, $0 + 1] : [$0] }
+            animation.keyTimes = keyTimes(member.value, timesPath, counts: counts, per: per)?.map { NSNumber(value: $0) }
         }
         if let member = keys["timingFunctions"] {
             let listPath = ScenePath.key(path, "timingFunctions")
             if case .array(let items) = member.value.kind {
-                if let count, items.count != max(count - 1, 0) {
-                    let expected = max(count - 1, 0)
+                if let keyframes, items.count != max(keyframes - 1, 0) {
+                    let expected = max(keyframes - 1, 0)
+                    let between = pathKeyframes != nil ? "keyframes of the path" : "values"
                     report(listPath, at: member.value.position,
                            "expected \(expected) timing function\(expected == 1 ? "" : "s") (one per segment "
-                           + "between values), got \(items.count)")
+                           + "between \(between)), got \(items.count)")
                 }
                 let functions = items.enumerated().compactMap { index, item in
                     timingFunction(item, ScenePath.index(listPath, index))
@@ -94,14 +109,14 @@ extension SceneLoader {
     }
 
     /// Numbers in 0...1, non-decreasing, as many as one of `counts` (nil: not checked, the values were bad).
-    private func keyTimes(_ value: JSONValue, _ path: String, counts: [Int]?) -> [Double]? {
+    private func keyTimes(_ value: JSONValue, _ path: String, counts: [Int]?, per: String) -> [Double]? {
         guard case .array(let items) = value.kind else {
             typeMismatch(value, path, expected: "an array of key times in 0...1")
             return nil
         }
         if let counts, !counts.contains(items.count) {
             let expected = counts.map(String.init).joined(separator: " or ")
-            report(path, at: value.position, "expected \(expected) key times (one per value), got \(items.count)")
+            report(path, at: value.position, "expected \(expected) key times (one per \(per)), got \(items.count)")
             return nil
         }
         var times: [Double] = []
