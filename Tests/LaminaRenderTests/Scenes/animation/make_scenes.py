@@ -210,11 +210,13 @@ def timeline():
 
 
 def path():
-    # A 16 x 6 bar along moveTo (10, 10), lineTo (90, 10), lineTo (90, 50): 120 points in 1 s at constant speed.
-    # With rotationMode auto it turns to the tangent: along x on the first leg, along y (90 degrees) on the second.
+    # A 16 x 6 bar along moveTo (10, 10), lineTo (90, 10), lineTo (90, 50): 120 points in 1 s at constant speed
+    # (paced). With rotationMode auto it turns to the tangent: along x on the first leg, along y (90 degrees) on
+    # the second.
     steps = [{"moveTo": [10, 10]}, {"lineTo": [90, 10]}, {"lineTo": [90, 50]}]
     bar = box("bar", 50, 70, color="#0000FF", animations=[{
-        "type": "keyframe", "keyPath": "position", "path": steps, "rotationMode": "auto", "duration": 1}])
+        "type": "keyframe", "keyPath": "position", "path": steps, "calculationMode": "paced", "rotationMode": "auto",
+        "duration": 1}])
     bar["bounds"] = [0, 0, 16, 6]
     probes = [probe(76, 10, BLUE, 0.5, "0.5 s: 60 along the path, at (70, 10), lengthwise along x: 6 right"),
               probe(70, 16, GREY, 0.5, "0.5 s: only 3 high, nothing 6 below the centre"),
@@ -222,6 +224,43 @@ def path():
               probe(96, 35, GREY, 0.875, "0.875 s: turned, only 3 wide: nothing 6 right of the centre"),
               probe(50, 70, BLUE, 2, "2 s: over, at the model place (50, 70)")]
     write("path", {"size": [100, 80], "backgroundColor": "#808080", "layers": [bar]}, probes)
+
+
+def keyframe_paths():
+    # Each row: a 6 x 6 box along moveTo (10, y), lineTo (30, y), lineTo (110, y) in 1 s: three keyframes (the
+    # first point and the two line ends), 20 then 80 long. docs/animation.md, "Keyframes": linear and cubic reach
+    # keyframe k at keyTimes[k] (evenly spaced without: 0, 0.5, 1) at constant speed within a segment; discrete
+    # holds keyframe k from k/3 (or its key time); paced and cubicPaced move at constant speed over all 100.
+    layers, probes = [], []
+
+    def row(name, y, key, samples):
+        steps = [{"moveTo": [10, y]}, {"lineTo": [30, y]}, {"lineTo": [110, y]}]
+        layers.append(box(name, 60, y, color="#0000FF", size=6, animations=[dict(
+            {"type": "keyframe", "keyPath": "position", "path": steps, "duration": 1, "fillMode": "forwards",
+             "removedOnCompletion": False}, **key)]))
+        for time, x, others, what in samples:
+            probes.append(probe(x, y, BLUE, time, f"{name}, {time} s: {what}: box at x {x}"))
+            probes.extend(probe(o, y, GREY, time, f"{name}, {time} s: nothing at x {o}") for o in others)
+
+    row("linear", 10, {}, [
+        (0.25, 20, [35], "half the first segment (20 long) at half its time"),
+        (0.75, 70, [85], "half the second segment (80 long)"),
+        (1.5, 110, [60], "held at the end (forwards)")])
+    row("linear keyTimes", 25, {"keyTimes": [0, 0.2, 1]}, [
+        (0.1, 20, [], "half the first segment, which ends at 0.2"),
+        (0.6, 70, [85], "half the second segment, from 0.2 to 1")])
+    row("cubic", 40, {"calculationMode": "cubic"}, [
+        (0.25, 20, [35], "the path's own lines, keyframes as linear")])
+    row("discrete", 55, {"calculationMode": "discrete"}, [
+        (0.2, 10, [20], "the first keyframe until 1/3"),
+        (0.5, 30, [45], "the second from 1/3"),
+        (0.8, 110, [90], "the last from 2/3")])
+    row("paced", 70, {"calculationMode": "paced", "keyTimes": [0, 0.9, 1]}, [
+        (0.25, 35, [20], "25 of 100 along, key times ignored"),
+        (0.75, 85, [70], "75 of 100 along")])
+    row("cubicPaced", 85, {"calculationMode": "cubicPaced"}, [
+        (0.5, 60, [30], "50 of 100 along")])
+    write("keyframe-paths", {"size": [120, 95], "backgroundColor": "#808080", "layers": layers}, probes)
 
 
 def spring():
@@ -273,6 +312,7 @@ def transitions():
 
 fill_modes()
 path()
+keyframe_paths()
 transitions()
 spring()
 repeats()
