@@ -67,6 +67,15 @@ extension SceneLoader {
     func readSplineParameters(_ animation: KeyframeAnimation, _ keys: [String: JSONMember], _ path: String,
                               count: Int?)
     {
+        // A calculationMode that was itself wrong (already reported) says nothing about these keys.
+        var modeIsKnown = true
+        if let member = keys["calculationMode"] {
+            if case .string(let text) = member.value.kind {
+                modeIsKnown = KeyframeAnimation.CalculationMode(rawValue: text) != nil
+            } else {
+                modeIsKnown = false
+            }
+        }
         for name in SceneLoader.splineParameterKeys {
             guard let member = keys[name] else { continue }
             let listPath = ScenePath.key(path, name)
@@ -79,7 +88,7 @@ extension SceneLoader {
             if keys["path"] != nil {
                 report(listPath, at: member.keyPosition,
                        "a path follows its own curves: \(name) shape the spline through \"values\"")
-            } else if animation.calculationMode != .cubic, animation.calculationMode != .cubicPaced {
+            } else if modeIsKnown, animation.calculationMode != .cubic, animation.calculationMode != .cubicPaced {
                 report(listPath, at: member.keyPosition, "only used by the cubic calculation modes (\"cubic\", "
                        + "\"cubicPaced\"); calculationMode is \"\(animation.calculationMode.rawValue)\"")
             } else if let count, items.count > count {

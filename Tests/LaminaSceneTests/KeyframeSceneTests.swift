@@ -83,6 +83,10 @@ import Testing
             #"scene.json:1:203: layers[0].animations[0].timingFunctions: expected 2 timing functions (one per "#
                 + #"segment between keyframes of the path), got 0"#,
         ])
+        // A wrong calculationMode is reported once, not again by the keys of the mode it meant.
+        #expect(only(#"{"keyPath": "opacity", "values": [0, 1], "calculationMode": "cubik", "tensionValues": [1]}"#)
+                == [#"scene.json:1:107: layers[0].animations[0].calculationMode: unknown calculation mode "cubik" "#
+                    + #"(did you mean "cubic"?)"#])
         // Discrete: one more is fine.
         #expect(only(#"{"type": "keyframe", "keyPath": "position", "calculationMode": "discrete", "path": "#
                      + #"[{"rect": [0, 0, 10, 10]}], "keyTimes": [0, 0.2, 0.4, 0.6, 0.8, 1]}"#)
