@@ -26,18 +26,20 @@ extension SceneLoader {
         return .some(ValueFunction(name: name))
     }
 
-    /// One value of an animation with a value function, as the function takes it: rotations a number of degrees
-    /// (clockwise on screen, as the `rotate` step; given to the animation in radians), the single-axis scales and
+    /// One value of an animation with a value function, as the function takes it: rotations a number of radians
+    /// (as Core Animation's value functions take them; positive turns clockwise on screen), the single-axis scales and
     /// translations a number, `scale` and `translate` [x, y, z] or one number for all three.
     func valueFunctionInput(_ value: JSONValue, _ path: String, function: ValueFunction) -> Any? {
         let name = function.name
         switch name {
         case .rotateX, .rotateY, .rotateZ:
-            guard case .number(let degrees) = value.kind else {
-                typeMismatch(value, path, expected: "a number of degrees (\(name.rawValue) turns by it)")
+            // Radians, as Core Animation's value functions take them (unlike the `rotate` step and the
+            // `transform.rotation` sub-paths, whose file values are degrees).
+            guard case .number(let radians) = value.kind else {
+                typeMismatch(value, path, expected: "a number of radians (\(name.rawValue) turns by it)")
                 return nil
             }
-            return degrees * .pi / 180
+            return radians
         case .scaleX, .scaleY, .scaleZ, .translateX, .translateY, .translateZ:
             guard case .number(let number) = value.kind else {
                 typeMismatch(value, path, expected: "a number (\(name.rawValue) takes one)")

@@ -27,7 +27,7 @@ import Testing
              "timingFunctions": ["linear", [0, 0, 0, 1]],
              "path": [{"moveTo": [10, 55]}, {"lineTo": [30, 55]}, {"lineTo": [110, 55]}]}]},
           {"name": "spin", "bounds": [0, 0, 30, 4], "position": [60, 70], "backgroundColor": "#00FF00",
-           "animations": [{"keyPath": "transform", "valueFunction": "rotateZ", "values": [0, 720], "duration": 1}]}
+           "animations": [{"keyPath": "transform", "valueFunction": "rotateZ", "values": [0, 12.566370614359172], "duration": 1}]}
          ]}
         """#
 
@@ -72,7 +72,7 @@ import Testing
         let half = try render(at: 0.5, backend: backend)
         check(half, row: 25, at: [30], empty: [10, 110], "\(backend) discrete 0.5 s")
         check(half, row: 10, at: [30], empty: [60], "\(backend) linear 0.5 s")
-        // The spin: 720 degrees in 1 s: at 0.125 s a quarter turn (the bar upright), at 0.25 s half a turn (flat).
+        // The spin: 4π radians in 1 s: at 0.125 s a quarter turn (the bar upright), at 0.25 s half a turn (flat).
         let upright = try render(at: 0.125, backend: backend)
         #expect(upright.rgba(x: 60, y: 60) == green && upright.rgba(x: 70, y: 70) == black, "\(backend) spin 0.125 s")
         #expect(quarter.rgba(x: 70, y: 70) == green && quarter.rgba(x: 60, y: 62) == black, "\(backend) spin 0.25 s")

@@ -32,9 +32,9 @@ import Testing
         #expect(paced.biasValues == [1, -1])
     }
 
-    @Test func valueFunctionsTakeDegreesAndNumbers() throws {
+    @Test func valueFunctionsTakeRadiansAndNumbers() throws {
         let spin = try #require(try animation(#"""
-            {"type": "keyframe", "keyPath": "transform", "valueFunction": "rotateZ", "values": [0, 90, 720]}
+            {"type": "keyframe", "keyPath": "transform", "valueFunction": "rotateZ", "values": [0, 1.5707963267948966, 12.566370614359172]}
             """#) as? KeyframeAnimation)
         #expect(spin.valueFunction == ValueFunction(name: .rotateZ))
         let angles = try #require(spin.values as? [Double])
@@ -58,15 +58,15 @@ import Testing
     }
 
     @Test func aValueFunctionTurnsTheLayer() throws {
-        // rotateZ 0 -> 720 degrees in 1 s: at 0.125 s, 90 degrees (a quarter turn clockwise on screen).
+        // rotateZ 0 -> 4π radians in 1 s: at 0.125 s, π/2 (a quarter turn clockwise on screen).
         let layer = try loadLayer(sceneWithLayer(#"""
             "bounds": [0, 0, 10, 10], "animations": [{"type": "keyframe", "keyPath": "transform",
-              "valueFunction": "rotateZ", "values": [0, 720], "duration": 1}]
+              "valueFunction": "rotateZ", "values": [0, 12.566370614359172], "duration": 1}]
             """#))
         let transform = try #require(layer.presentationSnapshot(at: 0.125)).transform
         #expect(abs(transform.m11) < 1e-9 && abs(transform.m12 - 1) < 1e-9)
         let later = try #require(layer.presentationSnapshot(at: 0.375)).transform
-        #expect(abs(later.m11) < 1e-9 && abs(later.m12 + 1) < 1e-9)  // 270 degrees
+        #expect(abs(later.m11) < 1e-9 && abs(later.m12 + 1) < 1e-9)  // 3π/2
     }
 
     @Test func pathKeyTimesGoByTheKeyframesOfThePath() throws {
@@ -112,7 +112,7 @@ import Testing
         let expected = [
             #"scene.json:2:45: layers[0].animations[0].valueFunction: unknown value function "rotatZ" (did you mean "rotateZ"?)"#,
             #"scene.json:3:26: layers[0].animations[1].valueFunction: a value function makes a transform: the keyPath must be "transform", "sublayerTransform" or "instanceTransform", not "opacity""#,
-            #"scene.json:4:70: layers[0].animations[2].values[1]: expected a number of degrees (rotateZ turns by it), got an array"#,
+            #"scene.json:4:70: layers[0].animations[2].values[1]: expected a number of radians (rotateZ turns by it), got an array"#,
             #"scene.json:5:67: layers[0].animations[3].fromValue: expected 3 numbers [x, y, z], got 2"#,
             #"scene.json:5:86: layers[0].animations[3].toValue: expected [x, y, z] or one number for all three (scale takes three), got a string"#,
             #"scene.json:6:45: layers[0].animations[4].valueFunction: expected a string, got a number"#,
