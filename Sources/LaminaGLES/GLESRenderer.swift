@@ -525,7 +525,9 @@ public final class GLESRenderer: Renderer {
             // A group composited with plus adds its (masked, opacity-scaled, premultiplied) picture: ONE, ONE, clamped
             // to 1 by the 8-bit buffer, as pixman's ADD on the CPU.
             var additive = false
-            if case .end(let group)? = batch.group { additive = group.composite == .plus || group.composite == .plusLighter }
+            if case .end(let group)? = batch.group {
+                additive = group.composite == .plus || group.composite == .plusLighter
+            }
             if additive { glBlendFunc(GLenum(GL_ONE), GLenum(GL_ONE)) }
             drawInstances(first: first, count: count)
             if additive { glBlendFunc(GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA)) }

@@ -72,8 +72,8 @@ public enum LayerBlendMode: CaseIterable, Hashable, Sendable, RawRepresentable {
         self = mode
     }
 
-    /// The mode a `compositingFilter` value names: a string naming a mode, or a `LayerBlendMode`; nil (normal) for nil and
-    /// for anything else, as Core Animation ignores a filter it cannot apply.
+    /// The mode a `compositingFilter` value names: a string naming a mode, or a `LayerBlendMode`; nil (normal) for nil
+    /// and for anything else, as Core Animation ignores a filter it cannot apply.
     public init?(compositingFilter value: Any?) {
         if let mode = value as? LayerBlendMode {
             self = mode

@@ -220,8 +220,9 @@ public struct Planner {
             // A hidden mask paints nothing, so it hides the layer like any mask that paints nothing.
             let masked = layer.mask != nil
             // A blend mode (docs/semantics.md, "Blend modes") combines the layer and its subtree as one group, even a
-            // leaf at full opacity.
-            let blend = layer.blendMode?.composite
+            // leaf at full opacity; not inside the layer's own shadow silhouette or rasterized picture, which the
+            // layer's plan outside then blends.
+            let blend = castsShadow && !pictured ? layer.blendMode?.composite : nil
             // Sublayers that draw nothing (hidden, or at opacity 0, which are skipped) do not make a group.
             let grouped = masked || blend != nil
                 || own < 1 && layer.allowsGroupOpacity && layer.sublayers.contains { !$0.isHidden && $0.opacity > 0 }

@@ -87,3 +87,42 @@ import Testing
         }
     }
 }
+
+/// A blended layer that is rasterized or casts a shadow: its bitmap and its shadow's silhouette are made without the
+/// blend mode (over nothing it would clear them), and the finished picture is blended.
+@Suite struct BlendModeEffectsRenderTests {
+    static func tree(rasterized: Bool, shadowed: Bool) -> (root: Layer, cut: Layer) {
+        let root = Layer()
+        root.bounds = CGRect(x: 0, y: 0, width: 60, height: 60)
+        root.backgroundColor = Color(red: 0.2, green: 0.6, blue: 0.4, alpha: 1)
+        let cut = Layer(frame: CGRect(x: 10, y: 10, width: 30, height: 30))
+        cut.backgroundColor = .black
+        cut.compositingFilter = "destinationOut"
+        cut.shouldRasterize = rasterized
+        if shadowed {
+            cut.shadowOpacity = 1
+            cut.shadowRadius = 0
+            cut.shadowOffset = CGSize(width: 10, height: 10)
+        }
+        root.sublayers = [cut]
+        return (root, cut)
+    }
+
+    @Test func aRasterizedBlendedLayerBlendsItsBitmap() throws {
+        for renderer in ReferenceScenes.renderers() {
+            let image = try renderer.render(Self.tree(rasterized: true, shadowed: false).root, at: 0)
+            #expect(image.word(x: 25, y: 25) >> 24 == 0, "\(renderer.name): the opaque bitmap cuts the backdrop")
+            #expect(image.word(x: 50, y: 50) >> 24 == 255, "\(renderer.name): outside it the backdrop stays")
+        }
+    }
+
+    @Test func aBlendedLayersShadowIsBlendedWithIt() throws {
+        for renderer in ReferenceScenes.renderers() {
+            let image = try renderer.render(Self.tree(rasterized: false, shadowed: true).root, at: 0)
+            // The shadow (offset 10, 10, opaque black) is part of the layer's group: it cuts the backdrop too.
+            #expect(image.word(x: 45, y: 45) >> 24 == 0, "\(renderer.name): the shadow cuts where it falls")
+            #expect(image.word(x: 25, y: 25) >> 24 == 0, "\(renderer.name)")
+            #expect(image.word(x: 55, y: 5) >> 24 == 255, "\(renderer.name): nothing cut elsewhere")
+        }
+    }
+}
