@@ -24,147 +24,154 @@ extension GroupComposite {
     }
 }
 
-/// One operation on a premultiplied source pixel `s` (alpha above 0) and destination pixel `d`, each B, G, R, A in
-/// 0...1; the result premultiplied, clamped by the caller.
-protocol CPUBlendFormula {
-    static func apply(_ s: SIMD4<Float>, _ d: SIMD4<Float>) -> SIMD4<Float>
+/// Four channels (B, G, R, A in memory order) as plain floats: the compiler keeps these in registers, where
+/// Swift's generic SIMD operations cost a call each in this loop.
+struct Channels {
+    var b: Float, g: Float, r: Float, a: Float
+
+    @inline(__always) init(_ b: Float, _ g: Float, _ r: Float, _ a: Float) {
+        self.b = b
+        self.g = g
+        self.r = r
+        self.a = a
+    }
+
+    @inline(__always) func map(_ f: (Float) -> Float) -> Channels { Channels(f(b), f(g), f(r), f(a)) }
+    @inline(__always) static func + (x: Channels, y: Channels) -> Channels {
+        Channels(x.b + y.b, x.g + y.g, x.r + y.r, x.a + y.a)
+    }
+    @inline(__always) static func * (x: Channels, k: Float) -> Channels { Channels(x.b * k, x.g * k, x.r * k, x.a * k) }
 }
 
-/// W3C's B(Cb, Cs) on straight colours (lanes B, G, R; lane 3 is ignored).
+/// One operation on a premultiplied source pixel `s` (alpha above 0) and destination pixel `d`, channels in 0...1;
+/// the result premultiplied, clamped by the caller.
+protocol CPUBlendFormula {
+    static func apply(_ s: Channels, _ d: Channels) -> Channels
+}
+
+/// W3C's B(Cb, Cs) on straight colours (alpha ignored).
 protocol CPUBlendFunction {
-    static func mix(_ b: SIMD4<Float>, _ s: SIMD4<Float>) -> SIMD4<Float>
+    static func mix(_ b: Channels, _ s: Channels) -> Channels
+}
+
+/// A separable B: the same function of each colour channel.
+protocol CPUSeparableBlend: CPUBlendFunction {
+    static func channel(_ b: Float, _ s: Float) -> Float
+}
+
+extension CPUSeparableBlend {
+    @inline(__always)
+    static func mix(_ b: Channels, _ s: Channels) -> Channels {
+        Channels(channel(b.b, s.b), channel(b.g, s.g), channel(b.r, s.r), 0)
+    }
 }
 
 /// The blend modes composite source-over: co = cs(1 - ad) + cd(1 - as) + as ad B(Cd, Cs), ao = as + ad - as ad.
 enum CPUSourceOverBlend<B: CPUBlendFunction>: CPUBlendFormula {
     @inline(__always)
-    static func apply(_ s: SIMD4<Float>, _ d: SIMD4<Float>) -> SIMD4<Float> {
-        let sa = s.w, da = d.w
-        let cs = s / sa
-        let cb = da > 0 ? d / da : SIMD4<Float>()
-        let mixed = B.mix(cb, cs).clamped(lowerBound: SIMD4(repeating: 0), upperBound: SIMD4(repeating: 1))
-        var o = s * (1 - da) + d * (1 - sa) + (sa * da) * mixed
-        o.w = sa + da - sa * da
+    static func apply(_ s: Channels, _ d: Channels) -> Channels {
+        let sa = s.a, da = d.a
+        let cs = s * (1 / sa)
+        let cb = da > 0 ? d * (1 / da) : Channels(0, 0, 0, 0)
+        let mixed = B.mix(cb, cs).map { min(max($0, 0), 1) }
+        var o = s * (1 - da) + d * (1 - sa) + mixed * (sa * da)
+        o.a = sa + da - sa * da
         return o
     }
 }
 
-/// The separable and non-separable blend functions (W3C "Blending"), as Shaders/blend.frag writes them.
+/// The non-separable helpers (W3C "Blending"), as Shaders/blend.frag writes them; Lum weighs B, G, R.
 enum CPUBlendFunctions {
-    @inline(__always)
-    static func hardLight(_ b: SIMD4<Float>, _ s: SIMD4<Float>) -> SIMD4<Float> {
-        let two = s + s, t = two - 1
-        return (b * two).replacing(with: b + t - b * t, where: s .> 0.5)
-    }
+    @inline(__always) static func lum(_ c: Channels) -> Float { c.b * 0.11 + c.g * 0.59 + c.r * 0.3 }
+    @inline(__always) static func low(_ c: Channels) -> Float { min(c.b, c.g, c.r) }
+    @inline(__always) static func high(_ c: Channels) -> Float { max(c.b, c.g, c.r) }
+    @inline(__always) static func sat(_ c: Channels) -> Float { high(c) - low(c) }
 
     @inline(__always)
-    static func lanes(_ b: SIMD4<Float>, _ s: SIMD4<Float>, _ f: (Float, Float) -> Float) -> SIMD4<Float> {
-        SIMD4(f(b.x, s.x), f(b.y, s.y), f(b.z, s.z), 0)
-    }
-
-    @inline(__always)
-    static func lum(_ c: SIMD4<Float>) -> Float { c.x * 0.11 + c.y * 0.59 + c.z * 0.3 }
-
-    @inline(__always)
-    static func sat(_ c: SIMD4<Float>) -> Float { max(c.x, c.y, c.z) - min(c.x, c.y, c.z) }
-
-    @inline(__always)
-    static func clipColor(_ c: SIMD4<Float>) -> SIMD4<Float> {
+    static func clipColor(_ c: Channels) -> Channels {
         var c = c
-        let l = lum(c), n = min(c.x, c.y, c.z), x = max(c.x, c.y, c.z)
-        if n < 0 { c = l + (c - l) * l / (l - n) }
-        if x > 1 { c = l + (c - l) * (1 - l) / (x - l) }
+        let l = lum(c), n = low(c), x = high(c)
+        if n < 0 { c = c.map { l + ($0 - l) * l / (l - n) } }
+        if x > 1 { c = c.map { l + ($0 - l) * (1 - l) / (x - l) } }
         return c
     }
 
     @inline(__always)
-    static func setLum(_ c: SIMD4<Float>, _ l: Float) -> SIMD4<Float> { clipColor(c + (l - lum(c))) }
+    static func setLum(_ c: Channels, _ l: Float) -> Channels {
+        let d = l - lum(c)
+        return clipColor(c.map { $0 + d })
+    }
 
     @inline(__always)
-    static func setSat(_ c: SIMD4<Float>, _ s: Float) -> SIMD4<Float> {
-        let n = min(c.x, c.y, c.z), x = max(c.x, c.y, c.z)
-        return x > n ? (c - n) * s / (x - n) : SIMD4()
+    static func setSat(_ c: Channels, _ s: Float) -> Channels {
+        let n = low(c), x = high(c)
+        return x > n ? c.map { ($0 - n) * s / (x - n) } : Channels(0, 0, 0, 0)
+    }
+
+    @inline(__always)
+    static func hardLight(_ b: Float, _ s: Float) -> Float {
+        s <= 0.5 ? b * 2 * s : b + (2 * s - 1) - b * (2 * s - 1)
     }
 }
 
-enum CPUMultiply: CPUBlendFunction { static func mix(_ b: SIMD4<Float>, _ s: SIMD4<Float>) -> SIMD4<Float> { b * s } }
-enum CPUScreen: CPUBlendFunction {
-    static func mix(_ b: SIMD4<Float>, _ s: SIMD4<Float>) -> SIMD4<Float> { b + s - b * s }
+enum CPUMultiply: CPUSeparableBlend { static func channel(_ b: Float, _ s: Float) -> Float { b * s } }
+enum CPUScreen: CPUSeparableBlend { static func channel(_ b: Float, _ s: Float) -> Float { b + s - b * s } }
+enum CPUOverlay: CPUSeparableBlend {
+    static func channel(_ b: Float, _ s: Float) -> Float { CPUBlendFunctions.hardLight(s, b) }
 }
-enum CPUOverlay: CPUBlendFunction {
-    static func mix(_ b: SIMD4<Float>, _ s: SIMD4<Float>) -> SIMD4<Float> { CPUBlendFunctions.hardLight(s, b) }
+enum CPUDarken: CPUSeparableBlend { static func channel(_ b: Float, _ s: Float) -> Float { min(b, s) } }
+enum CPULighten: CPUSeparableBlend { static func channel(_ b: Float, _ s: Float) -> Float { max(b, s) } }
+enum CPUColorDodge: CPUSeparableBlend {
+    static func channel(_ b: Float, _ s: Float) -> Float { b == 0 ? 0 : s >= 1 ? 1 : min(1, b / (1 - s)) }
 }
-enum CPUDarken: CPUBlendFunction {
-    static func mix(_ b: SIMD4<Float>, _ s: SIMD4<Float>) -> SIMD4<Float> { pointwiseMin(b, s) }
+enum CPUColorBurn: CPUSeparableBlend {
+    static func channel(_ b: Float, _ s: Float) -> Float { b >= 1 ? 1 : s <= 0 ? 0 : 1 - min(1, (1 - b) / s) }
 }
-enum CPULighten: CPUBlendFunction {
-    static func mix(_ b: SIMD4<Float>, _ s: SIMD4<Float>) -> SIMD4<Float> { pointwiseMax(b, s) }
-}
-enum CPUColorDodge: CPUBlendFunction {
-    static func mix(_ b: SIMD4<Float>, _ s: SIMD4<Float>) -> SIMD4<Float> {
-        CPUBlendFunctions.lanes(b, s) { b, s in b == 0 ? 0 : s >= 1 ? 1 : min(1, b / (1 - s)) }
+enum CPUSoftLight: CPUSeparableBlend {
+    static func channel(_ b: Float, _ s: Float) -> Float {
+        if s <= 0.5 { return b - (1 - 2 * s) * b * (1 - b) }
+        let d = b <= 0.25 ? ((16 * b - 12) * b + 4) * b : b.squareRoot()
+        return b + (2 * s - 1) * (d - b)
     }
 }
-enum CPUColorBurn: CPUBlendFunction {
-    static func mix(_ b: SIMD4<Float>, _ s: SIMD4<Float>) -> SIMD4<Float> {
-        CPUBlendFunctions.lanes(b, s) { b, s in b >= 1 ? 1 : s <= 0 ? 0 : 1 - min(1, (1 - b) / s) }
-    }
+enum CPUHardLight: CPUSeparableBlend {
+    static func channel(_ b: Float, _ s: Float) -> Float { CPUBlendFunctions.hardLight(b, s) }
 }
-enum CPUSoftLight: CPUBlendFunction {
-    static func mix(_ b: SIMD4<Float>, _ s: SIMD4<Float>) -> SIMD4<Float> {
-        CPUBlendFunctions.lanes(b, s) { b, s in
-            if s <= 0.5 { return b - (1 - 2 * s) * b * (1 - b) }
-            let d = b <= 0.25 ? ((16 * b - 12) * b + 4) * b : b.squareRoot()
-            return b + (2 * s - 1) * (d - b)
-        }
-    }
-}
-enum CPUHardLight: CPUBlendFunction {
-    static func mix(_ b: SIMD4<Float>, _ s: SIMD4<Float>) -> SIMD4<Float> { CPUBlendFunctions.hardLight(b, s) }
-}
-enum CPUDifference: CPUBlendFunction {
-    static func mix(_ b: SIMD4<Float>, _ s: SIMD4<Float>) -> SIMD4<Float> { (b - s).replacing(with: s - b, where: b .< s) }
-}
-enum CPUExclusion: CPUBlendFunction {
-    static func mix(_ b: SIMD4<Float>, _ s: SIMD4<Float>) -> SIMD4<Float> { b + s - 2 * b * s }
-}
+enum CPUDifference: CPUSeparableBlend { static func channel(_ b: Float, _ s: Float) -> Float { abs(b - s) } }
+enum CPUExclusion: CPUSeparableBlend { static func channel(_ b: Float, _ s: Float) -> Float { b + s - 2 * b * s } }
 enum CPUHue: CPUBlendFunction {
-    static func mix(_ b: SIMD4<Float>, _ s: SIMD4<Float>) -> SIMD4<Float> {
+    static func mix(_ b: Channels, _ s: Channels) -> Channels {
         typealias F = CPUBlendFunctions
         return F.setLum(F.setSat(s, F.sat(b)), F.lum(b))
     }
 }
 enum CPUSaturation: CPUBlendFunction {
-    static func mix(_ b: SIMD4<Float>, _ s: SIMD4<Float>) -> SIMD4<Float> {
+    static func mix(_ b: Channels, _ s: Channels) -> Channels {
         typealias F = CPUBlendFunctions
         return F.setLum(F.setSat(b, F.sat(s)), F.lum(b))
     }
 }
 enum CPUColor: CPUBlendFunction {
-    static func mix(_ b: SIMD4<Float>, _ s: SIMD4<Float>) -> SIMD4<Float> {
-        CPUBlendFunctions.setLum(s, CPUBlendFunctions.lum(b))
-    }
+    static func mix(_ b: Channels, _ s: Channels) -> Channels { CPUBlendFunctions.setLum(s, CPUBlendFunctions.lum(b)) }
 }
 enum CPULuminosity: CPUBlendFunction {
-    static func mix(_ b: SIMD4<Float>, _ s: SIMD4<Float>) -> SIMD4<Float> {
-        CPUBlendFunctions.setLum(b, CPUBlendFunctions.lum(s))
-    }
+    static func mix(_ b: Channels, _ s: Channels) -> Channels { CPUBlendFunctions.setLum(b, CPUBlendFunctions.lum(s)) }
 }
 
 enum CPUSourceIn: CPUBlendFormula {
-    static func apply(_ s: SIMD4<Float>, _ d: SIMD4<Float>) -> SIMD4<Float> { s * d.w }
+    static func apply(_ s: Channels, _ d: Channels) -> Channels { s * d.a }
 }
 enum CPUSourceOut: CPUBlendFormula {
-    static func apply(_ s: SIMD4<Float>, _ d: SIMD4<Float>) -> SIMD4<Float> { s * (1 - d.w) }
+    static func apply(_ s: Channels, _ d: Channels) -> Channels { s * (1 - d.a) }
 }
 enum CPUDestinationIn: CPUBlendFormula {
-    static func apply(_ s: SIMD4<Float>, _ d: SIMD4<Float>) -> SIMD4<Float> { d * s.w }
+    static func apply(_ s: Channels, _ d: Channels) -> Channels { d * s.a }
 }
 enum CPUDestinationAtop: CPUBlendFormula {
-    static func apply(_ s: SIMD4<Float>, _ d: SIMD4<Float>) -> SIMD4<Float> { d * s.w + s * (1 - d.w) }
+    static func apply(_ s: Channels, _ d: Channels) -> Channels { d * s.a + s * (1 - d.a) }
 }
 enum CPUPlusDarker: CPUBlendFormula {
-    static func apply(_ s: SIMD4<Float>, _ d: SIMD4<Float>) -> SIMD4<Float> { s + d - 1 }
+    static func apply(_ s: Channels, _ d: Channels) -> Channels { (s + d).map { $0 - 1 } }
 }
 
 /// The operations drawn by Lamina's own loop, per pixel.
@@ -244,16 +251,16 @@ enum CPUBlend {
 
     /// A pixel's channels (B, G, R, A in memory order) in 0...1.
     @inline(__always)
-    static func unpack(_ p: UInt32) -> SIMD4<Float> {
-        SIMD4<Float>(SIMD4<UInt32>(p & 0xff, (p >> 8) & 0xff, (p >> 16) & 0xff, p >> 24)) * (1 / 255)
+    static func unpack(_ p: UInt32) -> Channels {
+        let k: Float = 1 / 255
+        return Channels(Float(p & 0xff) * k, Float((p >> 8) & 0xff) * k, Float((p >> 16) & 0xff) * k,
+                        Float(p >> 24) * k)
     }
 
     /// Channels in 0...1 (clamped) as a pixel, each rounded to the nearest byte.
     @inline(__always)
-    static func pack(_ c: SIMD4<Float>) -> UInt32 {
-        let v = SIMD4<UInt32>(
-            (c.clamped(lowerBound: SIMD4(repeating: 0), upperBound: SIMD4(repeating: 1)) * 255 + 0.5)
-                .rounded(.down))
-        return v.x | v.y << 8 | v.z << 16 | v.w << 24
+    static func pack(_ c: Channels) -> UInt32 {
+        @inline(__always) func byte(_ x: Float) -> UInt32 { UInt32(min(max(x, 0), 1) * 255 + 0.5) }
+        return byte(c.b) | byte(c.g) << 8 | byte(c.r) << 16 | byte(c.a) << 24
     }
 }

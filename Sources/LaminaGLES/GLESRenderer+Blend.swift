@@ -20,8 +20,9 @@ extension GLESRenderer {
     /// The program of blend.frag for `composite`, compiled on first use.
     func blendProgram(_ composite: GroupComposite) throws -> GLESProgram {
         if let program = blendPrograms[composite] { return program }
+        let fetch = readsFramebufferInShaders ? ["FRAMEBUFFER_FETCH"] : []
         let program = try GLESProgram(vertex: "quad.vert", fragment: "blend.frag",
-                                      defines: ["MODE_" + composite.rawValue])
+                                      defines: ["MODE_" + composite.rawValue] + fetch)
         blendPrograms[composite] = program
         return program
     }
@@ -35,6 +36,13 @@ extension GLESRenderer {
     ) throws {
         let b = group.bounds
         let (width, height) = (b.x1 - b.x0, b.y1 - b.y0)
+        if readsFramebufferInShaders {
+            // The shader reads the pixels beneath from the framebuffer: no copy.
+            glBindFramebuffer(GLenum(GL_FRAMEBUFFER), parentFramebuffer)
+            try drawBlend(group, picture: picture, first: first, parentSize: parentSize, parentOrigin: parentOrigin,
+                          swap: swap)
+            return
+        }
         // The picture's buffer has just been handed back to the pool: held while the backdrop's is taken, so that the
         // copy does not land in it.
         let pictureTarget = groupTargets.firstIndex { $0.texture == picture }
@@ -56,6 +64,19 @@ extension GLESRenderer {
                                 GLint(x0 - parentOrigin.x), GLint(y0 - parentOrigin.y), GLsizei(x1 - x0),
                                 GLsizei(y1 - y0))
         }
+        try drawBlend(group, picture: picture, first: first, parentSize: parentSize, parentOrigin: parentOrigin,
+                      swap: swap)
+        glActiveTexture(GLenum(GL_TEXTURE1))
+        glBindTexture(GLenum(GL_TEXTURE_2D), 0)
+        glActiveTexture(GLenum(GL_TEXTURE0))
+    }
+
+    /// Draws instance `first` with blend.frag into the bound framebuffer (the backdrop, if copied, on unit 1).
+    private func drawBlend(
+        _ group: PlanGroup, picture: GLuint, first: Int, parentSize: (width: Int, height: Int),
+        parentOrigin: (x: Int, y: Int), swap: Bool
+    ) throws {
+        let b = group.bounds
         let program = try blendProgram(group.composite)
         glUseProgram(program.id)
         glUniform2f(program.targetSize, GLfloat(parentSize.width), GLfloat(parentSize.height))
@@ -69,8 +90,23 @@ extension GLESRenderer {
         glDisable(GLenum(GL_BLEND))
         drawInstances(first: first, count: 1)
         glEnable(GLenum(GL_BLEND))
-        glActiveTexture(GLenum(GL_TEXTURE1))
-        glBindTexture(GLenum(GL_TEXTURE_2D), 0)
-        glActiveTexture(GLenum(GL_TEXTURE0))
+    }
+
+    /// Whether fragment shaders may read the framebuffer they draw into (GL_EXT_shader_framebuffer_fetch), asked
+    /// once; `LAMINA_GLES_NO_FRAMEBUFFER_FETCH=1` turns it off (to test the copying path).
+    var readsFramebufferInShaders: Bool {
+        if let known = framebufferFetch { return known }
+        var found = false
+        if ProcessInfo.processInfo.environment["LAMINA_GLES_NO_FRAMEBUFFER_FETCH"] != "1" {
+            var count: GLint = 0
+            glGetIntegerv(GLenum(GL_NUM_EXTENSIONS), &count)
+            for index in 0..<max(count, 0) {
+                guard let name = glGetStringi(GLenum(GL_EXTENSIONS), GLuint(index)) else { continue }
+                if strcmp(UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self),
+                          "GL_EXT_shader_framebuffer_fetch") == 0 { found = true }
+            }
+        }
+        framebufferFetch = found
+        return found
     }
 }

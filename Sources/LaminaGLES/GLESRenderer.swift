@@ -62,6 +62,8 @@ public final class GLESRenderer: Renderer {
     var programs: [GLESProgram.Kind: GLESProgram] = [:]
     /// The programs of Shaders/blend.frag, one per blend mode, compiled on first use (GLESRenderer+Blend.swift).
     var blendPrograms: [GroupComposite: GLESProgram] = [:]
+    /// Whether blend.frag reads the framebuffer (GL_EXT_shader_framebuffer_fetch); nil until asked.
+    var framebufferFetch: Bool?
     var vertexArray: GLuint = 0
     /// Instance buffers written in turn (GLESRenderer+Instances.swift).
     var instanceBuffers: [GLuint] = []
@@ -154,6 +156,7 @@ public final class GLESRenderer: Renderer {
     func releaseGLObjects() {
         programs.removeAll()
         blendPrograms.removeAll()
+        framebufferFetch = nil
         textures.removeAll()
         glDeleteVertexArrays(1, &vertexArray)
         releaseInstanceBuffers()

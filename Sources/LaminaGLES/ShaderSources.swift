@@ -85,6 +85,11 @@ void main() {
 // bits as pixman's mask rounds it on the CPU. Colours are premultiplied; .rgb holds B, G, R.
 // Compiled once per mode: the renderer defines MODE_<GroupComposite raw value> (llvmpipe would pay for every
 // case of a switch on a uniform).
+// With FRAMEBUFFER_FETCH (GL_EXT_shader_framebuffer_fetch) the pixels beneath are read from the framebuffer itself
+// and no copy is made: llvmpipe would otherwise finish the enclosing buffer's drawing before every copy.
+#ifdef FRAMEBUFFER_FETCH
+#extension GL_EXT_shader_framebuffer_fetch : require
+#endif
 precision highp float;
 precision highp int;
 precision highp sampler2D;
@@ -97,7 +102,11 @@ uniform bool u_swapRedBlue;         // true when the enclosing buffer is a calle
 in vec3 v_texel;
 flat in vec4 v_clamp;
 flat in vec4 v_color;               // .a: opacity; .rgb: 1 - the tint of B, G, R
+#ifdef FRAMEBUFFER_FETCH
+inout vec4 o_color;
+#else
 out vec4 o_color;
+#endif
 
 // The Porter-Duff operations and plusLighter, plusDarker (GLSL ES has no line continuation, hence one per line).
 #if defined(MODE_sourceAtop) || defined(MODE_sourceIn) || defined(MODE_sourceOut) || defined(MODE_destinationOver)
@@ -220,7 +229,11 @@ void main() {
     vec4 s = texelFetch(u_image, clamp(ivec2(floor(t - 1.0 / 65536.0)), lo, hi), 0);
     s.rgb *= 1.0 - v_color.rgb;
     s = floor(s * v_color.a * 255.0 + 0.5) / 255.0;
+#ifdef FRAMEBUFFER_FETCH
+    vec4 d = o_color;
+#else
     vec4 d = texelFetch(u_backdrop, ivec2(gl_FragCoord.xy) + u_backdropOffset, 0);
+#endif
     if (u_swapRedBlue) d = d.bgra;
     vec4 o;
     if (s.a <= 0.0) {
