@@ -4,7 +4,7 @@ import LaminaCore
 import LaminaLayers
 
 // The blend-mode scenes (blend-500, blend-500-normal): what a blend mode costs over the same cards drawn normally
-// (docs/benchmarks.md, "Blend modes").
+// (docs/benchmarks.md, "Blend modes (2026-11-26)").
 
 extension BenchScene {
     /// Adds `cards-500`'s number of cards at `cards-500`'s sizes and places, each a translucent coloured card
