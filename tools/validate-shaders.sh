@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Validates every shader of Shaders/ offline with glslangValidator (Debian's glslang-tools), in every variant the
 # renderer compiles (texture.frag with BILINEAR, with TRILINEAR and with neither, each with and without SPANS;
-# solid.frag with and without SPANS; blur.frag with and without DOWNSAMPLE), so a GLSL error fails CI
+# solid.frag with and without SPANS; blur.frag with and without DOWNSAMPLE; blend.frag per blend mode), so a GLSL error fails CI
 # even on a machine whose driver would accept it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -41,3 +41,8 @@ variant texture.frag bilinear-spans.frag BILINEAR SPANS
 variant texture.frag trilinear-spans.frag TRILINEAR SPANS
 variant solid.frag solid-spans.frag SPANS
 variant blur.frag downsample.frag DOWNSAMPLE
+# blend.frag once per blend mode, as GLESRenderer+Blend.swift compiles it (glslang does not know
+# GL_EXT_shader_framebuffer_fetch, so the FRAMEBUFFER_FETCH variants are checked by the driver, in the tests).
+for mode in multiply screen overlay darken lighten colorDodge colorBurn softLight hardLight difference exclusion hue saturation color luminosity sourceAtop sourceIn sourceOut destinationOver destinationIn destinationOut destinationAtop xor plusLighter plusDarker; do
+    variant blend.frag "blend-$mode.frag" "MODE_$mode"
+done

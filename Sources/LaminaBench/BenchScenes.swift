@@ -69,6 +69,11 @@ public enum BenchScene: String, CaseIterable, Sendable {
     /// 500 gradient cards (at 1920 x 1080) of random whole-point sizes (160...240 x 100...150 points), cornerRadius
     /// 12, axial, radial and conic in turn with two to four colours (some translucent) at uneven locations.
     case gradientCards500 = "gradient-cards-500"
+    /// cards-500's number of cards at its sizes and places, each a translucent rounded card holding a sprite, taking
+    /// the 25 blend modes and compositing operations other than normal in turn (BenchScenes+Blend.swift).
+    case blend500 = "blend-500"
+    /// The same cards composited normally: what blend-500 is measured against.
+    case blend500Normal = "blend-500-normal"
 
     /// Gives each of `sprites` one endless animation, four kinds in turn, each at a phase of its own.
     static func animate(_ sprites: [Layer], size: CGSize) {
@@ -179,6 +184,8 @@ public enum BenchScene: String, CaseIterable, Sendable {
             root.addSublayer(square)
         case .text1k, .text1kChange10:
             Self.addLabels(to: root, size: size, random: &random)
+        case .blend500, .blend500Normal:
+            try Self.addBlendCards(to: root, size: size, blended: self == .blend500, random: &random)
         case .gradientCards500:
             Self.addGradientCards(to: root, size: size, random: &random)
         case .nineslice2k:

@@ -112,11 +112,18 @@ final class CPUBandJob: @unchecked Sendable {
             var alpha = pixman_color_t(red: 0, green: 0, blue: 0, alpha: UInt16(PremultipliedColor.byte(group.opacity)) * 257)
             let mask = pixman_image_create_solid_fill(&alpha)
             defer { if let mask { pixman_image_unref(mask) } }
-            // The opacity (a solid mask) scales the picture before either operator: ADD is min(p + d, 1), as GL's
-            // ONE, ONE blend into an 8-bit buffer.
+            guard let op = group.composite.pixmanOperator else {
+                // An operation pixman lacks (CPUBandJob+Blend.swift).
+                CPUBlend.composite(
+                    group.composite, picture: image, opacity: PremultipliedColor.byte(group.opacity), into: into,
+                    x: group.bounds.x0 - parent.origin.x, y: done.rows.lowerBound - parent.origin.y,
+                    width: group.bounds.x1 - group.bounds.x0, height: done.rows.count)
+                return
+            }
+            // The opacity (a solid mask) scales the picture before the operator: ADD is min(p + d, 1), as GL's ONE,
+            // ONE blend into an 8-bit buffer; the blend modes are pixman's PDF operators (CPUBandJob+Blend.swift).
             pixman_image_composite32(
-                group.composite == .plus ? PIXMAN_OP_ADD : PIXMAN_OP_OVER, image, mask, into, 0, 0, 0, 0,
-                Int32(group.bounds.x0 - parent.origin.x),
+                op, image, mask, into, 0, 0, 0, 0, Int32(group.bounds.x0 - parent.origin.x),
                 Int32(done.rows.lowerBound - parent.origin.y), Int32(group.bounds.x1 - group.bounds.x0),
                 Int32(done.rows.count))
         }

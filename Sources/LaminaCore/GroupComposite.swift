@@ -12,4 +12,23 @@ public enum GroupComposite: String, Hashable, Sendable, CaseIterable {
     /// pictures stay opaque at every t (source-over would let the one below show through). Channels that sum past
     /// 1 are clamped, which keeps every colour channel at or below alpha.
     case plus
+    /// A layer's blend mode or compositing operation (`compositingFilter`, docs/semantics.md "Blend modes"): W3C
+    /// "Compositing and Blending Level 1" on premultiplied colour, the blend modes composited source-over. Where the
+    /// picture is transparent (alpha 0) the pixels below are left as they are, whatever the operation. pixman has
+    /// operators for most (`GroupComposite.pixmanOperator` in LaminaCPU); the GLES renderer draws them with
+    /// Shaders/blend.frag over a copy of the pixels below, since no GL blend function expresses them.
+    case multiply, screen, overlay, darken, lighten, colorDodge, colorBurn, softLight, hardLight, difference, exclusion
+    /// The non-separable modes: hue, saturation, colour or luminosity of the picture on the rest of the pixel below.
+    case hue, saturation, color, luminosity
+    /// Porter-Duff operations as named (picture p is the source, d the destination).
+    case sourceAtop, sourceIn, sourceOut, destinationOver, destinationIn, destinationOut, destinationAtop, xor
+    /// `min(p + d, 1)` per channel, alpha included: `plus`'s formula, for a layer's `plusLighter` (kept apart from
+    /// `plus` so that a rounded clip treats it as the layer's blend mode).
+    case plusLighter
+    /// `max(0, 1 - ((1 - p) + (1 - d)))` per channel, alpha included.
+    case plusDarker
+
+    /// True for a layer's blend mode or compositing operation (a layer's `compositingFilter`): the group is combined
+    /// with what was drawn before it inside its enclosing group, so that enclosing group must be drawn offscreen.
+    public var isBlendMode: Bool { self != .sourceOver && self != .plus }
 }

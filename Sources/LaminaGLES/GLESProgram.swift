@@ -81,10 +81,15 @@ final class GLESProgram {
         return location
     }
 
-    init(_ kind: Kind) throws {
-        let vertex = try Self.compile(kind.shaders.vertex, type: GLenum(GL_VERTEX_SHADER))
+    convenience init(_ kind: Kind) throws {
+        try self.init(vertex: kind.shaders.vertex, fragment: kind.shaders.fragment, defines: kind.defines)
+    }
+
+    /// The program of two files of Shaders/, with `defines` for the fragment shader.
+    init(vertex vertexName: String, fragment fragmentName: String, defines: [String]) throws {
+        let vertex = try Self.compile(vertexName, type: GLenum(GL_VERTEX_SHADER))
         defer { glDeleteShader(vertex) }
-        let fragment = try Self.compile(kind.shaders.fragment, type: GLenum(GL_FRAGMENT_SHADER), defines: kind.defines)
+        let fragment = try Self.compile(fragmentName, type: GLenum(GL_FRAGMENT_SHADER), defines: defines)
         defer { glDeleteShader(fragment) }
         let program = glCreateProgram()
         glAttachShader(program, vertex)
@@ -98,7 +103,7 @@ final class GLESProgram {
         guard linked == GL_TRUE else {
             let log = Self.log(program, glGetProgramiv, glGetProgramInfoLog)
             glDeleteProgram(program)
-            throw RenderError.failed("linking \(kind.shaders.vertex) + \(kind.shaders.fragment) failed: \(log)")
+            throw RenderError.failed("linking \(vertexName) + \(fragmentName) failed: \(log)")
         }
         id = program
         targetSize = glGetUniformLocation(program, "u_targetSize")

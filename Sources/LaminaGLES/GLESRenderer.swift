@@ -60,6 +60,10 @@ public final class GLESRenderer: Renderer {
     /// Internal rather than private so that tests can see where images went.
     let textures: GLESTextureCache
     var programs: [GLESProgram.Kind: GLESProgram] = [:]
+    /// The programs of Shaders/blend.frag, one per blend mode, compiled on first use (GLESRenderer+Blend.swift).
+    var blendPrograms: [GroupComposite: GLESProgram] = [:]
+    /// Whether blend.frag reads the framebuffer (GL_EXT_shader_framebuffer_fetch); nil until asked.
+    var framebufferFetch: Bool?
     var vertexArray: GLuint = 0
     /// Instance buffers written in turn (GLESRenderer+Instances.swift).
     var instanceBuffers: [GLuint] = []
@@ -151,6 +155,8 @@ public final class GLESRenderer: Renderer {
     /// targets, shadows) and forgets their names, so that nothing refers to them afterwards.
     func releaseGLObjects() {
         programs.removeAll()
+        blendPrograms.removeAll()
+        framebufferFetch = nil
         textures.removeAll()
         glDeleteVertexArrays(1, &vertexArray)
         releaseInstanceBuffers()
@@ -494,6 +500,15 @@ public final class GLESRenderer: Renderer {
                 break
             }
             let destination = destinations[destinations.count - 1]
+            if case .end(let group)? = batch.group, group.composite.needsBlendShader {
+                // A blend mode: the picture and a copy of what is beneath it, combined by blend.frag.
+                try drawBlendedGroup(group, picture: texture, first: first, parentFramebuffer: destination.framebuffer,
+                                     parentSize: (destination.width, destination.height),
+                                     parentOrigin: destination.origin, swap: destination.swap)
+                current = nil
+                stats.drawCalls += 1
+                continue
+            }
             let base: GLESProgram.Kind = !batch.textured ? .solid
                 : batch.filter == .nearest ? .nearest : batch.filter == .trilinear ? .trilinear : .bilinear
             let kind = batch.coverage ? base.coverage : base
@@ -513,7 +528,9 @@ public final class GLESRenderer: Renderer {
             // A group composited with plus adds its (masked, opacity-scaled, premultiplied) picture: ONE, ONE, clamped
             // to 1 by the 8-bit buffer, as pixman's ADD on the CPU.
             var additive = false
-            if case .end(let group)? = batch.group { additive = group.composite == .plus }
+            if case .end(let group)? = batch.group {
+                additive = group.composite == .plus || group.composite == .plusLighter
+            }
             if additive { glBlendFunc(GLenum(GL_ONE), GLenum(GL_ONE)) }
             drawInstances(first: first, count: count)
             if additive { glBlendFunc(GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA)) }

@@ -79,6 +79,21 @@ extension Layer {
         get { read { $0.allowsGroupOpacity } }
         set { write(.allowsGroupOpacity) { $0.allowsGroupOpacity = newValue } }
     }
+    /// Core Animation's compositing filter: the name of a blend mode or compositing operation (`"multiplyBlendMode"`,
+    /// `"CIMultiplyBlendMode"`, `"sourceAtop"`, ..., see `LayerBlendMode`) by which the layer and its subtree, drawn
+    /// as one group, are combined with what lies beneath them (docs/semantics.md, "Blend modes"); nil by default.
+    /// Anything else (another string, a filter object) is ignored as Core Animation ignores a filter it cannot apply:
+    /// the layer composites normally and the property reads nil. Reads Core Animation's name of the mode. Not
+    /// animatable.
+    public var compositingFilter: Any? {
+        get { read { $0.compositingFilter?.rawValue } }
+        set { write(.compositingFilter) { $0.compositingFilter = LayerBlendMode(compositingFilter: newValue) } }
+    }
+    /// `compositingFilter` as Lamina's type; nil: none (normal).
+    public var blendMode: LayerBlendMode? {
+        get { read { $0.compositingFilter } }
+        set { write(.compositingFilter) { $0.compositingFilter = newValue } }
+    }
     /// nil: no background.
     public var backgroundColor: Color? {
         get { read { $0.backgroundColor } }

@@ -25,6 +25,7 @@ extension LayerState {
         case isHidden
         case opacity
         case allowsGroupOpacity
+        case compositingFilter
         case backgroundColor
         case borderWidth
         case borderColor
@@ -87,6 +88,7 @@ extension LayerState {
             case .isHidden: .animatable(\.isHidden, scene: .standard, affects: .paint)
             case .opacity: .animatable(\.opacity, scene: .unitNumber, affects: .paint)
             case .allowsGroupOpacity: .stored(\.allowsGroupOpacity, scene: .standard, affects: .paint)
+            case .compositingFilter: .compositingFilter
             case .backgroundColor: .animatable(\.backgroundColor, scene: .standard, affects: .paint)
             case .borderWidth: .animatable(\.borderWidth, scene: .nonNegativeNumber, affects: .paint)
             case .borderColor: .animatable(\.borderColor, scene: .standard, affects: .paint)

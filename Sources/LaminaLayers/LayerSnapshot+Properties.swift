@@ -23,6 +23,8 @@ extension LayerSnapshot {
     @inlinable public var isHidden: Bool { state.isHidden }
     @inlinable public var opacity: Float { state.opacity }
     @inlinable public var allowsGroupOpacity: Bool { state.allowsGroupOpacity }
+    /// The blend mode; nil: none (normal).
+    @inlinable public var blendMode: LayerBlendMode? { state.compositingFilter }
     @inlinable public var backgroundColor: Color? { state.backgroundColor }
     @inlinable public var borderWidth: CGFloat { state.borderWidth }
     @inlinable public var borderColor: Color? { state.borderColor }

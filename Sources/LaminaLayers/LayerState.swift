@@ -33,6 +33,9 @@ public struct LayerState: @unchecked Sendable {
     /// true: with opacity below 1 and visible sublayers, the layer and its subtree are composited as one picture
     /// (offscreen) and then faded; false: each layer is faded on its own.
     public var allowsGroupOpacity: Bool = true
+    /// nil: none (normal). Otherwise the blend mode or compositing operation the layer and its subtree are combined
+    /// with what lies beneath them by, as one group (docs/semantics.md, "Blend modes").
+    public var compositingFilter: LayerBlendMode? = nil
     /// nil: no background.
     public var backgroundColor: Color? = nil
     /// The width of the border drawn inside the bounds, above the sublayers; 0: no border.

@@ -104,7 +104,9 @@ extension Planner {
             // A shadow's silhouette is the layer's whole subtree: it changes with the sublayers.
             layer.shadowOpacity <= 0,
             // A rasterized layer's picture is its whole subtree.
-            !layer.shouldRasterize
+            !layer.shouldRasterize,
+            // A blended layer's group follows its sublayers.
+            layer.blendMode?.composite == nil
         else { return false }
         let own = min(max(layer.opacity, 0), 1)
         let (kids, oldKids) = (layer.sublayers, old.sublayers)

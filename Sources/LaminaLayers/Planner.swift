@@ -167,7 +167,7 @@ public struct Planner {
                     run.fixedDecisions += 1
                     if let bounds = Self.bounds(of: plan.quads[start..<contentEnd], width: width, height: height) {
                         plan.groups.append(PlanGroup(range: start..<plan.quads.count, opacity: groupOpacity,
-                                                     bounds: bounds, maskStart: maskStart))
+                                                     bounds: bounds, maskStart: maskStart, composite: ended.composite))
                     } else if let maskStart {
                         plan.groups.removeAll { $0.range.lowerBound >= maskStart }
                         plan.quads.removeSubrange(maskStart...)
@@ -202,9 +202,12 @@ public struct Planner {
                 let faded = visit.opacity * min(max(layer.opacity, 0), 1)
                 guard faded > 0 else { continue }
                 if !layer.isDoubleSided, visit.layerToTarget.determinant < 0 { continue }
+                // A blend mode combines the picture (already faded) with what lies beneath it, as a group.
+                let pictureBlend = layer.blendMode?.composite
                 stack.append(.end(End(visit: visit, start: plan.quads.count, groupStart: plan.groups.count,
                                       fragmentStart: run.fragmentCount, fixedAtStart: run.fixedDecisions,
-                                      groupOpacity: nil)))
+                                      groupOpacity: pictureBlend == nil ? nil : 1,
+                                      composite: pictureBlend ?? .sourceOver)))
                 if try planRasterized(visit, opacity: faded, into: &plan, run: run) { continue }
                 stack.removeLast()
             }
@@ -216,8 +219,12 @@ public struct Planner {
             let own = castsShadow && !pictured ? min(max(layer.opacity, 0), 1) : 1
             // A hidden mask paints nothing, so it hides the layer like any mask that paints nothing.
             let masked = layer.mask != nil
+            // A blend mode (docs/semantics.md, "Blend modes") combines the layer and its subtree as one group, even a
+            // leaf at full opacity; not inside the layer's own shadow silhouette or rasterized picture, which the
+            // layer's plan outside then blends.
+            let blend = castsShadow && !pictured ? layer.blendMode?.composite : nil
             // Sublayers that draw nothing (hidden, or at opacity 0, which are skipped) do not make a group.
-            let grouped = masked
+            let grouped = masked || blend != nil
                 || own < 1 && layer.allowsGroupOpacity && layer.sublayers.contains { !$0.isHidden && $0.opacity > 0 }
             let opacity = grouped ? 1 : visit.opacity * own
             guard visit.opacity * own > 0 else { continue }
@@ -226,7 +233,8 @@ public struct Planner {
             if !layer.isDoubleSided, visit.layerToTarget.determinant < 0 { continue }
             stack.append(.end(End(visit: visit, start: plan.quads.count, groupStart: plan.groups.count,
                                   fragmentStart: run.fragmentCount, fixedAtStart: run.fixedDecisions,
-                                  groupOpacity: grouped ? visit.opacity * own : nil)))
+                                  groupOpacity: grouped ? visit.opacity * own : nil,
+                                  composite: blend ?? .sourceOver)))
             if masked, let mask = layer.mask {
                 // The mask is planned after the content, in the layer's space, unclipped and at full strength
                 // (its own opacity still counts): it goes into the group's mask buffer.
@@ -324,7 +332,9 @@ public struct Planner {
         var untouched = Set<Int>()
         var direct = true
         for group in plan.groups where group.range.lowerBound >= start {
-            guard shape.contains(group.bounds) else {
+            // A blend mode inside combines with what is beneath it inside the clip's group (docs/semantics.md, "Blend
+            // modes"), so the clip is drawn offscreen wherever the blended layer lies.
+            guard shape.contains(group.bounds), !group.composite.isBlendMode else {
                 direct = false
                 break
             }
@@ -409,6 +419,8 @@ public struct Planner {
         var fragmentStart: Int
         var fixedAtStart: Int
         var groupOpacity: Float?
+        /// How the layer's group is combined with what lies beneath it (a blend mode); source-over without one.
+        var composite: GroupComposite = .sourceOver
     }
 
     /// What one layer paints itself: background, then contents (clipped when masksToBounds).

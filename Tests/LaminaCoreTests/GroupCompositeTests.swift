@@ -10,7 +10,15 @@ import Testing
     @Test func groupsAreSourceOverUnlessToldOtherwise() {
         #expect(PlanGroup(range: 0..<1, opacity: 1, bounds: Self.box).composite == .sourceOver)
         #expect(PlanGroup(range: 0..<2, opacity: 1, bounds: Self.box, maskStart: 1, composite: .plus).composite == .plus)
-        #expect(GroupComposite.allCases.map(\.rawValue) == ["sourceOver", "plus"])
+        #expect(GroupComposite.allCases.map(\.rawValue) == [
+            "sourceOver", "plus", "multiply", "screen", "overlay", "darken", "lighten", "colorDodge", "colorBurn",
+            "softLight", "hardLight", "difference", "exclusion", "hue", "saturation", "color", "luminosity",
+            "sourceAtop", "sourceIn", "sourceOut", "destinationOver", "destinationIn", "destinationOut",
+            "destinationAtop", "xor", "plusLighter", "plusDarker",
+        ])
+        // Only a layer's blend modes make the enclosing group offscreen; plus (cross-dissolves) and source-over do not.
+        #expect(GroupComposite.allCases.filter(\.isBlendMode).count == 25)
+        #expect(!GroupComposite.plus.isBlendMode && !GroupComposite.sourceOver.isBlendMode)
     }
 
     @Test func movingAGroupKeepsItsComposite() {
