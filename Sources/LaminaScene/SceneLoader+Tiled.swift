@@ -25,14 +25,13 @@ extension SceneLoader {
         if let seconds = read("fadeDuration", { self.nonNegativeNumber($0, $1) }) { layer.fadeDuration = seconds }
     }
 
-    /// `[width, height]` in pixels, each a whole number from 16 to 2048.
+    /// `[width, height]` in pixels, each above 0 and at most 2048 (drawn rounded, and at least 16).
     private func tileSize(_ value: JSONValue, _ path: String) -> CGSize? {
         guard let numbers = numbers(value, path, counts: [2], shape: "[width, height]") else { return nil }
-        let sides = TiledLayer.tileSides
-        for (number, name) in zip(numbers, ["width", "height"])
-        where !(number == number.rounded() && sides.contains(Int(exactly: number) ?? 0)) {
+        let most = Double(TiledLayer.tileSides.upperBound)
+        for (number, name) in zip(numbers, ["width", "height"]) where !(number > 0 && number <= most) {
             report(path, at: value.position,
-                   "\(name) must be a whole number of pixels from \(sides.lowerBound) to \(sides.upperBound), got \(format(number))")
+                   "\(name) must be a positive number of pixels up to \(Int(most)), got \(format(number))")
             return nil
         }
         return CGSize(width: numbers[0], height: numbers[1])

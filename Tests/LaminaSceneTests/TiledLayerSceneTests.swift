@@ -15,6 +15,9 @@ import Testing
         #expect(layer.levelsOfDetailBias == 2)
         #expect(layer.fadeDuration == 0.5)
         #expect(layer.delegate is SceneDrawing)
+        // Small and fractional sizes are taken (drawn rounded, at least 16 pixels a side).
+        let small = try #require(try loadLayer(sceneWithLayer(#""type": "tiled", "tileSize": [8, 100.5]"#)) as? TiledLayer)
+        #expect(small.tileSize == CGSize(width: 8, height: 100.5))
     }
 
     @Test func defaults() throws {
@@ -33,10 +36,10 @@ import Testing
              "scene.json:1:73: layers[0].levelsOfDetailBias: must be a whole number from 0 to 16, got 1.5"),
             (#""levelsOfDetailBias": 17"#,
              "scene.json:1:73: layers[0].levelsOfDetailBias: must be a whole number from 0 to 16, got 17"),
-            (#""tileSize": [8, 256]"#,
-             "scene.json:1:63: layers[0].tileSize: width must be a whole number of pixels from 16 to 2048, got 8"),
-            (#""tileSize": [256, 256.5]"#,
-             "scene.json:1:63: layers[0].tileSize: height must be a whole number of pixels from 16 to 2048, got 256.5"),
+            (#""tileSize": [0, 256]"#,
+             "scene.json:1:63: layers[0].tileSize: width must be a positive number of pixels up to 2048, got 0"),
+            (#""tileSize": [256, 4096]"#,
+             "scene.json:1:63: layers[0].tileSize: height must be a positive number of pixels up to 2048, got 4096"),
             (#""tileSize": 256"#,
              "scene.json:1:63: layers[0].tileSize: expected 2 numbers [width, height], got a number"),
             (#""fadeDuration": -1"#, "scene.json:1:67: layers[0].fadeDuration: must not be negative"),
