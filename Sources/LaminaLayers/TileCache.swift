@@ -116,7 +116,8 @@ public final class TileCache: @unchecked Sendable {
     private var frameStatistics = Statistics()
     private var lastStatistics = Statistics()
 
-    public init(threads: Int = min(4, max(2, ProcessInfo.processInfo.activeProcessorCount))) {
+    /// `threads`: by default one fewer than the cores (so a frame keeps a core of its own), 1 to 4.
+    public init(threads: Int = min(4, max(1, ProcessInfo.processInfo.activeProcessorCount - 1))) {
         self.threads = max(1, threads)
     }
 
@@ -172,12 +173,16 @@ public final class TileCache: @unchecked Sendable {
             frameStatistics.tilesQueued = wanted.count
         }
         evictLocked()
+        if layerFrames.count > 4096 {
+            // Layers not seen for a while (gone, or hidden): their frame numbers only order eviction.
+            layerFrames = layerFrames.filter { $0.value + 600 > frame }
+        }
         lastStatistics = frameStatistics
         let start = min(threads - running, queue.count)
         running += max(start, 0)
         lock.unlock()
         for _ in 0..<max(start, 0) {
-            DispatchQueue.global(qos: .userInitiated).async { self.work() }
+            DispatchQueue.global(qos: .utility).async { self.work() }
         }
     }
 
