@@ -2,7 +2,7 @@ import Foundation
 import LaminaCore
 import LaminaLayers
 
-/// The keys of a tiled layer (docs/scene-format.md, "Tiled layers"): Core Animation's CATiledLayer properties, with
+/// The keys of a tiled layer (docs/scene-format.md, "Layer types"): Core Animation's CATiledLayer properties, with
 /// the limits Lamina draws within.
 extension SceneLoader {
     /// The most levels of detail, and of magnified levels, a scene may ask for (more could never be shown).

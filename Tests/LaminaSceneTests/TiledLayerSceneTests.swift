@@ -2,7 +2,7 @@ import Foundation
 import Lamina
 import Testing
 
-/// Tiled layers in scene files (docs/scene-format.md, "Tiled layers"): the keys reach the model, absent keys keep
+/// Tiled layers in scene files (docs/scene-format.md, "Layer types"): the keys reach the model, absent keys keep
 /// Core Animation's defaults, and bad values are named with their line, column and JSON path.
 @Suite struct TiledLayerSceneTests {
     @Test func keys() throws {

@@ -9,8 +9,10 @@ import LaminaBench
 struct TiledPanBench {
     var frames: Int
     var size: CGSize
+    /// Frames drawn first, uncounted: enough for the pan to fill the tile cache to its budget.
+    static let warmup = 80
     /// The tile cache's budget for the run: above one frame's tiles, so the pan runs into it and evicts.
-    static let tileBudget = 48 << 20
+    static let tileBudget = 24 << 20
 
     struct Run {
         var mode: String
@@ -60,14 +62,14 @@ struct TiledPanBench {
                 return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
             }
             // Warm-up: the first frames fill the view and the cache; the pan then runs into the budget.
-            for number in 0..<40 {
+            for number in 0..<Self.warmup {
                 _ = try frame(number)
                 if mode == "live" { tiles.waitUntilIdle(timeout: 5) }
             }
             let drawnBefore = tiles.totalTilesDrawn
             let residentStart = ProcessMemory.residentKilobytes
             var times: [Double] = []
-            for number in 40..<(40 + frames) {
+            for number in Self.warmup..<(Self.warmup + frames) {
                 times.append(try frame(number))
                 // A display shows a frame every 1/60 s: the background threads have that long before the next.
                 if mode == "live" { usleep(16_000) }
