@@ -177,7 +177,8 @@ final class PlanRun {
         cache.plan = plan
         cache.fragmentIndex = Dictionary(fragments.indices.map { (fragments[$0].id, $0) }, uniquingKeysWith: { $1 })
         cache.fragments = fragments
-        cache.tiledSubtrees = Self.tiledSubtrees(fragments)
+        // Worked out only for trees with tiled layers (this frame chose tiles, or the last plan held some).
+        if !cache.tiledSubtrees.isEmpty || cache.tiles.choseTiles { cache.tiledSubtrees = Self.tiledSubtrees(fragments) }
         cache.shadows = shadows
         cache.shadowPaths = shadowPaths
         if cache.rasterized.count > rasterized.count {

@@ -50,6 +50,8 @@ public final class TileCache: @unchecked Sendable {
     public var needsFrames: Bool {
         locked { !queue.isEmpty || !inFlight.isEmpty || !inbox.isEmpty || lastFading }
     }
+    /// Whether the frame under way chose the tiles of a tiled layer.
+    var choseTiles: Bool { locked { !emitted.isEmpty } }
     /// The most threads drawing tiles at once for this cache.
     public let threads: Int
     /// The most tiles kept, whatever their size.
