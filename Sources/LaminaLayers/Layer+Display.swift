@@ -10,15 +10,21 @@ import LaminaDrawing
 extension Layer {
     /// Marks the layer to be drawn again before it is next rendered.
     public func setNeedsDisplay() {
+        markForDisplay(nil)
+    }
+
+    /// Marks part of the layer (`rect`, in its space) for drawing: a tiled layer draws again only the tiles `rect`
+    /// meets (TiledLayer.swift); any other layer is drawn again whole.
+    public func setNeedsDisplay(_ rect: CGRect) {
+        markForDisplay(rect)
+    }
+
+    private func markForDisplay(_ rect: CGRect?) {
         ModelLock.shared.withLock {
+            (self as? TiledLayer)?.noteNeedsDisplayLocked(rect)
             needsDisplayFlag = true
             Layer.markedForDisplay[ObjectIdentifier(self)] = WeakLayer(layer: self)
         }
-    }
-
-    /// Marks part of the layer for drawing; Lamina redraws the whole layer.
-    public func setNeedsDisplay(_ rect: CGRect) {
-        setNeedsDisplay()
     }
 
     /// Draws the layer now if it is marked (frames call this on each visible marked layer before their snapshot).

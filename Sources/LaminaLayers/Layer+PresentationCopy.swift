@@ -65,6 +65,7 @@ extension Layer {
         case ObjectIdentifier(ShapeLayer.self): copy = ShapeLayer(layer: model)
         case ObjectIdentifier(TextLayer.self): copy = TextLayer(layer: model)
         case ObjectIdentifier(ReplicatorLayer.self): copy = ReplicatorLayer(layer: model)
+        case ObjectIdentifier(TiledLayer.self): copy = TiledLayer(layer: model)
         default: copy = Layer(layer: model)
         }
         var shown = state

@@ -34,6 +34,13 @@ public final class PlanCache: @unchecked Sendable {
     public internal(set) var statistics = PlanStatistics()
     /// The pictures of gradient, shape and text layers (Planner+Special.swift).
     let pictures = VectorPictureCache()
+    /// The tiles of tiled layers (TileCache.swift).
+    public let tiles = TileCache()
+    /// What tiled layers show may differ from the last plan (tiles arrived or fading): subtrees holding one
+    /// (`tiledSubtrees`) are planned again, not reused.
+    var tilesChanged = false
+    /// The layers of the last plan whose subtree holds a tiled layer.
+    var tiledSubtrees: Set<LayerID> = []
 
     public init() {}
 

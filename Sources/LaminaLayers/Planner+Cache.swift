@@ -28,6 +28,12 @@ final class PlanRun {
         guard let cache, let last = cache.plan, let index = cache.fragmentIndex[visit.layer.id] else { return false }
         let old = cache.fragments[index]
         guard old.contentVersion == visit.layer.contentVersion, old.opacity == visit.opacity else { return false }
+        // A tiled layer's tiles depend on where it lies and on what has been drawn since (TileCache.swift).
+        if !cache.tiledSubtrees.isEmpty, cache.tiledSubtrees.contains(visit.layer.id),
+            cache.tilesChanged || old.layerToTarget != visit.layerToTarget || old.clip != visit.clip
+        {
+            return false
+        }
         let base = plan.quads.count, fragmentBase = fragments.count
         let quadShift = base - old.quads.lowerBound
         let groupShift = plan.groups.count - old.groups.lowerBound
@@ -103,7 +109,7 @@ final class PlanRun {
 
     /// The last plan whole, when `root` is unchanged and placed as before: nothing to plan, copy or keep anew.
     func unchangedPlan(root: LayerSnapshot, rootToTarget: Matrix3) -> RenderPlan? {
-        guard let cache, let last = cache.plan, let ordered = cache.orderedPlan,
+        guard let cache, let last = cache.plan, let ordered = cache.orderedPlan, !cache.tilesChanged,
             let index = cache.fragmentIndex[root.id], index == cache.fragments.count - 1
         else { return nil }
         let old = cache.fragments[index]
@@ -171,6 +177,8 @@ final class PlanRun {
         cache.plan = plan
         cache.fragmentIndex = Dictionary(fragments.indices.map { (fragments[$0].id, $0) }, uniquingKeysWith: { $1 })
         cache.fragments = fragments
+        // Worked out only for trees with tiled layers (this frame chose tiles, or the last plan held some).
+        if !cache.tiledSubtrees.isEmpty || cache.tiles.choseTiles { cache.tiledSubtrees = Self.tiledSubtrees(fragments) }
         cache.shadows = shadows
         cache.shadowPaths = shadowPaths
         if cache.rasterized.count > rasterized.count {
@@ -210,5 +218,20 @@ final class PlanRun {
 
     private static func moved(_ clip: ConvexPolygon?, by d: CGPoint) -> ConvexPolygon? {
         clip.map { ConvexPolygon(vertices: $0.vertices.map { CGPoint(x: $0.x + d.x, y: $0.y + d.y) }) }
+    }
+
+    /// The layers among `fragments` (post-order) whose subtree holds a tiled layer (each has a fragment of its own).
+    private static func tiledSubtrees(_ fragments: [PlanFragment]) -> Set<LayerID> {
+        var prefix = [Int](repeating: 0, count: fragments.count + 1)
+        for (index, fragment) in fragments.enumerated() {
+            prefix[index + 1] = prefix[index] + (fragment.node?.state.tiled != nil ? 1 : 0)
+        }
+        guard prefix[fragments.count] > 0 else { return [] }
+        var found = Set<LayerID>()
+        for (index, fragment) in fragments.enumerated()
+        where prefix[index + 1] - prefix[min(fragment.firstDescendant, index)] > 0 {
+            found.insert(fragment.id)
+        }
+        return found
     }
 }

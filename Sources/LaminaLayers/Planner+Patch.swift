@@ -20,7 +20,8 @@ extension Planner {
     func patchedPlan(_ root: LayerSnapshot, rootToTarget: Matrix3, cache: PlanCache) throws -> RenderPlan? {
         // Fields are read from the cache one by one: a copy of its plan held here would make the quads be copied
         // when they are changed.
-        guard let lastIdentity = cache.plan?.identity, lastIdentity != 0, let groups = cache.plan?.groups,
+        guard !cache.tilesChanged, let lastIdentity = cache.plan?.identity, lastIdentity != 0,
+            let groups = cache.plan?.groups,
             let orderedGroups = cache.orderedPlan?.groups, let width = cache.plan?.width,
             let height = cache.plan?.height, let count = cache.plan?.quads.count,
             let index = cache.fragmentIndex[root.id], index == cache.fragments.count - 1

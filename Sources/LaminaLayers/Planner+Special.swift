@@ -26,6 +26,10 @@ extension Planner {
         switch special {
         case .none, .replicator:
             return
+        case .tiled(let style):
+            try emitTiles(layer, style, layerToTarget: layerToTarget, opacity: opacity, clip: clip, shaped: shaped,
+                          target: target, into: &quads)
+            return
         case .gradient, .text:
             guard bounds.width > 0, bounds.height > 0 else { return }
             area = bounds
@@ -47,7 +51,7 @@ extension Planner {
             case .gradient(let style): try style.picture(bounds: bounds, density: density, visible: visible, limits: limits)
             case .shape: try prepared?.picture(density: density, visible: visible, limits: limits)
             case .text(let style): try style.picture(bounds: bounds, density: density, visible: visible, limits: limits)
-            case .none, .replicator: nil
+            case .none, .replicator, .tiled: nil
             }
         }
         let picture: VectorPicture?
@@ -157,10 +161,10 @@ extension Planner {
 }
 
 extension SpecialContent {
-    /// A gradient, shape or text layer: it paints a picture in place of contents.
+    /// A gradient, shape, text or tiled layer: it paints a picture (or tiles) in place of contents.
     var paintsPicture: Bool {
         switch self {
-        case .gradient, .shape, .text: true
+        case .gradient, .shape, .text, .tiled: true
         case .none, .replicator: false
         }
     }

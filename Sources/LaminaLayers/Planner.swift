@@ -44,6 +44,11 @@ public struct Planner {
     public var rasterizer: ((RenderPlan) throws -> Image)?
     /// The rasterized layer whose own picture this planner is planning (it is not rasterized again inside it).
     var rasterizingRoot: LayerID?
+    /// The tiles of tiled layers (the plan cache's); nil: drawn for this plan only (Planner+Tiled.swift).
+    var tiles: TileCache?
+    /// The time of a live frame, whose tiled layers show the tiles drawn so far and queue the rest for drawing on
+    /// background threads (`Renderer.livePlan` sets it); nil: an offline frame, which draws every visible tile first.
+    public var liveTileTime: Double?
 
     public init(scale: CGFloat = 1, limits: PixelLimits = .default) {
         self.scale = scale
@@ -82,7 +87,10 @@ public struct Planner {
         guard let cache, pictures !== cache.pictures else { return try planKeeping(root, cache: cache) }
         var planner = self
         planner.pictures = cache.pictures
+        planner.tiles = cache.tiles
         cache.pictures.resetCounters()
+        cache.tilesChanged = cache.tiles.beginFrame(liveAt: liveTileTime)
+        defer { cache.tiles.endFrame() }
         let plan = try planner.planKeeping(root, cache: cache)
         let (made, reused) = cache.pictures.counters
         cache.statistics.picturesMade = made
@@ -181,7 +189,7 @@ public struct Planner {
                 }
                 // Every subtree that painted something is kept, leaves too: a parent planned again (a sibling
                 // changed) copies its unchanged children instead of planning them.
-                if caching, plan.quads.count > start || layer === root {
+                if caching, plan.quads.count > start || layer === root || layer.state.tiled != nil {
                     run.keepFragment(ended, quadCount: plan.quads.count, groupCount: plan.groups.count)
                 }
                 continue
@@ -571,13 +579,19 @@ extension Renderer {
 
     /// The plan of a live frame shown at `time` on a clock that only goes forwards (a display's): as
     /// `plan(_:scale:at:limits:)`, and finished animations come off their layers as at a frame of now. `animated`
-    /// says whether any animation is left in the tree (so more frames are needed even with nothing changed).
+    /// says whether any animation is left in the tree, or tiles of a tiled layer are being drawn or fading in (so more
+    /// frames are needed even with nothing changed). Tiled layers do not wait for their tiles (docs/semantics.md,
+    /// "Tiled layers").
     public func livePlan(_ root: Layer, scale: CGFloat, at time: Double, limits: PixelLimits = .default)
         throws -> (plan: RenderPlan, animated: Bool)
     {
         let snapshot = try root.presentationForFrame(at: time, removingFinished: true)
-        let plan = try rasterizingPlanner(scale: scale, limits: limits).plan(snapshot, cache: planCache(for: root))
-        return (plan, try root.snapshotForFrame().animatedSubtree)
+        var planner = rasterizingPlanner(scale: scale, limits: limits)
+        planner.liveTileTime = time
+        let cache = planCache(for: root)
+        let plan = try planner.plan(snapshot, cache: cache)
+        // Tiles being drawn or fading in need frames too (TileCache.swift).
+        return (plan, try root.snapshotForFrame().animatedSubtree || cache.tiles.needsFrames)
     }
 
     /// A planner whose rasterized layers (shouldRasterize) are drawn by this renderer.

@@ -10,6 +10,7 @@ public enum SpecialContent: Equatable, Sendable {
     indirect case shape(ShapeStyle)
     indirect case text(TextStyle)
     indirect case replicator(ReplicatorStyle)
+    indirect case tiled(TiledStyle)
 
     /// The layer type's name in scene files and messages ("gradient", "shape", "text", "replicator"; "plain").
     public var typeName: String {
@@ -19,6 +20,7 @@ public enum SpecialContent: Equatable, Sendable {
         case .shape: "shape"
         case .text: "text"
         case .replicator: "replicator"
+        case .tiled: "tiled"
         }
     }
 
@@ -30,6 +32,7 @@ public enum SpecialContent: Equatable, Sendable {
         case .shape: .shape
         case .text: .text
         case .replicator: .replicator
+        case .tiled: .tiled
         }
     }
 }
@@ -54,5 +57,10 @@ extension LayerState {
     public var replicator: ReplicatorStyle? {
         get { if case .replicator(let style) = special { style } else { nil } }
         set { if case .replicator = special, let newValue { special = .replicator(newValue) } }
+    }
+    /// The tiled layer's properties; nil on other layers (setting it on them does nothing).
+    public var tiled: TiledStyle? {
+        get { if case .tiled(let style) = special { style } else { nil } }
+        set { if case .tiled = special, let newValue { special = .tiled(newValue) } }
     }
 }

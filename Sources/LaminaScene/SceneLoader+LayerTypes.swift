@@ -4,7 +4,7 @@ import LaminaLayers
 
 /// A layer object's `type` (docs/scene-format.md, "Layer types"): which Layer subclass it builds.
 enum SceneLayerType: String, CaseIterable {
-    case gradient, shape, text, replicator
+    case gradient, shape, text, replicator, tiled
 }
 
 /// Layer types: `type`, the keys only one type takes, and which layer a specialised key path belongs to.
@@ -21,6 +21,7 @@ extension SceneLoader {
             "instanceCount", "instanceTransform", "instanceColor", "instanceRedOffset", "instanceGreenOffset",
             "instanceBlueOffset", "instanceAlphaOffset", "instanceDelay",
         ],
+        .tiled: ["tileSize", "levelsOfDetail", "levelsOfDetailBias", "fadeDuration"],
     ]
 
     /// Every key a layer object may have, of any type: what unknown keys are checked (and suggested) against.
@@ -46,6 +47,7 @@ extension SceneLoader {
         case is ShapeLayer: .shape
         case is TextLayer: .text
         case is ReplicatorLayer: .replicator
+        case is TiledLayer: .tiled
         default: nil
         }
     }
@@ -57,6 +59,7 @@ extension SceneLoader {
         case .shape: ShapeLayer()
         case .text: TextLayer()
         case .replicator: ReplicatorLayer()
+        case .tiled: TiledLayer()
         case nil: Layer()
         }
     }
@@ -140,6 +143,8 @@ extension SceneLoader {
             case "instanceDelay": target.instanceDelay = source.instanceDelay
             default: break
             }
+        case (let source as TiledLayer, let target as TiledLayer):
+            copyTiled(key, from: source, to: target)
         default:
             break
         }

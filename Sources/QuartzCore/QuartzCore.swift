@@ -18,6 +18,8 @@ public typealias CAShapeLayer = LaminaLayers.ShapeLayer
 public typealias CATextLayer = LaminaLayers.TextLayer
 /// A layer that repeats its sublayers: Lamina's `ReplicatorLayer`.
 public typealias CAReplicatorLayer = LaminaLayers.ReplicatorLayer
+/// A layer drawn in tiles on background threads, at levels of detail: Lamina's `TiledLayer`.
+public typealias CATiledLayer = LaminaLayers.TiledLayer
 /// A layer's delegate: Lamina's `LayerDelegate`.
 public typealias CALayerDelegate = LaminaLayers.LayerDelegate
 /// What a layer runs when a property changes: Lamina's `Action`.

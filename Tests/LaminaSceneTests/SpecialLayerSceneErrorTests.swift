@@ -10,17 +10,17 @@ import Testing
             #"scene.json:1:42: layers[0].type: unknown layer type "shap" (did you mean "shape"?)"#
         ])
         #expect(problems(sceneWithLayer(#""type": "video""#)) == [
-            #"scene.json:1:42: layers[0].type: unknown layer type "video" (expected one of "gradient", "shape", "text" or "replicator")"#
+            #"scene.json:1:42: layers[0].type: unknown layer type "video" (expected one of "gradient", "shape", "text", "replicator" or "tiled")"#
         ])
     }
 
     /// Each type's keys on a layer of each other type (and on a plain layer).
     @Test(arguments: [
         ("gradient", "colors", "[]"), ("shape", "strokeEnd", "1"), ("text", "string", #""a""#),
-        ("replicator", "instanceCount", "2"),
+        ("replicator", "instanceCount", "2"), ("tiled", "levelsOfDetail", "2"),
     ])
     func keysOfAnotherType(owner: String, key: String, value: String) {
-        for type in ["gradient", "shape", "text", "replicator", nil] where type != owner {
+        for type in ["gradient", "shape", "text", "replicator", "tiled", nil] where type != owner {
             let typeMember = type.map { #""type": "\#($0)", "# } ?? ""
             let json = sceneWithLayer(typeMember + #""\#(key)": \#(value)"#)
             let column = 34 + typeMember.count

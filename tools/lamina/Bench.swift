@@ -43,6 +43,9 @@ struct Bench: ParsableCommand {
     var live = false
     @Option(help: "With --live: the number of layers (default 100,000 on cpu, 20,000 on gles).")
     var layers: Int?
+    @Flag(help: ArgumentHelp(
+        "Instead of the scenes: a tiled layer of 1,000,000 x 1,000,000 points panned across --frames frames (default here 100), live and offline; median and maximum frame times and resident memory before and after."))
+    var tiledPan = false
 
     mutating func run() throws {
         let settings = try validatedSettings()
@@ -59,6 +62,10 @@ struct Bench: ParsableCommand {
         }
         if live {
             try runLive(settings)
+            return
+        }
+        if tiledPan {
+            try runTiledPan(settings)
             return
         }
         let machine = BenchMachine.current()
@@ -102,6 +109,27 @@ struct Bench: ParsableCommand {
         if let chart {
             try Self.write(report.chartSVG(), to: chart)
             note("lamina: wrote \(chart)")
+        }
+    }
+
+    /// `--tiled-pan`: the tiled pan's frames on each backend (BenchTiled.swift).
+    private func runTiledPan(_ settings: Settings) throws {
+        let machine = BenchMachine.current()
+        print("lamina \(LaminaVersion.string) bench --tiled-pan (\(BenchMachine.build) build): \(machine.cpuModel), "
+              + "\(machine.cores) cores")
+        let counted = CommandLine.arguments.contains("--frames") ? frames : 100
+        let bench = TiledPanBench(frames: counted, size: settings.size ?? CGSize(width: 1920, height: 1080))
+        var lines: [String] = []
+        for choice in settings.backends {
+            let (backend, runs) = try bench.measure(choice)
+            print("tiled-pan \(backend): \(counted) frames at \(Int(bench.size.width))x\(Int(bench.size.height)), "
+                  + "\(TiledPan.step.x), \(TiledPan.step.y) points a frame")
+            for run in runs { run.printSummary() }
+            lines.append(#"{"backend": "\#(backend)", "runs": [\#(runs.map(\.json).joined(separator: ", "))]}"#)
+        }
+        if let json {
+            try Self.write("{\"tiledPan\": [\n  " + lines.joined(separator: ",\n  ") + "\n]}\n", to: json)
+            note("lamina: wrote \(json)")
         }
     }
 
