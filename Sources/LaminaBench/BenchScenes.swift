@@ -69,6 +69,9 @@ public enum BenchScene: String, CaseIterable, Sendable {
     /// 500 gradient cards (at 1920 x 1080) of random whole-point sizes (160...240 x 100...150 points), cornerRadius
     /// 12, axial, radial and conic in turn with two to four colours (some translucent) at uneven locations.
     case gradientCards500 = "gradient-cards-500"
+    /// 20,000 live particles of one emitter layer (BenchScenes+Emitter.swift): sprites-10k's sprites, twice as many,
+    /// moving, made anew at every frame.
+    case emitter20k = "emitter-20k"
 
     /// Gives each of `sprites` one endless animation, four kinds in turn, each at a phase of its own.
     static func animate(_ sprites: [Layer], size: CGSize) {
@@ -181,6 +184,8 @@ public enum BenchScene: String, CaseIterable, Sendable {
             Self.addLabels(to: root, size: size, random: &random)
         case .gradientCards500:
             Self.addGradientCards(to: root, size: size, random: &random)
+        case .emitter20k:
+            try Self.addEmitter(to: root, size: size)
         case .nineslice2k:
             let button = try DemoImages.button()
             for _ in 0..<2_000 {

@@ -514,6 +514,8 @@ public final class GLESRenderer: Renderer {
             // to 1 by the 8-bit buffer, as pixman's ADD on the CPU.
             var additive = false
             if case .end(let group)? = batch.group { additive = group.composite == .plus }
+            // An additive emitter's particles are added the same way (TextureSource.additive).
+            if batch.additive { additive = true }
             if additive { glBlendFunc(GLenum(GL_ONE), GLenum(GL_ONE)) }
             drawInstances(first: first, count: count)
             if additive { glBlendFunc(GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA)) }

@@ -65,6 +65,7 @@ extension LayerState {
         case shape
         case text
         case replicator
+        case emitter
         /// The values of custom keys (`Layer.setValue(_:forKey:)`); animations of them are resolved by key
         /// (AnimatableProperty.custom).
         case customValues
@@ -122,7 +123,7 @@ extension LayerState {
             case .timing: .stored(\.timing, affects: .paint)
             case .animations: .stored(\.animations, affects: .paint)
             case .sublayers, .mask: .list
-            case .gradient, .shape, .text, .replicator: .stored(\.special, affects: .paint)
+            case .gradient, .shape, .text, .replicator, .emitter: .stored(\.special, affects: .paint)
             case .customValues: .stored(\.customValues, affects: .paint)
             }
         }

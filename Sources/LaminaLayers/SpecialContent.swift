@@ -10,6 +10,7 @@ public enum SpecialContent: Equatable, Sendable {
     indirect case shape(ShapeStyle)
     indirect case text(TextStyle)
     indirect case replicator(ReplicatorStyle)
+    indirect case emitter(EmitterStyle)
 
     /// The layer type's name in scene files and messages ("gradient", "shape", "text", "replicator"; "plain").
     public var typeName: String {
@@ -19,7 +20,13 @@ public enum SpecialContent: Equatable, Sendable {
         case .shape: "shape"
         case .text: "text"
         case .replicator: "replicator"
+        case .emitter: "emitter"
         }
+    }
+
+    /// An emitter that can make particles: its picture changes with time, as an animated layer's does.
+    var emits: Bool {
+        if case .emitter(let style) = self { style.emits } else { false }
     }
 
     /// The field a transaction records for a change of this style.
@@ -30,6 +37,7 @@ public enum SpecialContent: Equatable, Sendable {
         case .shape: .shape
         case .text: .text
         case .replicator: .replicator
+        case .emitter: .emitter
         }
     }
 }
@@ -54,5 +62,10 @@ extension LayerState {
     public var replicator: ReplicatorStyle? {
         get { if case .replicator(let style) = special { style } else { nil } }
         set { if case .replicator = special, let newValue { special = .replicator(newValue) } }
+    }
+    /// The emitter layer's properties; nil on other layers (setting it on them does nothing).
+    public var emitter: EmitterStyle? {
+        get { if case .emitter(let style) = special { style } else { nil } }
+        set { if case .emitter = special, let newValue { special = .emitter(newValue) } }
     }
 }

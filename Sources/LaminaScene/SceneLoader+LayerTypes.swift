@@ -4,7 +4,7 @@ import LaminaLayers
 
 /// A layer object's `type` (docs/scene-format.md, "Layer types"): which Layer subclass it builds.
 enum SceneLayerType: String, CaseIterable {
-    case gradient, shape, text, replicator
+    case gradient, shape, text, replicator, emitter
 }
 
 /// Layer types: `type`, the keys only one type takes, and which layer a specialised key path belongs to.
@@ -21,6 +21,7 @@ extension SceneLoader {
             "instanceCount", "instanceTransform", "instanceColor", "instanceRedOffset", "instanceGreenOffset",
             "instanceBlueOffset", "instanceAlphaOffset", "instanceDelay",
         ],
+        .emitter: SceneLoader.emitterLayerKeys,
     ]
 
     /// Every key a layer object may have, of any type: what unknown keys are checked (and suggested) against.
@@ -46,6 +47,7 @@ extension SceneLoader {
         case is ShapeLayer: .shape
         case is TextLayer: .text
         case is ReplicatorLayer: .replicator
+        case is EmitterLayer: .emitter
         default: nil
         }
     }
@@ -57,6 +59,7 @@ extension SceneLoader {
         case .shape: ShapeLayer()
         case .text: TextLayer()
         case .replicator: ReplicatorLayer()
+        case .emitter: EmitterLayer()
         case nil: Layer()
         }
     }
@@ -83,8 +86,8 @@ extension SceneLoader {
 }
 
 extension SceneLayerType {
-    /// "a shape", "an ..." : for messages (`only a shape layer has this key`).
-    var article: String { "a \(rawValue)" }
+    /// "a shape", "an emitter": for messages (`only a shape layer has this key`).
+    var article: String { (rawValue.first.map { "aeiou".contains($0) } ?? false ? "an " : "a ") + rawValue }
 }
 
 extension SceneLoader {
@@ -140,6 +143,9 @@ extension SceneLoader {
             case "instanceDelay": target.instanceDelay = source.instanceDelay
             default: break
             }
+        case (let source as EmitterLayer, let target as EmitterLayer):
+            // A timeline's `set` of any emitter key copies the whole emitter style (the keys are read together).
+            if SceneLoader.emitterLayerKeys.contains(key) { target.emitterStyle = source.emitterStyle }
         default:
             break
         }

@@ -18,6 +18,9 @@ public typealias CAShapeLayer = LaminaLayers.ShapeLayer
 public typealias CATextLayer = LaminaLayers.TextLayer
 /// A layer that repeats its sublayers: Lamina's `ReplicatorLayer`.
 public typealias CAReplicatorLayer = LaminaLayers.ReplicatorLayer
+/// Core Animation's particle emitter layer and its cells (docs/semantics.md, "Emitter layers").
+public typealias CAEmitterLayer = LaminaLayers.EmitterLayer
+public typealias CAEmitterCell = LaminaLayers.EmitterCell
 /// A layer's delegate: Lamina's `LayerDelegate`.
 public typealias CALayerDelegate = LaminaLayers.LayerDelegate
 /// What a layer runs when a property changes: Lamina's `Action`.
@@ -62,6 +65,9 @@ public typealias CAShapeLayerLineCap = LaminaDrawing.ShapeLayerLineCap
 public typealias CAShapeLayerLineJoin = LaminaDrawing.ShapeLayerLineJoin
 public typealias CATextLayerAlignmentMode = LaminaDrawing.TextLayerAlignmentMode
 public typealias CATextLayerTruncationMode = LaminaDrawing.TextLayerTruncationMode
+public typealias CAEmitterLayerEmitterShape = LaminaDrawing.EmitterShape
+public typealias CAEmitterLayerEmitterMode = LaminaDrawing.EmitterMode
+public typealias CAEmitterLayerRenderMode = LaminaDrawing.EmitterRenderMode
 
 /// The keys of CATransaction's settings, with Core Animation's names (for `value(forKey:)`/`setValue(_:forKey:)`).
 public let kCATransactionAnimationDuration = Transaction.Key.animationDuration
