@@ -200,3 +200,32 @@ import Testing
         }
     }
 }
+
+/// examples/emitter.json, a fountain of additive drops with mist sub-cells, on every renderer.
+@Suite struct EmitterExampleTests {
+    static let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("examples/emitter.json")
+
+    @Test func theFountainRisesAndAgreesOnEveryRenderer() throws {
+        for scale in [CGFloat(1), 2] {
+            var pictures: [Image] = []
+            for renderer in ReferenceScenes.renderers() {
+                let scene = try Scene.load(contentsOf: Self.file)
+                let image = try renderer.render(scene.root, scale: scale, at: 2)
+                // Drops above the emitter add blue to the dark background (0x18) on average; the top corners stay
+                // dark.
+                var blue = 0, count = 0
+                for y in stride(from: Int(100 * scale), to: Int(180 * scale), by: 2) {
+                    for x in stride(from: Int(140 * scale), to: Int(180 * scale), by: 2) {
+                        blue += Int(image.rgba(x: x, y: y).b)
+                        count += 1
+                    }
+                }
+                #expect(blue / count > 0x18 + 10, "\(renderer.name) at \(scale): mean blue \(blue / count)")
+                #expect(image.rgba(x: 2, y: 2) == RGBA8(r: 0x10, g: 0x10, b: 0x18, a: 255), "\(renderer.name)")
+                pictures.append(image)
+            }
+            if pictures.count == 2 { #expect(ImageDifference.meetsParity(pictures[0], pictures[1]), "scale \(scale)") }
+        }
+    }
+}
