@@ -31,7 +31,15 @@ extension Planner {
             let a = w * cosine, b = w * sine, c = -h * sine, d = h * cosine
             let p = particle.position
             let unitToLayer = Matrix3.affine(a: a, b: b, c: c, d: d, tx: p.x - (a + c) / 2, ty: p.y - (b + d) / 2)
-            let unitToTarget = unitToLayer.concatenating(layerToTarget)
+            var unitToTarget = unitToLayer.concatenating(layerToTarget)
+            // An unturned particle shown at its contents' pixel size goes to the nearest whole pixel: its texels are
+            // copied, not resampled (the cost of a sprite; docs/semantics.md, "Emitter layers").
+            if unitToTarget.isAffine, unitToTarget.m12 == 0, unitToTarget.m21 == 0,
+                abs(unitToTarget.m11 - sprite.texels.width) < 1e-9, abs(unitToTarget.m22 - sprite.texels.height) < 1e-9
+            {
+                unitToTarget.m31 = unitToTarget.m31.rounded()
+                unitToTarget.m32 = unitToTarget.m32.rounded()
+            }
             // Minification when a target pixel shows more than one texel (by area).
             let targetArea = abs(unitToTarget.m11 * unitToTarget.m22 - unitToTarget.m12 * unitToTarget.m21)
             let minified = sprite.texelArea > targetArea * (1 + 1e-9)
@@ -56,6 +64,8 @@ extension Planner {
 /// untinted particles made once, so that they share one box).
 private struct ParticleSprite {
     var size: CGSize
+    /// The contents' size in texels.
+    var texels: CGSize
     var source: TextureSource
     var texelArea: CGFloat
     var minificationFilter: Filter
@@ -73,6 +83,7 @@ private struct ParticleSprite {
         else { return nil }
         let scale = cell.contentsScale.isFinite && cell.contentsScale > 0 ? cell.contentsScale : 1
         size = CGSize(width: region.width / scale, height: region.height / scale)
+        texels = region.size
         let clamp = TexelRect.touching(region, width: image.width, height: image.height)
         // Trilinear minification is drawn as bilinear (docs/semantics.md, "Where Lamina differs").
         func plain(_ filter: Filter) -> Filter { filter == .trilinear ? .linear : filter }
