@@ -87,7 +87,7 @@ open class EmitterLayer: Layer, @unchecked Sendable {
         get { read { $0.emitter?.renderMode ?? .unordered } }
         set { writeStyle(key: nil) { $0.emitter?.renderMode = newValue } }
     }
-    /// Stored; particles are flattened into the layer's plane (docs/semantics.md, "Where Lamina differs").
+    /// Stored; particles are flattened into the layer's plane (docs/semantics.md, "Emitter layers").
     public var preservesDepth: Bool {
         get { read { $0.emitter?.preservesDepth ?? false } }
         set { writeStyle(key: nil) { $0.emitter?.preservesDepth = newValue } }

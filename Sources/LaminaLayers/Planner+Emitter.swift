@@ -85,7 +85,7 @@ private struct ParticleSprite {
         size = CGSize(width: region.width / scale, height: region.height / scale)
         texels = region.size
         let clamp = TexelRect.touching(region, width: image.width, height: image.height)
-        // Trilinear minification is drawn as bilinear (docs/semantics.md, "Where Lamina differs").
+        // Trilinear minification is drawn as bilinear (docs/semantics.md, "Emitter layers").
         func plain(_ filter: Filter) -> Filter { filter == .trilinear ? .linear : filter }
         minificationFilter = plain(cell.minificationFilter)
         magnificationFilter = plain(cell.magnificationFilter)

@@ -3,7 +3,7 @@ import LaminaCore
 import LaminaDrawing
 import LaminaLayers
 
-/// Emitter layers in scene files (docs/scene-format.md, "Emitter layers"): the layer's keys and its `emitterCells`,
+/// Emitter layers in scene files (docs/scene-format.md, "Layer types"): the layer's keys and its `emitterCells`,
 /// each an object with CAEmitterCell's property names.
 extension SceneLoader {
     /// The keys of an emitter layer (besides a plain layer's).

@@ -2,7 +2,7 @@ import Foundation
 import Lamina
 import Testing
 
-/// Emitter layers in scene files (docs/scene-format.md, "Emitter layers"): every key reaches the model, absent keys
+/// Emitter layers in scene files (docs/scene-format.md, "Layer types"): every key reaches the model, absent keys
 /// keep Core Animation's defaults, and each bad value is a named error with its place.
 @Suite struct EmitterSceneTests {
     @Test func layerAndCellKeys() throws {
