@@ -65,12 +65,6 @@ extension SceneLoader {
                            + "\(EmitterStyle.mostParticles) per emitter layer")
                 }
             }
-        } else if keys["birthRate"] != nil || keys["lifetime"] != nil {
-            let estimate = style.estimatedParticles
-            if estimate > Double(EmitterStyle.mostParticles) {
-                report(path, at: nil, "the emitter keeps about \(format(estimate.rounded())) particles alive, over the "
-                       + "limit of \(EmitterStyle.mostParticles) per emitter layer")
-            }
         }
         layer.emitterStyle = style
     }
