@@ -74,6 +74,9 @@ public enum BenchScene: String, CaseIterable, Sendable {
     case blend500 = "blend-500"
     /// The same cards composited normally: what blend-500 is measured against.
     case blend500Normal = "blend-500-normal"
+    /// 20,000 live particles of one emitter layer (BenchScenes+Emitter.swift): sprites-10k's sprites, twice as many,
+    /// moving, made anew at every frame.
+    case emitter20k = "emitter-20k"
 
     /// Gives each of `sprites` one endless animation, four kinds in turn, each at a phase of its own.
     static func animate(_ sprites: [Layer], size: CGSize) {
@@ -188,6 +191,8 @@ public enum BenchScene: String, CaseIterable, Sendable {
             try Self.addBlendCards(to: root, size: size, blended: self == .blend500, random: &random)
         case .gradientCards500:
             Self.addGradientCards(to: root, size: size, random: &random)
+        case .emitter20k:
+            try Self.addEmitter(to: root, size: size)
         case .nineslice2k:
             let button = try DemoImages.button()
             for _ in 0..<2_000 {

@@ -287,11 +287,48 @@ final class CPUBandJob: @unchecked Sendable {
             opacity = views.opacityMask(item.opacityMask)
         }
         let opaqueSolid = mask == nil && opacity == nil && item.solid.map { $0.quantized.alpha == 255 } == true
+        var image = source.image, offset = source.offset
+        var operation = opaqueSolid ? PIXMAN_OP_SRC : PIXMAN_OP_OVER
+        var tinted: OpaquePointer?
+        defer { if let tinted { pixman_image_unref(tinted) } }
+        if case .texture(let texture) = item.quad.paint, !texture.isPlain {
+            // An emitter's particle (docs/semantics.md, "Emitter layers"): tinted, or added to what is below.
+            if texture.additive { operation = PIXMAN_OP_ADD }
+            if let tint = texture.tintBytes {
+                tinted = try Self.tint(image, offset: offset, by: tint, x0: x0, y0: y0, x1: x1, y1: y1)
+                image = tinted!
+                offset = (Int32(-x0), Int32(-y0))
+            }
+        }
         pixman_image_composite32(
-            opaqueSolid ? PIXMAN_OP_SRC : PIXMAN_OP_OVER, source.image, mask ?? opacity, destination,
-            Int32(x0) + source.offset.x, Int32(y0) + source.offset.y, maskOffset.x, maskOffset.y, Int32(x0) - origin.x,
+            operation, image, mask ?? opacity, destination,
+            Int32(x0) + offset.x, Int32(y0) + offset.y, maskOffset.x, maskOffset.y, Int32(x0) - origin.x,
             Int32(y0) - origin.y,
             Int32(x1 - x0), Int32(y1 - y0))
+    }
+
+    /// The source's pixels over target pixels x0..<x1, y0..<y1 (source pixel = target pixel + `offset`), each
+    /// premultiplied channel multiplied by the tint's (x / 255, rounded): a buffer of the region's size, made by SRC
+    /// through a solid mask with component alpha (which multiplies channel by channel).
+    static func tint(
+        _ source: OpaquePointer, offset: (x: Int32, y: Int32), by tint: (blue: UInt8, green: UInt8, red: UInt8, alpha: UInt8),
+        x0: Int, y0: Int, x1: Int, y1: Int
+    ) throws -> OpaquePointer {
+        let (width, height) = (Int32(x1 - x0), Int32(y1 - y0))
+        guard let buffer = pixman_image_create_bits(PIXMAN_a8r8g8b8, width, height, nil, 0) else {
+            throw RenderError.failed("pixman could not make a \(width)x\(height) tint buffer")
+        }
+        var color = pixman_color_t(red: UInt16(tint.red) * 257, green: UInt16(tint.green) * 257,
+                                   blue: UInt16(tint.blue) * 257, alpha: UInt16(tint.alpha) * 257)
+        guard let factors = pixman_image_create_solid_fill(&color) else {
+            pixman_image_unref(buffer)
+            throw RenderError.failed("pixman could not make a solid fill")
+        }
+        defer { pixman_image_unref(factors) }
+        pixman_image_set_component_alpha(factors, 1)
+        pixman_image_composite32(PIXMAN_OP_SRC, source, factors, buffer, Int32(x0) + offset.x, Int32(y0) + offset.y,
+                                 0, 0, 0, 0, width, height)
+        return buffer
     }
 
     /// A pixman source for a quad's paint: `offset` is added to target coordinates to get source coordinates.

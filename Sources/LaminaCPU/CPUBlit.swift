@@ -19,7 +19,7 @@ struct CPUBlit {
 
     /// The copy `quad` makes, or nil when it transforms, filters, samples a mip level or is no texture.
     init?(_ quad: Quad, slots: CPUTextureSlots) {
-        guard case .texture(let texture) = quad.paint, texture.mipSelection == nil,
+        guard case .texture(let texture) = quad.paint, texture.mipSelection == nil, texture.isPlain,
               let levelZero = quad.targetToTexel(texture)
         else { return nil }
         let clamp = texture.clamp

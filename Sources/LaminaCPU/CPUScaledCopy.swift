@@ -14,6 +14,7 @@ struct CPUScaledCopy {
     /// nearest (sampled in doubles), minified through mip levels, beyond pixman's fixed point, or no texture.
     init?(_ quad: Quad, box: PixelBox, slots: CPUTextureSlots) {
         guard case .texture(let texture) = quad.paint, texture.mipSelection == nil, texture.filter != .nearest,
+              texture.isPlain,
               let levelZero = quad.targetToTexel(texture)
         else { return nil }
         let clamp = texture.clamp

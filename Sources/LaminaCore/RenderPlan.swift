@@ -58,18 +58,41 @@ public struct TextureSource: Hashable, Sendable {
     /// plus the layer's minificationFilterBias; renderers clamp it to the image's levels (`mipSelection`).
     /// Ignored by the other filters.
     public var mipLevel: Float
+    /// nil: none. Otherwise a colour (straight components, 0...1) that multiplies every sampled texel's components,
+    /// alpha included, before the opacity applies: an emitter particle's colour (docs/semantics.md, "Emitter
+    /// layers"). Kept here, in the box, so that quads without one stay as small as before.
+    public var tint: Color?
+    /// true: the quad is added to what is below (premultiplied, clamped to 1: pixman's ADD, GL's ONE, ONE blend)
+    /// instead of composited source-over: the particles of an emitter whose renderMode is additive.
+    public var additive: Bool
 
-    public init(image: Image, unitToTexel: Matrix3, clamp: TexelRect, filter: Filter, mipLevel: Float = 0) {
+    public init(image: Image, unitToTexel: Matrix3, clamp: TexelRect, filter: Filter, mipLevel: Float = 0,
+                tint: Color? = nil, additive: Bool = false) {
         self.image = image
         self.unitToTexel = unitToTexel
         self.clamp = clamp
         self.filter = filter
         self.mipLevel = mipLevel
+        self.tint = tint
+        self.additive = additive
+    }
+
+    /// Whether it is sampled and composited as it is: no tint, source-over (what the renderers' fast paths draw).
+    public var isPlain: Bool { tint == nil && !additive }
+
+    /// The tint as what each premultiplied channel is multiplied by, x / 255 (blue, green, red: the straight
+    /// component times alpha; alpha: alpha), as `PlanGroup.tintBytes`; nil without a tint.
+    public var tintBytes: (blue: UInt8, green: UInt8, red: UInt8, alpha: UInt8)? {
+        guard let tint else { return nil }
+        func unit(_ x: Double) -> Double { x.isNaN ? 0 : min(max(x, 0), 1) }
+        func byte(_ x: Double) -> UInt8 { UInt8((x * 255).rounded()) }
+        let a = unit(tint.alpha)
+        return (byte(unit(tint.blue) * a), byte(unit(tint.green) * a), byte(unit(tint.red) * a), byte(a))
     }
 
     public static func == (a: TextureSource, b: TextureSource) -> Bool {
         a.image === b.image && a.unitToTexel == b.unitToTexel && a.clamp == b.clamp && a.filter == b.filter
-            && a.mipLevel == b.mipLevel
+            && a.mipLevel == b.mipLevel && a.tint == b.tint && a.additive == b.additive
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -78,6 +101,8 @@ public struct TextureSource: Hashable, Sendable {
         hasher.combine(clamp)
         hasher.combine(filter)
         hasher.combine(mipLevel)
+        hasher.combine(tint)
+        hasher.combine(additive)
     }
 }
 

@@ -92,7 +92,7 @@ extension GLESBatchEncoder {
         for var batch in part.batches {
             batch.first += firstInstance
             if let last = batches.last, last.group == nil, batch.group == nil, last.textured == batch.textured,
-                last.texture == batch.texture, last.requested == batch.requested
+                last.texture == batch.texture, last.requested == batch.requested, last.additive == batch.additive
             {
                 batches[batches.count - 1].count += batch.count
                 if batch.filter != .nearest { batches[batches.count - 1].filter = batch.filter }

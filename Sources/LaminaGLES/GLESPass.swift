@@ -21,6 +21,9 @@ struct GLESBatchEncoder {
         /// Some of its instances are drawn by coverage: drawn with the program that reads the span table
         /// (GLESPass+Spans.swift).
         var coverage = false
+        /// The quads are added to what is below (ONE, ONE) rather than composited source-over: an additive
+        /// emitter's particles.
+        var additive = false
         /// nil: quads. Otherwise a group boundary: `begin` switches drawing to the group's offscreen buffer; `end`
         /// switches back and composites the buffer with its one instance (texture: the buffer's, at draw time).
         var group: GroupMarker?
@@ -58,6 +61,8 @@ struct GLESBatchEncoder {
     var clearAllowed = true
     /// false: large plans too are encoded on one thread (tests compare the two).
     var allowsParallel = true
+    /// Whether the quad being encoded is drawn additively (`TextureSource.additive`): its batches are apart.
+    var encodingAdditive = false
 
     mutating func encode(_ plan: RenderPlan, textures: GLESTextureCache) throws {
         instances.removeAll(keepingCapacity: true)
@@ -99,6 +104,7 @@ struct GLESBatchEncoder {
         _ quad: Quad, index: Int, plan: RenderPlan, insideGroup: Bool, textures: GLESTextureCache
     ) throws {
         let opacity = min(max(quad.opacity, 0), 1)
+        if case .texture(let source) = quad.paint { encodingAdditive = source.additive } else { encodingAdditive = false }
         if quad.hasAnalyticCoverage {
             try encodeAntialiased(quad, opacity: opacity, plan: plan, textures: textures)
             return
@@ -142,7 +148,7 @@ struct GLESBatchEncoder {
             let requested: Filter = texture.filter == .nearest ? .nearest : .linear
             let filter: Filter = requested == .nearest || targetToTexel.integerTranslation != nil
                 ? .nearest : .linear
-            let color = (Float(0), Float(0), Float(0), Float(alpha) / 255)
+            let color = Self.textureColor(alpha: alpha, of: quad.paint)
             let before = instances.count
             if tiles.count == 1 {
                 add(quad.pixelCoverage(width: plan.width, height: plan.height), textured: true,
@@ -165,6 +171,16 @@ struct GLESBatchEncoder {
     ) throws -> (GLuint, MipSelection)? {
         guard let mip = texture.mipSelection, let id = try textures.mipTexture(for: texture.image) else { return nil }
         return (id, mip)
+    }
+
+    /// A texture instance's colour attribute: the opacity `alpha` (0-255) in .a; with a tint (an emitter
+    /// particle's colour), the tint's alpha multiplies it and .rgb holds 1 - each stored channel's share of the
+    /// tint (texture.frag), as a tinted group's.
+    static func textureColor(alpha: UInt8, of paint: Paint) -> (Float, Float, Float, Float) {
+        guard case .texture(let source) = paint, let m = source.tintBytes else { return (0, 0, 0, Float(alpha) / 255) }
+        let a = Float(m.alpha)
+        func rest(_ x: UInt8) -> Float { a > 0 ? 1 - Float(x) / a : 1 }
+        return (rest(m.blue), rest(m.green), rest(m.red), Float(alpha) / 255 * a / 255)
     }
 
     /// A trilinear instance's colour attribute: the finer level, the coarser level's weight (0-255) and the opacity.
@@ -270,12 +286,12 @@ struct GLESBatchEncoder {
             let filter: Filter = requested == .nearest || targetToTexel.integerTranslation != nil ? .nearest : .linear
             let origin = tiles.count == 1 ? Self.placement(tile) : tile
             add(boxes: coverage.full, textured: true, texture: tile.texture, requested: requested, filter: filter,
-                map: targetToTexel, clamp: c, color: (0, 0, 0, Float(opacityByte) / 255), tile: origin)
+                map: targetToTexel, clamp: c, color: Self.textureColor(alpha: opacityByte, of: quad.paint), tile: origin)
             for pixel in coverage.partial {
                 let alpha = PartialPixel.alpha(pixel.coverage, opacity: opacity)
                 add(boxes: [PixelBox(x0: Int(pixel.x), y0: Int(pixel.y), x1: Int(pixel.x) + 1, y1: Int(pixel.y) + 1)],
                     textured: true, texture: tile.texture, requested: requested, filter: filter, map: targetToTexel,
-                    clamp: c, color: (0, 0, 0, Float(alpha) / 255), tile: origin)
+                    clamp: c, color: Self.textureColor(alpha: alpha, of: quad.paint), tile: origin)
             }
         }
         if instances.count > before { quadsDrawn += 1 }
@@ -424,7 +440,7 @@ struct GLESBatchEncoder {
                         m23: m.m23 * k, m31: m.m31 * k, m32: m.m32 * k, m33: m.m33 * k)
         }
         if let last = batches.last, last.group == nil, last.textured == textured, last.texture == texture,
-            last.requested == requested
+            last.requested == requested, last.additive == encodingAdditive
         {
             // Like the filter: a batch with any quad drawn by coverage is drawn with the program that reads the
             // span table (quads without rows, -1, pass its test untouched), so turned and upright quads still batch.
@@ -434,7 +450,7 @@ struct GLESBatchEncoder {
         } else {
             batches.append(Batch(textured: textured, texture: texture, requested: requested, filter: filter,
                                  first: instances.count / GLESProgram.instanceFloats, count: boxes.count,
-                                 coverage: rows >= 0))
+                                 coverage: rows >= 0, additive: encodingAdditive))
         }
         for box in boxes { appendInstance(box, map: m, clamp: c, color: color, rows: rows) }
     }

@@ -531,6 +531,8 @@ public final class GLESRenderer: Renderer {
             if case .end(let group)? = batch.group {
                 additive = group.composite == .plus || group.composite == .plusLighter
             }
+            // An additive emitter's particles are added the same way (TextureSource.additive).
+            if batch.additive { additive = true }
             if additive { glBlendFunc(GLenum(GL_ONE), GLenum(GL_ONE)) }
             drawInstances(first: first, count: count)
             if additive { glBlendFunc(GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA)) }

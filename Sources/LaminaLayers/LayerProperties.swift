@@ -67,6 +67,7 @@ extension LayerState {
         case text
         case replicator
         case tiled
+        case emitter
         /// The values of custom keys (`Layer.setValue(_:forKey:)`); animations of them are resolved by key
         /// (AnimatableProperty.custom).
         case customValues
@@ -125,7 +126,7 @@ extension LayerState {
             case .timing: .stored(\.timing, affects: .paint)
             case .animations: .stored(\.animations, affects: .paint)
             case .sublayers, .mask: .list
-            case .gradient, .shape, .text, .replicator, .tiled: .stored(\.special, affects: .paint)
+            case .gradient, .shape, .text, .replicator, .tiled, .emitter: .stored(\.special, affects: .paint)
             case .customValues: .stored(\.customValues, affects: .paint)
             }
         }

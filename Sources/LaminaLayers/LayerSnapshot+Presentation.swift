@@ -12,6 +12,9 @@ public struct PresentationEffects: @unchecked Sendable {
     /// A replicator with instanceDelay: the sublayers of instances 1, 2, ... as presented at their own times
     /// (t - i x instanceDelay); nil when every instance sees the same time.
     public var instanceSublayers: [[LayerSnapshot]]?
+    /// An emitter layer's local time: the particles it shows (docs/semantics.md, "Emitter layers"); nil for other
+    /// layers.
+    public var emitterTime: Double?
 }
 
 /// One frame of a transition: the layer's subtree as it was before the change, the transition's kind and its
@@ -97,6 +100,14 @@ extension LayerSnapshot {
             if let delayed = node.delayedInstances(presentedState: presented.state, at: local, stamp: stamp) {
                 var effects = presented.effects ?? PresentationEffects()
                 effects.instanceSublayers = delayed
+                presented = LayerSnapshot(id: node.id, state: presented.state, sublayers: presented.sharedChildren,
+                                          mask: presented.mask, contentVersion: stamp, ownVersion: stamp,
+                                          effects: effects)
+            }
+            if presented.state.special.emits {
+                // An emitter's particles are those of its local time: a new picture at every time.
+                var effects = presented.effects ?? PresentationEffects()
+                effects.emitterTime = local
                 presented = LayerSnapshot(id: node.id, state: presented.state, sublayers: presented.sharedChildren,
                                           mask: presented.mask, contentVersion: stamp, ownVersion: stamp,
                                           effects: effects)

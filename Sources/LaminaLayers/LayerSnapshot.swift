@@ -27,8 +27,8 @@ public final class LayerSnapshot: @unchecked Sendable {
     /// and mask (a layer whose child moved keeps it). Plan caches patch such a layer's plan in place
     /// (Planner+Patch.swift).
     let ownVersion: UInt64
-    /// Something in this subtree has an animation attached: its presentation at a time differs from the
-    /// committed state (LayerSnapshot+Presentation.swift).
+    /// Something in this subtree has an animation attached, or is an emitter that makes particles: its
+    /// presentation at a time differs from the committed state (LayerSnapshot+Presentation.swift).
     let animatedSubtree: Bool
     /// What an animation draws that a layer's properties cannot say (a cross-dissolve of contents, a transition);
     /// nil on committed snapshots.
@@ -43,7 +43,7 @@ public final class LayerSnapshot: @unchecked Sendable {
         self.contentVersion = contentVersion
         self.ownVersion = ownVersion ?? contentVersion
         self.effects = effects
-        self.animatedSubtree = !state.animations.isEmpty || (mask?.animatedSubtree ?? false)
+        self.animatedSubtree = !state.animations.isEmpty || state.special.emits || (mask?.animatedSubtree ?? false)
             || sublayers.items.contains { $0.animatedSubtree }
     }
 

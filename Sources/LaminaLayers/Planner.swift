@@ -281,6 +281,11 @@ public struct Planner {
                 try emitPicture(layer, layerToTarget: visit.layerToTarget, opacity: opacity, clip: visit.clip,
                                 shaped: !clipsOwnShadow, target: (width, height), into: &plan.quads)
             }
+            if case .emitter(let style) = layer.state.special {
+                // Particles go where contents go (Planner+Emitter.swift).
+                emitParticles(layer, style, layerToTarget: visit.layerToTarget, opacity: opacity, clip: visit.clip,
+                              shaped: !clipsOwnShadow, into: &plan.quads)
+            }
             if clipsOwnShadow, let rounded {
                 let shape = CoverageShape(toTarget: visit.layerToTarget, outer: rounded)
                 run.fixedDecisions += 1

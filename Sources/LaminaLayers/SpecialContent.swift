@@ -11,6 +11,7 @@ public enum SpecialContent: Equatable, Sendable {
     indirect case text(TextStyle)
     indirect case replicator(ReplicatorStyle)
     indirect case tiled(TiledStyle)
+    indirect case emitter(EmitterStyle)
 
     /// The layer type's name in scene files and messages ("gradient", "shape", "text", "replicator"; "plain").
     public var typeName: String {
@@ -21,7 +22,13 @@ public enum SpecialContent: Equatable, Sendable {
         case .text: "text"
         case .replicator: "replicator"
         case .tiled: "tiled"
+        case .emitter: "emitter"
         }
+    }
+
+    /// An emitter that can make particles: its picture changes with time, as an animated layer's does.
+    var emits: Bool {
+        if case .emitter(let style) = self { style.emits } else { false }
     }
 
     /// The field a transaction records for a change of this style.
@@ -33,6 +40,7 @@ public enum SpecialContent: Equatable, Sendable {
         case .text: .text
         case .replicator: .replicator
         case .tiled: .tiled
+        case .emitter: .emitter
         }
     }
 }
@@ -62,5 +70,10 @@ extension LayerState {
     public var tiled: TiledStyle? {
         get { if case .tiled(let style) = special { style } else { nil } }
         set { if case .tiled = special, let newValue { special = .tiled(newValue) } }
+    }
+    /// The emitter layer's properties; nil on other layers (setting it on them does nothing).
+    public var emitter: EmitterStyle? {
+        get { if case .emitter(let style) = special { style } else { nil } }
+        set { if case .emitter = special, let newValue { special = .emitter(newValue) } }
     }
 }

@@ -4,7 +4,7 @@ import LaminaLayers
 
 /// A layer object's `type` (docs/scene-format.md, "Layer types"): which Layer subclass it builds.
 enum SceneLayerType: String, CaseIterable {
-    case gradient, shape, text, replicator, tiled
+    case gradient, shape, text, replicator, tiled, emitter
 }
 
 /// Layer types: `type`, the keys only one type takes, and which layer a specialised key path belongs to.
@@ -22,6 +22,7 @@ extension SceneLoader {
             "instanceBlueOffset", "instanceAlphaOffset", "instanceDelay",
         ],
         .tiled: ["tileSize", "levelsOfDetail", "levelsOfDetailBias", "fadeDuration"],
+        .emitter: SceneLoader.emitterLayerKeys,
     ]
 
     /// Every key a layer object may have, of any type: what unknown keys are checked (and suggested) against.
@@ -48,6 +49,7 @@ extension SceneLoader {
         case is TextLayer: .text
         case is ReplicatorLayer: .replicator
         case is TiledLayer: .tiled
+        case is EmitterLayer: .emitter
         default: nil
         }
     }
@@ -60,6 +62,7 @@ extension SceneLoader {
         case .text: TextLayer()
         case .replicator: ReplicatorLayer()
         case .tiled: TiledLayer()
+        case .emitter: EmitterLayer()
         case nil: Layer()
         }
     }
@@ -86,8 +89,8 @@ extension SceneLoader {
 }
 
 extension SceneLayerType {
-    /// "a shape", "an ..." : for messages (`only a shape layer has this key`).
-    var article: String { "a \(rawValue)" }
+    /// "a shape", "an emitter": for messages (`only a shape layer has this key`).
+    var article: String { (rawValue.first.map { "aeiou".contains($0) } ?? false ? "an " : "a ") + rawValue }
 }
 
 extension SceneLoader {
@@ -145,6 +148,9 @@ extension SceneLoader {
             }
         case (let source as TiledLayer, let target as TiledLayer):
             copyTiled(key, from: source, to: target)
+        case (let source as EmitterLayer, let target as EmitterLayer):
+            // A timeline's `set` of any emitter key copies the whole emitter style (the keys are read together).
+            if SceneLoader.emitterLayerKeys.contains(key) { target.emitterStyle = source.emitterStyle }
         default:
             break
         }

@@ -17,6 +17,7 @@ extension SceneLoader {
         case let text as TextLayer: readText(text, keys: keys, path: path)
         case let replicator as ReplicatorLayer: readReplicator(replicator, keys: keys, path: path)
         case let tiled as TiledLayer: readTiled(tiled, keys: keys, path: path)
+        case let emitter as EmitterLayer: readEmitter(emitter, keys: keys, path: path)
         default: break
         }
     }

@@ -17,6 +17,7 @@ public protocol CAMediaTiming: AnyObject {
 
 extension Layer: CAMediaTiming {}
 extension Animation: CAMediaTiming {}
+extension EmitterCell: CAMediaTiming {}
 
 extension MediaTimingFunction {
     /// Writes control point `index` (0...3: (0, 0), the two control points, (1, 1)) into `values[0]` and

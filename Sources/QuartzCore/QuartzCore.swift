@@ -20,6 +20,9 @@ public typealias CATextLayer = LaminaLayers.TextLayer
 public typealias CAReplicatorLayer = LaminaLayers.ReplicatorLayer
 /// A layer drawn in tiles on background threads, at levels of detail: Lamina's `TiledLayer`.
 public typealias CATiledLayer = LaminaLayers.TiledLayer
+/// Core Animation's particle emitter layer and its cells (docs/semantics.md, "Emitter layers").
+public typealias CAEmitterLayer = LaminaLayers.EmitterLayer
+public typealias CAEmitterCell = LaminaLayers.EmitterCell
 /// A layer's delegate: Lamina's `LayerDelegate`.
 public typealias CALayerDelegate = LaminaLayers.LayerDelegate
 /// What a layer runs when a property changes: Lamina's `Action`.
@@ -64,6 +67,9 @@ public typealias CAShapeLayerLineCap = LaminaDrawing.ShapeLayerLineCap
 public typealias CAShapeLayerLineJoin = LaminaDrawing.ShapeLayerLineJoin
 public typealias CATextLayerAlignmentMode = LaminaDrawing.TextLayerAlignmentMode
 public typealias CATextLayerTruncationMode = LaminaDrawing.TextLayerTruncationMode
+public typealias CAEmitterLayerEmitterShape = LaminaDrawing.EmitterShape
+public typealias CAEmitterLayerEmitterMode = LaminaDrawing.EmitterMode
+public typealias CAEmitterLayerRenderMode = LaminaDrawing.EmitterRenderMode
 
 /// The keys of CATransaction's settings, with Core Animation's names (for `value(forKey:)`/`setValue(_:forKey:)`).
 public let kCATransactionAnimationDuration = Transaction.Key.animationDuration
