@@ -65,6 +65,8 @@ extension Layer {
         case ObjectIdentifier(ShapeLayer.self): copy = ShapeLayer(layer: model)
         case ObjectIdentifier(TextLayer.self): copy = TextLayer(layer: model)
         case ObjectIdentifier(ReplicatorLayer.self): copy = ReplicatorLayer(layer: model)
+        case ObjectIdentifier(TransformLayer.self): copy = TransformLayer(layer: model)
+        case ObjectIdentifier(ScrollLayer.self): copy = ScrollLayer(layer: model)
         default: copy = Layer(layer: model)
         }
         var shown = state

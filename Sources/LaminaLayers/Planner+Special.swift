@@ -24,7 +24,7 @@ extension Planner {
         var keyBounds = bounds
         var prepared: PreparedShape?
         switch special {
-        case .none, .replicator:
+        case .none, .replicator, .transform, .scroll:
             return
         case .gradient, .text:
             guard bounds.width > 0, bounds.height > 0 else { return }
@@ -47,7 +47,7 @@ extension Planner {
             case .gradient(let style): try style.picture(bounds: bounds, density: density, visible: visible, limits: limits)
             case .shape: try prepared?.picture(density: density, visible: visible, limits: limits)
             case .text(let style): try style.picture(bounds: bounds, density: density, visible: visible, limits: limits)
-            case .none, .replicator: nil
+            case .none, .replicator, .transform, .scroll: nil
             }
         }
         let picture: VectorPicture?
@@ -161,7 +161,7 @@ extension SpecialContent {
     var paintsPicture: Bool {
         switch self {
         case .gradient, .shape, .text: true
-        case .none, .replicator: false
+        case .none, .replicator, .transform, .scroll: false
         }
     }
 }

@@ -10,6 +10,10 @@ public enum SpecialContent: Equatable, Sendable {
     indirect case shape(ShapeStyle)
     indirect case text(TextStyle)
     indirect case replicator(ReplicatorStyle)
+    /// A transform layer (CATransformLayer): its sublayers share its superlayer's 3D space; it has no style.
+    case transform
+    /// A scroll layer (CAScrollLayer) and its scroll mode.
+    case scroll(ScrollLayerScrollMode)
 
     /// The layer type's name in scene files and messages ("gradient", "shape", "text", "replicator"; "plain").
     public var typeName: String {
@@ -19,6 +23,8 @@ public enum SpecialContent: Equatable, Sendable {
         case .shape: "shape"
         case .text: "text"
         case .replicator: "replicator"
+        case .transform: "transform"
+        case .scroll: "scroll"
         }
     }
 
@@ -30,6 +36,8 @@ public enum SpecialContent: Equatable, Sendable {
         case .shape: .shape
         case .text: .text
         case .replicator: .replicator
+        case .transform: nil
+        case .scroll: .scroll
         }
     }
 }

@@ -4,7 +4,7 @@ import LaminaLayers
 
 /// A layer object's `type` (docs/scene-format.md, "Layer types"): which Layer subclass it builds.
 enum SceneLayerType: String, CaseIterable {
-    case gradient, shape, text, replicator
+    case gradient, shape, text, replicator, transform, scroll
 }
 
 /// Layer types: `type`, the keys only one type takes, and which layer a specialised key path belongs to.
@@ -21,6 +21,8 @@ extension SceneLoader {
             "instanceCount", "instanceTransform", "instanceColor", "instanceRedOffset", "instanceGreenOffset",
             "instanceBlueOffset", "instanceAlphaOffset", "instanceDelay",
         ],
+        .transform: [],
+        .scroll: ["scrollMode"],
     ]
 
     /// Every key a layer object may have, of any type: what unknown keys are checked (and suggested) against.
@@ -46,6 +48,8 @@ extension SceneLoader {
         case is ShapeLayer: .shape
         case is TextLayer: .text
         case is ReplicatorLayer: .replicator
+        case is TransformLayer: .transform
+        case is ScrollLayer: .scroll
         default: nil
         }
     }
@@ -57,6 +61,8 @@ extension SceneLoader {
         case .shape: ShapeLayer()
         case .text: TextLayer()
         case .replicator: ReplicatorLayer()
+        case .transform: TransformLayer()
+        case .scroll: ScrollLayer()
         case nil: Layer()
         }
     }
@@ -140,6 +146,8 @@ extension SceneLoader {
             case "instanceDelay": target.instanceDelay = source.instanceDelay
             default: break
             }
+        case (let source as ScrollLayer, let target as ScrollLayer):
+            if key == "scrollMode" { target.scrollMode = source.scrollMode }
         default:
             break
         }

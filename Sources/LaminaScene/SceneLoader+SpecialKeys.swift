@@ -16,6 +16,7 @@ extension SceneLoader {
         case let shape as ShapeLayer: readShape(shape, keys: keys, path: path)
         case let text as TextLayer: readText(text, keys: keys, path: path)
         case let replicator as ReplicatorLayer: readReplicator(replicator, keys: keys, path: path)
+        case let scroll as ScrollLayer: readScroll(scroll, keys: keys, path: path)
         default: break
         }
     }

@@ -18,6 +18,10 @@ public typealias CAShapeLayer = LaminaLayers.ShapeLayer
 public typealias CATextLayer = LaminaLayers.TextLayer
 /// A layer that repeats its sublayers: Lamina's `ReplicatorLayer`.
 public typealias CAReplicatorLayer = LaminaLayers.ReplicatorLayer
+/// A layer whose sublayers share its superlayer's 3D space: Lamina's `TransformLayer`.
+public typealias CATransformLayer = LaminaLayers.TransformLayer
+/// A layer that scrolls its sublayers by its bounds' origin: Lamina's `ScrollLayer`.
+public typealias CAScrollLayer = LaminaLayers.ScrollLayer
 /// A layer's delegate: Lamina's `LayerDelegate`.
 public typealias CALayerDelegate = LaminaLayers.LayerDelegate
 /// What a layer runs when a property changes: Lamina's `Action`.
@@ -62,6 +66,7 @@ public typealias CAShapeLayerLineCap = LaminaDrawing.ShapeLayerLineCap
 public typealias CAShapeLayerLineJoin = LaminaDrawing.ShapeLayerLineJoin
 public typealias CATextLayerAlignmentMode = LaminaDrawing.TextLayerAlignmentMode
 public typealias CATextLayerTruncationMode = LaminaDrawing.TextLayerTruncationMode
+public typealias CAScrollLayerScrollMode = LaminaLayers.ScrollLayerScrollMode
 
 /// The keys of CATransaction's settings, with Core Animation's names (for `value(forKey:)`/`setValue(_:forKey:)`).
 public let kCATransactionAnimationDuration = Transaction.Key.animationDuration
