@@ -241,3 +241,50 @@ import Testing
         }
     }
 }
+
+/// Frames drawn one after another by one renderer (its plan cache reusing and patching what did not change) show
+/// what a fresh renderer draws, as a cube turns and its faces, depths and perspective change.
+@Suite struct TransformLayerFrameTests {
+    @Test func cachedFramesMatchFreshOnes() throws {
+        let make = { try TransformLayerRenderTests().cube(ax: 0.4, ay: 0.3) }
+        let changes: [(String, (Layer) -> Void)] = [
+            ("turn the cube", { root in root.sublayers![0].sublayers![0].transform = Transform3D(rotationAngle: 1.1, x: 0, y: 1, z: 0) }),
+            ("recolour a face", { root in
+                root.sublayers![0].sublayers![0].sublayers!.first { $0.name == "right" }!.backgroundColor = .black
+            }),
+            ("move a face in depth", { root in
+                root.sublayers![0].sublayers![0].sublayers!.first { $0.name == "right" }!.zPosition = 30
+            }),
+            ("change the perspective", { root in root.sublayers![0].sublayerTransform = Transform3D(perspectiveDistance: 200) }),
+            ("hide a face", { root in root.sublayers![0].sublayers![0].sublayers!.first { $0.name == "front" }!.isHidden = true }),
+            ("fade the cube", { root in root.sublayers![0].sublayers![0].opacity = 0.6 }),
+            ("move the stage", { root in root.sublayers![0].position.x += 7 }),
+        ]
+        for renderer in ReferenceScenes.renderers() {
+            let root = try make()
+            Transaction.begin()
+            Transaction.setDisableActions(true)
+            Transaction.commit()
+            _ = try renderer.render(root, at: 0)
+            var applied: [(Layer) -> Void] = []
+            for (what, change) in changes {
+                Transaction.begin()
+                Transaction.setDisableActions(true)
+                change(root)
+                Transaction.commit()
+                applied.append(change)
+                let cached = try renderer.render(root, at: 0)
+                // A fresh tree with every change so far, on a fresh renderer of the same kind.
+                let fresh = try make()
+                Transaction.begin()
+                Transaction.setDisableActions(true)
+                for earlier in applied { earlier(fresh) }
+                Transaction.commit()
+                let other: Renderer = renderer is CPURenderer ? CPURenderer() : try #require(GLESAvailability.renderer())
+                let expected = try other.render(fresh, at: 0)
+                let difference = try #require(ImageDifference(cached, expected, tolerance: 0, premultiplied: true))
+                #expect(difference.pixelsOverTolerance == 0, "\(renderer.name) after \(what)")
+            }
+        }
+    }
+}
