@@ -30,8 +30,8 @@ import Testing
     @Test func everyStoredFieldHasAnEntry() {
         let stored = Set(Mirror(reflecting: LayerState()).children.compactMap(\.label))
         let entries = Set(LayerProperty.all.filter { $0.keyPath != nil }.map { property in
-            // The specialised layers' four fields share one stored field.
-            ["gradient", "shape", "text", "replicator"].contains(property.name) ? "special" : property.name
+            // The specialised layers' style fields share one stored field.
+            ["gradient", "shape", "text", "replicator", "scroll"].contains(property.name) ? "special" : property.name
         })
         #expect(stored == entries)
         // And every entry's key path is the stored field of its name.

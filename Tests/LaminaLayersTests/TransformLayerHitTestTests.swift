@@ -82,3 +82,21 @@ import Testing
         #expect(root.hitTest(CGPoint(x: 100, y: 100))?.name == "turned")
     }
 }
+
+/// Conversions through transform layers: composed in 3D as drawn, so a plane's point lands where it is drawn.
+@Suite struct TransformLayerConversionTests {
+    @Test func aPlanesPointConvertsToWhereItIsDrawn() {
+        let (root, space, layers) = TransformLayerHitTestTests().scene([("near", 40)])
+        // The near plane is magnified by 500 / 460 about (100, 100): its corner (0, 0) is at 100 - 50 x 500 / 460.
+        let k: CGFloat = 500 / 460
+        let corner = layers[0].convert(CGPoint(x: 0, y: 0), to: root)
+        #expect(abs(corner.x - (100 - 50 * k)) < 1e-9 && abs(corner.y - (100 - 50 * k)) < 1e-9, "\(corner)")
+        let back = layers[0].convert(CGPoint(x: 100 - 50 * k, y: 100 + 50 * k), from: root)
+        #expect(abs(back.x) < 1e-9 && abs(back.y - 100) < 1e-9, "\(back)")
+        // Between two layers of the same space, through the transform layer's own plane.
+        let inSpace = layers[0].convert(CGPoint(x: 10, y: 10), to: space)
+        #expect(abs(inSpace.x - 10) < 1e-9 && abs(inSpace.y - 10) < 1e-9)
+        // The hit test agrees: the converted point of the plane hits it.
+        #expect(root.hitTest(layers[0].convert(CGPoint(x: 99, y: 50), to: root)) === layers[0])
+    }
+}
