@@ -92,20 +92,24 @@ struct LayerConversion {
         guard source !== destination else { return }
         let common = Self.commonAncestor(source, destination)
         // Iterative: any depth is fine.
-        var up: [Matrix3] = [], down: [Layer] = []
+        // Below a transform layer, the levels up to the layer above that flattens are one map, composed in 3D
+        // (Layer+Conversion3D.swift).
+        var up: [Matrix3] = [], down: [Matrix3] = []
         var node = source
         while let layer = node, layer !== common {
-            up.append(layer.mapToParentSpace)
-            node = layer.superlayer
+            let (map, next) = layer.mapUpThroughTransformLayers(stoppingAt: common)
+            up.append(map)
+            node = next
         }
         node = destination
         while let layer = node, layer !== common {
-            down.append(layer)
-            node = layer.superlayer
+            let (map, next) = layer.mapUpThroughTransformLayers(stoppingAt: common)
+            down.append(map)
+            node = next
         }
         steps.reserveCapacity(up.count + down.count)
         steps.append(contentsOf: up.map { Optional($0) })
-        for layer in down.reversed() { steps.append(layer.mapToParentSpace.inverted) }
+        for map in down.reversed() { steps.append(map.inverted) }
     }
 
     /// The nearest common ancestor of two layers (either may be it), nil when they are in different trees or

@@ -61,14 +61,18 @@ protocol HitTestNode: AnyObject {
     var sublayerTransformAboutAnchor: Transform3D { get }
     func mapToSuperlayer(sublayerSpace: Transform3D) -> Matrix3
     func contains(_ point: CGPoint) -> Bool
+    /// The node's properties (a live layer's model, a snapshot's state): what a transform layer's space reads.
+    var hitTestState: LayerState { get }
 }
 
 extension Layer: HitTestNode {
     var hitTestChildren: [Layer] { sublayers ?? [] }
+    var hitTestState: LayerState { read { $0 } }
 }
 
 extension LayerSnapshot: HitTestNode {
     var hitTestChildren: [LayerSnapshot] { sublayers }
+    var hitTestState: LayerState { state }
 
     func mapToSuperlayer(sublayerSpace: Transform3D) -> Matrix3 { state.mapToSuperlayer(sublayerSpace: sublayerSpace) }
 
@@ -98,6 +102,11 @@ private func hitTestTree<Node: HitTestNode>(_ root: Node, point: CGPoint, toTop:
             case .own(let layer, let p):
                 if layer.contains(p) { return layer }
             case .subtree(let layer, let p, let toTop):
+                if layer.hitTestState.isTransformLayer {
+                    // Reached on its own (the receiver): its space in its own plane. It is never hit itself.
+                    pushPlanes(of: layer, toPlane: .identity, point: p, toTop: toTop, onto: &pending)
+                    continue
+                }
                 // The planner's test: with w > 0, the orientation on screen is the sign of the determinant.
                 if !layer.isDoubleSided, toTop.determinant < 0 { continue }
                 if layer.masksToBounds, !layer.bounds.contains(p) { continue }
@@ -107,6 +116,12 @@ private func hitTestTree<Node: HitTestNode>(_ root: Node, point: CGPoint, toTop:
                 let sublayerSpace = layer.sublayerTransformAboutAnchor
                 // Pushed in paint order, so the front-most child is popped first.
                 for child in paintOrder(children, zPosition: \.zPosition) where !child.isHidden {
+                    if child.hitTestState.isTransformLayer {
+                        // Its sublayers are planes of this layer's 3D space: the nearest plane under the point wins.
+                        let toPlane = child.hitTestState.mapToSuperlayer3D(sublayerSpace: sublayerSpace)
+                        pushPlanes(of: child, toPlane: toPlane, point: p, toTop: toTop, onto: &pending)
+                        continue
+                    }
                     let map = child.mapToSuperlayer(sublayerSpace: sublayerSpace)
                     guard let q = Layer.preimage(of: p, under: map) else { continue }
                     pending.append(.subtree(child, q, map.concatenating(toTop)))
@@ -114,6 +129,19 @@ private func hitTestTree<Node: HitTestNode>(_ root: Node, point: CGPoint, toTop:
             }
         }
         return nil
+    }
+}
+
+/// Pushes the planes of transform layer `layer`'s space (`toPlane`: its map into the space of `point`, whose map to
+/// the top space is `toTop`) back to front, so that the nearest is tested first (as the planner draws them).
+private func pushPlanes<Node: HitTestNode>(
+    of layer: Node, toPlane: Transform3D, point: CGPoint, toTop: Matrix3, onto pending: inout [Pending<Node>]
+) where Node.Child == Node {
+    let planes = transformSpacePlanes(root: layer, rootToPlane: toPlane, state: { $0.hitTestState },
+                                      children: { $0.hitTestChildren })
+    for plane in planes {
+        guard let q = Layer.preimage(of: point, under: plane.toPlane) else { continue }
+        pending.append(.subtree(plane.node, q, plane.toPlane.concatenating(toTop)))
     }
 }
 

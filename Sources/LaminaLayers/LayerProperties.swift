@@ -68,6 +68,7 @@ extension LayerState {
         case replicator
         case tiled
         case emitter
+        case scroll
         /// The values of custom keys (`Layer.setValue(_:forKey:)`); animations of them are resolved by key
         /// (AnimatableProperty.custom).
         case customValues
@@ -127,6 +128,8 @@ extension LayerState {
             case .animations: .stored(\.animations, affects: .paint)
             case .sublayers, .mask: .list
             case .gradient, .shape, .text, .replicator, .tiled, .emitter: .stored(\.special, affects: .paint)
+            // A scroll layer's mode changes no pixel: only what its scroll calls do.
+            case .scroll: .stored(\.special, affects: [])
             case .customValues: .stored(\.customValues, affects: .paint)
             }
         }

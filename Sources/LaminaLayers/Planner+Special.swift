@@ -24,7 +24,7 @@ extension Planner {
         var keyBounds = bounds
         var prepared: PreparedShape?
         switch special {
-        case .none, .replicator, .emitter:
+        case .none, .replicator, .emitter, .transform, .scroll:
             return
         case .tiled(let style):
             try emitTiles(layer, style, layerToTarget: layerToTarget, opacity: opacity, clip: clip, shaped: shaped,
@@ -51,7 +51,7 @@ extension Planner {
             case .gradient(let style): try style.picture(bounds: bounds, density: density, visible: visible, limits: limits)
             case .shape: try prepared?.picture(density: density, visible: visible, limits: limits)
             case .text(let style): try style.picture(bounds: bounds, density: density, visible: visible, limits: limits)
-            case .none, .replicator, .tiled, .emitter: nil
+            case .none, .replicator, .tiled, .emitter, .transform, .scroll: nil
             }
         }
         let picture: VectorPicture?
@@ -165,7 +165,7 @@ extension SpecialContent {
     var paintsPicture: Bool {
         switch self {
         case .gradient, .shape, .text, .tiled: true
-        case .none, .replicator, .emitter: false
+        case .none, .replicator, .emitter, .transform, .scroll: false
         }
     }
 }

@@ -5,7 +5,9 @@ import LaminaCore
 // - layer space: a layer's own coordinates, in points; `bounds` is a rectangle in it; y grows downward.
 // - superlayer space: the layer space of the superlayer. p_super = position + transform(p_layer - anchor),
 //   and then the superlayer's sublayerTransform about its anchor. 3D results are flattened (z dropped) into
-//   the superlayer's plane at every level, so each level is a 3x3 projective map (Matrix3).
+//   the superlayer's plane at every level, so each level is a 3x3 projective map (Matrix3); the sublayers of a
+//   transform layer are the exception: they keep their depth in the 3D space of the nearest layer above that is
+//   not one (Planner+TransformLayer.swift).
 // - target pixels: the output image, origin top-left, y down; root layer space maps to it by
 //   (p - root.bounds.origin) x scale.
 // - unit space: fractions 0...1 of a rectangle or image (contentsRect, contentsCenter, a quad's own square).
@@ -197,6 +199,13 @@ public struct Planner {
             let layer = visit.layer
             // A layer whose map to the target overflowed is beyond any target, and so is its subtree.
             guard !layer.isHidden, visit.layerToTarget.isFinite else { continue }
+            if layer.state.isTransformLayer {
+                // Reached on its own (a root, a replicator's instance, a mask): its space is flattened in its own
+                // plane (Planner+TransformLayer.swift). It paints nothing itself and is not kept as a fragment.
+                stack += spaceVisits(of: layer, layerToPlane: .identity, planeToTarget: visit.layerToTarget,
+                                     opacity: visit.opacity, clip: visit.clip).reversed().map { .visit($0) }
+                continue
+            }
             if caching, run.reuse(visit, into: &plan) { continue }
             if let transition = layer.effects?.transition {
                 // A transition draws two pictures of the subtree (Planner+Effects.swift).
@@ -320,6 +329,13 @@ public struct Planner {
             let ordered = layer.sublayersInPaintOrder
             stack.reserveCapacity(stack.count + ordered.count)
             for child in ordered.reversed() {
+                if child.state.isTransformLayer, !child.isHidden {
+                    // Its sublayers live in this layer's 3D space, drawn back to front (Planner+TransformLayer.swift).
+                    stack += spaceVisits(
+                        of: child, layerToPlane: child.state.mapToSuperlayer3D(sublayerSpace: sublayerSpace),
+                        planeToTarget: visit.layerToTarget, opacity: opacity, clip: clip).reversed().map { .visit($0) }
+                    continue
+                }
                 let childToLayer = child.state.mapToSuperlayer(sublayerSpace: sublayerSpace)
                 stack.append(.visit(Visit(
                     layer: child, layerToTarget: childToLayer.concatenating(visit.layerToTarget),

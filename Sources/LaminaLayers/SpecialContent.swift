@@ -12,6 +12,10 @@ public enum SpecialContent: Equatable, Sendable {
     indirect case replicator(ReplicatorStyle)
     indirect case tiled(TiledStyle)
     indirect case emitter(EmitterStyle)
+    /// A transform layer (CATransformLayer): its sublayers share its superlayer's 3D space; it has no style.
+    case transform
+    /// A scroll layer (CAScrollLayer) and its scroll mode.
+    case scroll(ScrollLayerScrollMode)
 
     /// The layer type's name in scene files and messages ("gradient", "shape", "text", "replicator"; "plain").
     public var typeName: String {
@@ -23,6 +27,8 @@ public enum SpecialContent: Equatable, Sendable {
         case .replicator: "replicator"
         case .tiled: "tiled"
         case .emitter: "emitter"
+        case .transform: "transform"
+        case .scroll: "scroll"
         }
     }
 
@@ -41,6 +47,8 @@ public enum SpecialContent: Equatable, Sendable {
         case .replicator: .replicator
         case .tiled: .tiled
         case .emitter: .emitter
+        case .transform: nil
+        case .scroll: .scroll
         }
     }
 }

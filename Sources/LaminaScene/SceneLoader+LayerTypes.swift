@@ -4,7 +4,7 @@ import LaminaLayers
 
 /// A layer object's `type` (docs/scene-format.md, "Layer types"): which Layer subclass it builds.
 enum SceneLayerType: String, CaseIterable {
-    case gradient, shape, text, replicator, tiled, emitter
+    case gradient, shape, text, replicator, tiled, emitter, transform, scroll
 }
 
 /// Layer types: `type`, the keys only one type takes, and which layer a specialised key path belongs to.
@@ -23,6 +23,8 @@ extension SceneLoader {
         ],
         .tiled: ["tileSize", "levelsOfDetail", "levelsOfDetailBias", "fadeDuration"],
         .emitter: SceneLoader.emitterLayerKeys,
+        .transform: [],
+        .scroll: ["scrollMode"],
     ]
 
     /// Every key a layer object may have, of any type: what unknown keys are checked (and suggested) against.
@@ -50,6 +52,8 @@ extension SceneLoader {
         case is ReplicatorLayer: .replicator
         case is TiledLayer: .tiled
         case is EmitterLayer: .emitter
+        case is TransformLayer: .transform
+        case is ScrollLayer: .scroll
         default: nil
         }
     }
@@ -63,6 +67,8 @@ extension SceneLoader {
         case .replicator: ReplicatorLayer()
         case .tiled: TiledLayer()
         case .emitter: EmitterLayer()
+        case .transform: TransformLayer()
+        case .scroll: ScrollLayer()
         case nil: Layer()
         }
     }
@@ -151,6 +157,8 @@ extension SceneLoader {
         case (let source as EmitterLayer, let target as EmitterLayer):
             // A timeline's `set` of any emitter key copies the whole emitter style (the keys are read together).
             if SceneLoader.emitterLayerKeys.contains(key) { target.emitterStyle = source.emitterStyle }
+        case (let source as ScrollLayer, let target as ScrollLayer):
+            if key == "scrollMode" { target.scrollMode = source.scrollMode }
         default:
             break
         }

@@ -18,6 +18,7 @@ extension SceneLoader {
         case let replicator as ReplicatorLayer: readReplicator(replicator, keys: keys, path: path)
         case let tiled as TiledLayer: readTiled(tiled, keys: keys, path: path)
         case let emitter as EmitterLayer: readEmitter(emitter, keys: keys, path: path)
+        case let scroll as ScrollLayer: readScroll(scroll, keys: keys, path: path)
         default: break
         }
     }

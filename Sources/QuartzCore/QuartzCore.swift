@@ -23,6 +23,10 @@ public typealias CATiledLayer = LaminaLayers.TiledLayer
 /// Core Animation's particle emitter layer and its cells (docs/semantics.md, "Emitter layers").
 public typealias CAEmitterLayer = LaminaLayers.EmitterLayer
 public typealias CAEmitterCell = LaminaLayers.EmitterCell
+/// A layer whose sublayers share its superlayer's 3D space: Lamina's `TransformLayer`.
+public typealias CATransformLayer = LaminaLayers.TransformLayer
+/// A layer that scrolls its sublayers by its bounds' origin: Lamina's `ScrollLayer`.
+public typealias CAScrollLayer = LaminaLayers.ScrollLayer
 /// A layer's delegate: Lamina's `LayerDelegate`.
 public typealias CALayerDelegate = LaminaLayers.LayerDelegate
 /// What a layer runs when a property changes: Lamina's `Action`.
@@ -70,6 +74,7 @@ public typealias CATextLayerTruncationMode = LaminaDrawing.TextLayerTruncationMo
 public typealias CAEmitterLayerEmitterShape = LaminaDrawing.EmitterShape
 public typealias CAEmitterLayerEmitterMode = LaminaDrawing.EmitterMode
 public typealias CAEmitterLayerRenderMode = LaminaDrawing.EmitterRenderMode
+public typealias CAScrollLayerScrollMode = LaminaLayers.ScrollLayerScrollMode
 
 /// The keys of CATransaction's settings, with Core Animation's names (for `value(forKey:)`/`setValue(_:forKey:)`).
 public let kCATransactionAnimationDuration = Transaction.Key.animationDuration

@@ -10,7 +10,7 @@ import Testing
             #"scene.json:1:42: layers[0].type: unknown layer type "shap" (did you mean "shape"?)"#
         ])
         #expect(problems(sceneWithLayer(#""type": "video""#)) == [
-            #"scene.json:1:42: layers[0].type: unknown layer type "video" (expected one of "gradient", "shape", "text", "replicator", "tiled" or "emitter")"#
+            #"scene.json:1:42: layers[0].type: unknown layer type "video" (expected one of "gradient", "shape", "text", "replicator", "tiled", "emitter", "transform" or "scroll")"#
         ])
     }
 
