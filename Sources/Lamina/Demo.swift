@@ -5,12 +5,13 @@ import LaminaLayers
 
 /// The built-in demo scene that `lamina render` draws when given no scene file: the ideas of Core
 /// Animation's chapter on backing images at a glance (contentsGravity, contentsScale, masksToBounds,
-/// sprites cut from one sheet with contentsRect, and stretchable buttons with contentsCenter), and a row of the
-/// specialised layers (gradients, a shape, shaped text in four scripts, a replicator).
+/// sprites cut from one sheet with contentsRect, and stretchable buttons with contentsCenter), a row of the
+/// specialised layers (gradients, a shape, shaped text in four scripts, a replicator), and a row of blend modes, a
+/// transform layer's cube and an emitter.
 /// Every image is drawn by code, so nothing is read from disk.
 public enum Demo {
     /// The demo's size in points.
-    public static let size = CGSize(width: 960, height: 820)
+    public static let size = CGSize(width: 960, height: 1020)
 
     /// A new layer tree of the demo; its root's bounds are `size`.
     public static func makeRoot() throws -> Layer {
@@ -102,9 +103,10 @@ public enum Demo {
             root.addSublayer(button)
         }
         try addSpecialisedRow(to: root, top: 560)
+        try addCompositingRow(to: root, top: 784)
         root.addSublayer(try label(
             "Rendered by Lamina's CPU renderer from a layer tree built in code; `lamina render` with no scene draws it.",
-            at: CGPoint(x: 24, y: 784), size: 12, colour: Color(hex: "#6B7280")!))
+            at: CGPoint(x: 24, y: 992), size: 12, colour: Color(hex: "#6B7280")!))
         return root
     }
 
