@@ -82,13 +82,7 @@ public struct TextureSource: Hashable, Sendable {
 
     /// The tint as what each premultiplied channel is multiplied by, x / 255 (blue, green, red: the straight
     /// component times alpha; alpha: alpha), as `PlanGroup.tintBytes`; nil without a tint.
-    public var tintBytes: (blue: UInt8, green: UInt8, red: UInt8, alpha: UInt8)? {
-        guard let tint else { return nil }
-        func unit(_ x: Double) -> Double { x.isNaN ? 0 : min(max(x, 0), 1) }
-        func byte(_ x: Double) -> UInt8 { UInt8((x * 255).rounded()) }
-        let a = unit(tint.alpha)
-        return (byte(unit(tint.blue) * a), byte(unit(tint.green) * a), byte(unit(tint.red) * a), byte(a))
-    }
+    public var tintBytes: (blue: UInt8, green: UInt8, red: UInt8, alpha: UInt8)? { tint?.tintBytes }
 
     public static func == (a: TextureSource, b: TextureSource) -> Bool {
         a.image === b.image && a.unitToTexel == b.unitToTexel && a.clamp == b.clamp && a.filter == b.filter
@@ -236,13 +230,7 @@ public struct PlanGroup: Hashable, Sendable {
 
     /// The tint as what each premultiplied channel is multiplied by, x / 255 (blue, green, red: the straight
     /// component times alpha; alpha: alpha): what the CPU renderer applies to the group's buffer. nil without a tint.
-    public var tintBytes: (blue: UInt8, green: UInt8, red: UInt8, alpha: UInt8)? {
-        guard let tint else { return nil }
-        func unit(_ x: Double) -> Double { x.isNaN ? 0 : min(max(x, 0), 1) }
-        func byte(_ x: Double) -> UInt8 { UInt8((x * 255).rounded()) }
-        let a = unit(tint.alpha)
-        return (byte(unit(tint.blue) * a), byte(unit(tint.green) * a), byte(unit(tint.red) * a), byte(a))
-    }
+    public var tintBytes: (blue: UInt8, green: UInt8, red: UInt8, alpha: UInt8)? { tint?.tintBytes }
 }
 
 /// The flat, ordered output of the planner: what to draw into a target of `width` x `height` pixels,
@@ -341,4 +329,16 @@ final class ShapeStorage: Hashable, Sendable {
     static func == (a: ShapeStorage, b: ShapeStorage) -> Bool { a === b || a.shape == b.shape }
 
     func hash(into hasher: inout Hasher) { hasher.combine(shape) }
+}
+
+extension Color {
+    /// This colour as a tint: what each premultiplied channel is multiplied by, x / 255 (blue, green, red: the
+    /// straight component times alpha; alpha: alpha), components clamped to 0...1 and NaN read as 0. One rule for
+    /// every tint (`PlanGroup.tintBytes`, `TextureSource.tintBytes`), so both renderers multiply alike.
+    public var tintBytes: (blue: UInt8, green: UInt8, red: UInt8, alpha: UInt8) {
+        func unit(_ x: Double) -> Double { x.isNaN ? 0 : min(max(x, 0), 1) }
+        func byte(_ x: Double) -> UInt8 { UInt8((x * 255).rounded()) }
+        let a = unit(alpha)
+        return (byte(unit(blue) * a), byte(unit(green) * a), byte(unit(red) * a), byte(a))
+    }
 }

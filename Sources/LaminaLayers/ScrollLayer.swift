@@ -91,6 +91,12 @@ open class ScrollLayer: Layer, @unchecked Sendable {
         moveOrigin(to: origin)
     }
 
+    /// `scroll(to:)` of a rectangle under the spelling issue 25 and CALayer's `scroll(_:)` use: scrolls as little as
+    /// possible to show `rect`, along the axes `scrollMode` allows.
+    public func scroll(_ rect: CGRect) {
+        scroll(to: rect)
+    }
+
     /// The start of a window of `length` nearest to `start` that shows `span` (its start, when it is longer).
     static func nearestStart(showing span: ClosedRange<CGFloat>, from start: CGFloat, length: CGFloat) -> CGFloat {
         if span.upperBound - span.lowerBound >= length || span.lowerBound < start { return span.lowerBound }

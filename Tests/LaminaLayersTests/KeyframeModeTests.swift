@@ -7,17 +7,8 @@ import Testing
 /// KeyframeAnimation's calculation modes in full (docs/animation.md, "Keyframes"): Kochanek-Bartels splines,
 /// paced speeds, paths in every mode, rotation modes and value functions, against hand-worked numbers.
 @Suite struct KeyframeModeTests {
-    /// A committed, drawn layer at (10, 20) with a 10 x 10 bounds.
-    func drawnLayer() -> Layer {
-        let layer = Layer()
-        Transaction.begin()
-        Transaction.setDisableActions(true)
-        layer.bounds = CGRect(x: 0, y: 0, width: 10, height: 10)
-        layer.position = CGPoint(x: 10, y: 20)
-        Transaction.commit()
-        _ = layer.presentationSnapshot(at: 0)
-        return layer
-    }
+    /// A committed, drawn layer at (10, 20) with a 10 x 10 bounds: the one the animation tests use.
+    func drawnLayer() -> Layer { AnimationTests().drawnLayer() }
 
     /// A fresh layer with `animation` attached (its beginTime as written).
     func layer(with animation: Animation) -> Layer {

@@ -79,6 +79,10 @@ import Testing
         #expect(scroller.bounds.origin == CGPoint(x: 50, y: 0))
         scroller.scroll(to: CGRect.null)
         #expect(scroller.bounds.origin == CGPoint(x: 50, y: 0))
+        // scroll(_:) of a rectangle is the same call.
+        scroller.scrollMode = .both
+        scroller.scroll(CGRect(x: 400, y: 300, width: 20, height: 20))
+        #expect(scroller.bounds.origin == CGPoint(x: 320, y: 240))
     }
 
     @Test func aSublayerScrollsTheNearestScrollLayer() {
