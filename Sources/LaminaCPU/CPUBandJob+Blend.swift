@@ -304,22 +304,40 @@ enum CPUBlend {
         // Pictures and what lies beneath them are mostly flat (a card's colour over another's): the last pixel pair
         // and its result are remembered, so a run of equal pairs costs a comparison a pixel, not the formula. The
         // result is the formula's for every pixel all the same.
+        // Pairs that come back later (a sprite's colours over a card, a rounded corner's edge row after row) are
+        // found in a small table, keyed by the whole pair: key 0 (a transparent source) is never looked up.
+        let slots = 1_024
+        withUnsafeTemporaryAllocation(of: UInt64.self, capacity: slots) { keys in
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: slots) { results in
+        keys.initialize(repeating: 0)
         var lastSource: UInt32 = 0, lastBeneath: UInt32 = 0, lastResult: UInt32 = 0, remembered = false
         for row in rows {
             let from = source + row * sourceStride
             let to = target + (y + row) * targetStride + x
             for column in columns {
                 let raw = from[column], beneath = to[column]
+                guard raw >> 24 != 0 else { continue }
                 if remembered, raw == lastSource, beneath == lastBeneath {
                     to[column] = lastResult
                     continue
                 }
-                let s = m == 255 ? raw : scaled(raw, by: m)
-                guard s >> 24 != 0 else { continue }
-                let result = pack(F.apply(unpack(s), unpack(beneath)))
+                let key = UInt64(raw) << 32 | UInt64(beneath)
+                let slot = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 54)
+                let result: UInt32
+                if keys[slot] == key {
+                    result = results[slot]
+                } else {
+                    let s = m == 255 ? raw : scaled(raw, by: m)
+                    guard s >> 24 != 0 else { continue }
+                    result = pack(F.apply(unpack(s), unpack(beneath)))
+                    keys[slot] = key
+                    results[slot] = result
+                }
                 to[column] = result
                 (lastSource, lastBeneath, lastResult, remembered) = (raw, beneath, result, true)
             }
+        }
+        }
         }
     }
 
