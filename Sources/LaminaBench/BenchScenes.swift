@@ -74,6 +74,11 @@ public enum BenchScene: String, CaseIterable, Sendable {
     case blend500 = "blend-500"
     /// The same cards composited normally: what blend-500 is measured against.
     case blend500Normal = "blend-500-normal"
+    /// blend-500's cards without their sprites: each blended card a leaf layer, one quad, which the renderers may
+    /// combine with the pixels beneath without a buffer of its own (docs/benchmarks.md, "Blend modes").
+    case blendLeaf500 = "blend-leaf-500"
+    /// The same leaf cards composited normally: what blend-leaf-500 is measured against.
+    case blendLeaf500Normal = "blend-leaf-500-normal"
 
     /// Gives each of `sprites` one endless animation, four kinds in turn, each at a phase of its own.
     static func animate(_ sprites: [Layer], size: CGSize) {
@@ -186,6 +191,9 @@ public enum BenchScene: String, CaseIterable, Sendable {
             Self.addLabels(to: root, size: size, random: &random)
         case .blend500, .blend500Normal:
             try Self.addBlendCards(to: root, size: size, blended: self == .blend500, random: &random)
+        case .blendLeaf500, .blendLeaf500Normal:
+            try Self.addBlendCards(to: root, size: size, blended: self == .blendLeaf500, sprites: false,
+                                   random: &random)
         case .gradientCards500:
             Self.addGradientCards(to: root, size: size, random: &random)
         case .nineslice2k:
