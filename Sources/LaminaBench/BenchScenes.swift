@@ -75,7 +75,8 @@ public enum BenchScene: String, CaseIterable, Sendable {
     /// The same cards composited normally: what blend-500 is measured against.
     case blend500Normal = "blend-500-normal"
     /// blend-500's cards without their sprites: each blended card a leaf layer, one quad, which the renderers may
-    /// combine with the pixels beneath without a buffer of its own (docs/benchmarks.md, "Blend modes").
+    /// combine with the pixels beneath without a buffer of its own
+    /// (docs/benchmarks.md, "Blend modes (2026-11-26)").
     case blendLeaf500 = "blend-leaf-500"
     /// The same leaf cards composited normally: what blend-leaf-500 is measured against.
     case blendLeaf500Normal = "blend-leaf-500-normal"

@@ -47,7 +47,8 @@ extension CPUBandJob {
         // Where no coverage mask applies: the colour, through the opacity mask for an analytic quad (whose `solid` is
         // unscaled), as `composite` draws it.
         let scaledSolid = !item.quad.hasAnalyticCoverage
-        let plain = !scaledSolid && item.opacityMask < 255 ? CPUBlend.scaled(color, by: UInt32(item.opacityMask)) : color
+        let plain = !scaledSolid && item.opacityMask < 255
+            ? CPUBlend.scaled(color, by: UInt32(item.opacityMask)) : color
         func fill(_ box: PixelBox) {
             let a = max(box.x0, x0), b = min(box.x1, x1)
             guard b > a else { return }

@@ -28,7 +28,8 @@ import Testing
             return card
         }
         _ = card(CGRect(x: 4, y: 6, width: 30, height: 28), Color(red: 0.3, green: 0.8, blue: 0.5, alpha: 1))
-        _ = card(CGRect(x: 20.3, y: 30.6, width: 33.5, height: 21.2), Color(red: 0.8, green: 0.2, blue: 0.6, alpha: 0.5))
+        _ = card(CGRect(x: 20.3, y: 30.6, width: 33.5, height: 21.2),
+                 Color(red: 0.8, green: 0.2, blue: 0.6, alpha: 0.5))
         card(CGRect(x: 60, y: 10, width: 40, height: 30), Color(red: 0.2, green: 0.3, blue: 0.9, alpha: 0.85))
             .cornerRadius = 9
         card(CGRect(x: 90, y: 50, width: 36, height: 26), Color(red: 0.95, green: 0.85, blue: 0.1, alpha: 0.7))
