@@ -3,14 +3,16 @@ import Lamina
 import LaminaCore
 import LaminaLayers
 
-// The blend-mode scenes (blend-500, blend-500-normal): what a blend mode costs over the same cards drawn normally
-// (docs/benchmarks.md, "Blend modes (2026-11-26)").
+// The blend-mode scenes (blend-500, blend-500-normal; blend-leaf-500 and its normal twin, without the sprites):
+// what a blend mode costs over the same cards drawn normally (docs/benchmarks.md, "Blend modes (2026-11-26)").
 
 extension BenchScene {
     /// Adds `cards-500`'s number of cards at `cards-500`'s sizes and places, each a translucent coloured card
     /// (cornerRadius 12) holding a 48 x 48 sprite; with `blended`, the cards take the 25 blend modes and compositing
     /// operations other than normal in turn (`compositingFilter`), so each is a group combined with the cards beneath.
-    static func addBlendCards(to root: Layer, size: CGSize, blended: Bool, random: inout SplitMix64) throws {
+    /// Without `sprites`, the cards are leaf layers (the same random draws, so the same sizes, places and colours).
+    static func addBlendCards(to root: Layer, size: CGSize, blended: Bool, sprites: Bool = true,
+                              random: inout SplitMix64) throws {
         let sheet = try spriteSheet()
         let modes = LayerBlendMode.allCases.filter { $0 != .normal }
         for index in 0..<cardCount(size: size) {
@@ -34,7 +36,7 @@ extension BenchScene {
             thumbnail.contents = sheet
             thumbnail.contentsRect = CGRect(x: CGFloat(frame % 8) / 8, y: CGFloat(frame / 8) / 8, width: 0.125,
                                             height: 0.125)
-            card.addSublayer(thumbnail)
+            if sprites { card.addSublayer(thumbnail) }
             if blended { card.blendMode = modes[index % modes.count] }
             root.addSublayer(card)
         }

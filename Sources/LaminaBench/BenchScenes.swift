@@ -77,6 +77,12 @@ public enum BenchScene: String, CaseIterable, Sendable {
     /// 20,000 live particles of one emitter layer (BenchScenes+Emitter.swift): sprites-10k's sprites, twice as many,
     /// moving, made anew at every frame.
     case emitter20k = "emitter-20k"
+    /// blend-500's cards without their sprites: each blended card a leaf layer, one quad, which the renderers may
+    /// combine with the pixels beneath without a buffer of its own
+    /// (docs/benchmarks.md, "Blend modes (2026-11-26)").
+    case blendLeaf500 = "blend-leaf-500"
+    /// The same leaf cards composited normally: what blend-leaf-500 is measured against.
+    case blendLeaf500Normal = "blend-leaf-500-normal"
 
     /// Gives each of `sprites` one endless animation, four kinds in turn, each at a phase of its own.
     static func animate(_ sprites: [Layer], size: CGSize) {
@@ -189,6 +195,9 @@ public enum BenchScene: String, CaseIterable, Sendable {
             Self.addLabels(to: root, size: size, random: &random)
         case .blend500, .blend500Normal:
             try Self.addBlendCards(to: root, size: size, blended: self == .blend500, random: &random)
+        case .blendLeaf500, .blendLeaf500Normal:
+            try Self.addBlendCards(to: root, size: size, blended: self == .blendLeaf500, sprites: false,
+                                   random: &random)
         case .gradientCards500:
             Self.addGradientCards(to: root, size: size, random: &random)
         case .emitter20k:

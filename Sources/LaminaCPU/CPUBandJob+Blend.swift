@@ -174,6 +174,11 @@ enum CPUPlusDarker: CPUBlendFormula {
     static func apply(_ s: Channels, _ d: Channels) -> Channels { (s + d).map { $0 - 1 } }
 }
 
+/// What runs with a formula of `CPUBlend.dispatch`, specialised for it.
+protocol CPUBlendBody {
+    func run<F: CPUBlendFormula>(_ formula: F.Type)
+}
+
 /// The operations drawn by Lamina's own loop, per pixel.
 enum CPUBlend {
     /// Combines the `width` x `height` pixels of `picture` (from its (0, 0)), scaled by `opacity` (0-255), with the
@@ -183,37 +188,105 @@ enum CPUBlend {
         _ composite: GroupComposite, picture: OpaquePointer, opacity: UInt8, into destination: OpaquePointer, x: Int,
         y: Int, width: Int, height: Int
     ) {
+        _ = dispatch(composite, PictureBody(picture: picture, opacity: opacity, destination: destination, x: x, y: y,
+                                            width: width, height: height))
+    }
+
+    /// True when this loop draws `composite` (and `dispatch` calls its body).
+    static func draws(_ composite: GroupComposite) -> Bool { composite.pixmanOperator == nil }
+
+    /// Calls `body` with the formula of `composite`, specialised; false for an operation pixman draws.
+    @inline(__always)
+    static func dispatch<Body: CPUBlendBody>(_ composite: GroupComposite, _ body: Body) -> Bool {
         switch composite {
-        case .multiply: run(CPUSourceOverBlend<CPUMultiply>.self, picture, opacity, destination, x, y, width, height)
-        case .screen: run(CPUSourceOverBlend<CPUScreen>.self, picture, opacity, destination, x, y, width, height)
-        case .overlay: run(CPUSourceOverBlend<CPUOverlay>.self, picture, opacity, destination, x, y, width, height)
-        case .darken: run(CPUSourceOverBlend<CPUDarken>.self, picture, opacity, destination, x, y, width, height)
-        case .lighten: run(CPUSourceOverBlend<CPULighten>.self, picture, opacity, destination, x, y, width, height)
-        case .colorDodge:
-            run(CPUSourceOverBlend<CPUColorDodge>.self, picture, opacity, destination, x, y, width, height)
-        case .colorBurn: run(CPUSourceOverBlend<CPUColorBurn>.self, picture, opacity, destination, x, y, width, height)
-        case .softLight: run(CPUSourceOverBlend<CPUSoftLight>.self, picture, opacity, destination, x, y, width, height)
-        case .hardLight: run(CPUSourceOverBlend<CPUHardLight>.self, picture, opacity, destination, x, y, width, height)
-        case .difference:
-            run(CPUSourceOverBlend<CPUDifference>.self, picture, opacity, destination, x, y, width, height)
-        case .exclusion: run(CPUSourceOverBlend<CPUExclusion>.self, picture, opacity, destination, x, y, width, height)
-        case .hue: run(CPUSourceOverBlend<CPUHue>.self, picture, opacity, destination, x, y, width, height)
-        case .saturation:
-            run(CPUSourceOverBlend<CPUSaturation>.self, picture, opacity, destination, x, y, width, height)
-        case .color: run(CPUSourceOverBlend<CPUColor>.self, picture, opacity, destination, x, y, width, height)
-        case .luminosity:
-            run(CPUSourceOverBlend<CPULuminosity>.self, picture, opacity, destination, x, y, width, height)
-        case .sourceIn: run(CPUSourceIn.self, picture, opacity, destination, x, y, width, height)
-        case .sourceOut: run(CPUSourceOut.self, picture, opacity, destination, x, y, width, height)
-        case .destinationIn: run(CPUDestinationIn.self, picture, opacity, destination, x, y, width, height)
-        case .destinationAtop: run(CPUDestinationAtop.self, picture, opacity, destination, x, y, width, height)
-        case .plusDarker: run(CPUPlusDarker.self, picture, opacity, destination, x, y, width, height)
-        default: return
+        case .multiply: body.run(CPUSourceOverBlend<CPUMultiply>.self)
+        case .screen: body.run(CPUSourceOverBlend<CPUScreen>.self)
+        case .overlay: body.run(CPUSourceOverBlend<CPUOverlay>.self)
+        case .darken: body.run(CPUSourceOverBlend<CPUDarken>.self)
+        case .lighten: body.run(CPUSourceOverBlend<CPULighten>.self)
+        case .colorDodge: body.run(CPUSourceOverBlend<CPUColorDodge>.self)
+        case .colorBurn: body.run(CPUSourceOverBlend<CPUColorBurn>.self)
+        case .softLight: body.run(CPUSourceOverBlend<CPUSoftLight>.self)
+        case .hardLight: body.run(CPUSourceOverBlend<CPUHardLight>.self)
+        case .difference: body.run(CPUSourceOverBlend<CPUDifference>.self)
+        case .exclusion: body.run(CPUSourceOverBlend<CPUExclusion>.self)
+        case .hue: body.run(CPUSourceOverBlend<CPUHue>.self)
+        case .saturation: body.run(CPUSourceOverBlend<CPUSaturation>.self)
+        case .color: body.run(CPUSourceOverBlend<CPUColor>.self)
+        case .luminosity: body.run(CPUSourceOverBlend<CPULuminosity>.self)
+        case .sourceIn: body.run(CPUSourceIn.self)
+        case .sourceOut: body.run(CPUSourceOut.self)
+        case .destinationIn: body.run(CPUDestinationIn.self)
+        case .destinationAtop: body.run(CPUDestinationAtop.self)
+        case .plusDarker: body.run(CPUPlusDarker.self)
+        default: return false
+        }
+        return true
+    }
+
+    /// A group's picture (a buffer) combined with the pixels beneath.
+    private struct PictureBody: CPUBlendBody {
+        let picture: OpaquePointer, opacity: UInt8, destination: OpaquePointer, x: Int, y: Int, width: Int,
+            height: Int
+        func run<F: CPUBlendFormula>(_ formula: F.Type) {
+            CPUBlend.run(formula, picture, opacity, destination, x, y, width, height)
+        }
+    }
+
+    /// One row of a one-quad group's picture, worked out on the fly, combined with the pixels beneath
+    /// (CPUBandJob+BlendFastPath.swift): `count` pixels from `to`, each the picture pixel `pixel`, or, with `coverage`,
+    /// `pixel` times coverage[i] / 255 (pixman's rounding, as drawing the quad into a cleared buffer gives); then
+    /// scaled by `opacity` as `composite` scales a picture.
+    struct SpanBody: CPUBlendBody {
+        let pixel: UInt32, coverage: UnsafePointer<UInt8>?, opacity: UInt8, to: UnsafeMutablePointer<UInt32>,
+            count: Int
+        func run<F: CPUBlendFormula>(_ formula: F.Type) {
+            CPUBlend.span(formula, pixel, coverage, opacity, to, count)
+        }
+    }
+
+    /// SpanBody's loop, specialised for each formula.
+    private static func span<F: CPUBlendFormula>(
+        _ formula: F.Type, _ pixel: UInt32, _ coverage: UnsafePointer<UInt8>?, _ opacity: UInt8,
+        _ to: UnsafeMutablePointer<UInt32>, _ count: Int
+    ) {
+        let m = UInt32(opacity)
+        guard let coverage else {
+            // A constant picture: only the pixel beneath changes.
+            let s = m == 255 ? pixel : scaled(pixel, by: m)
+            guard s >> 24 != 0 else { return }
+            let source = unpack(s)
+            var lastBeneath: UInt32 = 0, lastResult: UInt32 = 0, remembered = false
+            for column in 0..<count {
+                let beneath = to[column]
+                if remembered, beneath == lastBeneath {
+                    to[column] = lastResult
+                    continue
+                }
+                let result = pack(F.apply(source, unpack(beneath)))
+                to[column] = result
+                (lastBeneath, lastResult, remembered) = (beneath, result, true)
+            }
+            return
+        }
+        var lastCover: UInt8 = 0, lastBeneath: UInt32 = 0, lastResult: UInt32 = 0, remembered = false
+        for column in 0..<count {
+            let cover = coverage[column], beneath = to[column]
+            if remembered, cover == lastCover, beneath == lastBeneath {
+                to[column] = lastResult
+                continue
+            }
+            let raw = cover == 255 ? pixel : scaled(pixel, by: UInt32(cover))
+            let s = m == 255 ? raw : scaled(raw, by: m)
+            guard s >> 24 != 0 else { continue }
+            let result = pack(F.apply(unpack(s), unpack(beneath)))
+            to[column] = result
+            (lastCover, lastBeneath, lastResult, remembered) = (cover, beneath, result, true)
         }
     }
 
     /// The loop, specialised for each formula.
-    private static func run<F: CPUBlendFormula>(
+    fileprivate static func run<F: CPUBlendFormula>(
         _ formula: F.Type, _ picture: OpaquePointer, _ opacity: UInt8, _ destination: OpaquePointer, _ x: Int,
         _ y: Int, _ width: Int, _ height: Int
     ) {
@@ -228,14 +301,43 @@ enum CPUBlend {
         let columns = max(0, -x)..<min(width, targetWidth - x)
         guard !rows.isEmpty, !columns.isEmpty else { return }
         let m = UInt32(opacity)
+        // Pictures and what lies beneath them are mostly flat (a card's colour over another's): the last pixel pair
+        // and its result are remembered, so a run of equal pairs costs a comparison a pixel, not the formula. The
+        // result is the formula's for every pixel all the same.
+        // Pairs that come back later (a sprite's colours over a card, a rounded corner's edge row after row) are
+        // found in a small table, keyed by the whole pair: key 0 (a transparent source) is never looked up.
+        let slots = 1_024
+        withUnsafeTemporaryAllocation(of: UInt64.self, capacity: slots) { keys in
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: slots) { results in
+        keys.initialize(repeating: 0)
+        var lastSource: UInt32 = 0, lastBeneath: UInt32 = 0, lastResult: UInt32 = 0, remembered = false
         for row in rows {
             let from = source + row * sourceStride
             let to = target + (y + row) * targetStride + x
             for column in columns {
-                let s = m == 255 ? from[column] : scaled(from[column], by: m)
-                guard s >> 24 != 0 else { continue }
-                to[column] = pack(F.apply(unpack(s), unpack(to[column])))
+                let raw = from[column], beneath = to[column]
+                guard raw >> 24 != 0 else { continue }
+                if remembered, raw == lastSource, beneath == lastBeneath {
+                    to[column] = lastResult
+                    continue
+                }
+                let key = UInt64(raw) << 32 | UInt64(beneath)
+                let slot = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 54)
+                let result: UInt32
+                if keys[slot] == key {
+                    result = results[slot]
+                } else {
+                    let s = m == 255 ? raw : scaled(raw, by: m)
+                    guard s >> 24 != 0 else { continue }
+                    result = pack(F.apply(unpack(s), unpack(beneath)))
+                    keys[slot] = key
+                    results[slot] = result
+                }
+                to[column] = result
+                (lastSource, lastBeneath, lastResult, remembered) = (raw, beneath, result, true)
             }
+        }
+        }
         }
     }
 

@@ -23,6 +23,8 @@ final class CPUBandJob: @unchecked Sendable {
     private let bounds: [PixelBox?]
     /// For a plan without groups and several areas: the quads that reach each area, in order.
     private let areaQuads: [[Int32]]?
+    /// For each quad that one-quad groups hold, how many hold it (CPUBandJob+BlendFastPath.swift).
+    let singleQuadGroupCounts: [Int: Int]
 
     init(prepared: CPUPreparedQuads, plan: RenderPlan, target: Image, areas: [PixelBox], clear: Bool,
          views: [CPUTextureViews]) {
@@ -34,6 +36,7 @@ final class CPUBandJob: @unchecked Sendable {
         self.views = views
         bounds = prepared.map(\.pixelBounds)
         areaQuads = plan.groups.isEmpty && areas.count > 1 ? Self.quadsByArea(bounds, areas: areas) : nil
+        singleQuadGroupCounts = Self.singleQuadGroups(plan.groups)
     }
 
     /// The indices of the quads that reach each area: areas sorted by top edge, each quad looks only at those that
@@ -89,6 +92,8 @@ final class CPUBandJob: @unchecked Sendable {
             var group: PlanGroup?
             /// true: this buffer holds `group`'s mask, above its content buffer.
             var isMask = false
+            /// true: `group` is one solid quad, combined straight with the buffer below (no buffer of its own).
+            var withoutBuffer = false
         }
         var stack = [Target(image: destination, origin: (area.x0, top), rows: top..<bottom, group: nil)]
         func close() {
@@ -146,6 +151,11 @@ final class CPUBandJob: @unchecked Sendable {
                     let outer = stack[stack.count - 1]
                     let low = max(group.bounds.y0, outer.rows.lowerBound)
                     let rows = low..<max(low, min(group.bounds.y1, outer.rows.upperBound))
+                    if drawsWithoutBuffer(group) {
+                        stack.append(Target(image: nil, origin: outer.origin, rows: rows.isEmpty ? 0..<0 : rows,
+                                            group: group, withoutBuffer: outer.image != nil))
+                        return
+                    }
                     var image: OpaquePointer?
                     if outer.image != nil, !rows.isEmpty {
                         image = pixman_image_create_bits(
@@ -169,6 +179,12 @@ final class CPUBandJob: @unchecked Sendable {
                     close()
                 case .quad(let index):
                     let current = stack[stack.count - 1]
+                    if current.withoutBuffer, let group = current.group, let into = stack[stack.count - 2].image {
+                        guard let box = bounds[index], box.intersects(area), !current.rows.isEmpty else { return }
+                        drawBlended(quad: index, group: group, rows: current.rows, into: into,
+                                    origin: stack[stack.count - 2].origin)
+                        return
+                    }
                     guard let into = current.image, let box = bounds[index], box.intersects(area) else { return }
                     try draw(quad: index, rows: current.rows, into: into, origin: current.origin, views: views)
                 }
