@@ -53,15 +53,37 @@ public struct VectorDrawing: Equatable, Sendable {
         public var mask: VectorDrawing?
         /// Replaces the colour of what the group paints, keeping its alpha (effects).
         public var colorFilter: ColorFilter?
+        /// A Gaussian blur of what the group paints (after the colour filter), standard deviation in points of the
+        /// container's space; 0: none.
+        public var blur: CGFloat
+        /// A shadow drawn under what the group paints (after the colour filter and blur).
+        public var shadow: DropShadow?
 
         public init(items: [Item], transform: CGAffineTransform = .identity, opacity: Double = 1,
-                    operator: Operator = .over, mask: VectorDrawing? = nil, colorFilter: ColorFilter? = nil) {
+                    operator: Operator = .over, mask: VectorDrawing? = nil, colorFilter: ColorFilter? = nil,
+                    blur: CGFloat = 0, shadow: DropShadow? = nil) {
             self.items = items
             self.transform = transform
             self.opacity = opacity
             self.operator = `operator`
             self.mask = mask
             self.colorFilter = colorFilter
+            self.blur = blur
+            self.shadow = shadow
+        }
+    }
+
+    /// A shadow under a group (Lottie's drop shadow effect): the group's alpha, in `color` (whose alpha is the
+    /// shadow's opacity), moved by `offset` and blurred with standard deviation `blur` (points of the container's
+    /// space).
+    public struct DropShadow: Equatable, Sendable {
+        public var color: Color
+        public var offset: CGSize
+        public var blur: CGFloat
+        public init(color: Color, offset: CGSize, blur: CGFloat) {
+            self.color = color
+            self.offset = offset
+            self.blur = blur
         }
     }
 
