@@ -434,6 +434,27 @@ def layers_files():
          (25, [P(8, 32, RED8, "tm holds its last value 0 after frame 20: inner frame 0, x = 8")])],
         note="tm is in seconds of the precomp (inner frame = tm * fr), evaluated at the layer's time.")
 
+    nested_inner = precomp(st=5)
+    nested_inner["refId"] = "comp_inner"
+    add("precomp-nested.json",
+        comp([precomp(st=5)], assets=[{"id": "comp_0", "layers": [nested_inner]},
+                                      {"id": "comp_inner", "layers": mover}]),
+        [(20, [P(32, 32, RED8, "two precomps with st 5 each: outer frame 20 is frame 15, then 10 inside: x = 32"),
+               A(20, 32, "not at inner frame 5 (one offset only)")]),
+         (10, [P(8, 32, RED8, "outer frame 10 is innermost frame 0: x = 8")]),
+         (8, [A(8, 32, "outer frame 8 is innermost frame -2, before its layer's ip 0")])],
+        note="Start times add up through nested precomps.")
+    add("layer-start-time.json",
+        comp([shape_layer(1, [rect((0, 0), (8, 8)), fill(RED)], st=5,
+                          kss=ks(p=an(kf(0, [16, 32]), last(10, [48, 32]))))]),
+        [(10, [P(32, 32, RED8, "st 5 delays the layer's keyframes: frame 10 shows its key time 5, x = 32"),
+               A(48, 32, "not yet at the last key")]),
+         (2, [P(16, 32, RED8, "frame 2 is layer time -3: the first key holds; ip 0 is in composition frames")])],
+        rlottie=False, thorvg=False,
+        note="A layer's keyframe times are in its own time, t - st (lottie-web: every keyframed property has "
+             "offsetTime = st; lottie-ios subtracts startFrame too); ip and op stay in the composition's frames. "
+             "rlottie and ThorVG shift only a precomp's content by st, not a layer's own keyframes.")
+
     # in/out points and hidden layers
     add("layer-in-out.json",
         comp([shape_layer(1, [rect((32, 32), (24, 24)), fill(RED)], ip=5, op=15)]),
