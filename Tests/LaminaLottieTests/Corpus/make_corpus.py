@@ -1247,6 +1247,22 @@ def effect_files():
         [(0, [P(28, 28, GREEN8, "the fill effect paints the layer's pixels green"),
               A(8, 8, "transparent stays transparent")])], rlottie=False)
 
+    stroke_ef = effect(22, "Stroke", [(10, "Path", 1), (7, "All Masks", 1), (2, "Color", [0, 0, 1, 1]),
+                                      (0, "Brush Size", 4), (0, "Brush Hardness", 1), (0, "Opacity", 1),
+                                      (0, "Start", 0), (0, "End", 100), (0, "Spacing", 15),
+                                      (7, "Paint Style", 1)])
+    add("effect-stroke.json",
+        comp([solid_layer(1, "#ff0000", 64, 64, hasMask=True, ef=[stroke_ef],
+                          masksProperties=[mask(rect_path(16, 16, 48, 48))])]),
+        [(0, [P(15, 32, BLUE8, "the stroke effect paints the mask's edge x = 16 (pixel centre 0.5 px off it, "
+                "inside half the brush either way)"),
+              P(32, 47, BLUE8, "the bottom edge y = 48"),
+              P(32, 32, RED8, "paint style 1 (on the original): the masked layer shows inside"),
+              A(6, 32, "outside the mask and the stroke")])],
+        rlottie=False, thorvg=False,
+        note="lottie-web strokes the layer's mask paths (All Masks 1: every mask) with the brush colour. rlottie "
+             "ignores the effect; ThorVG 1.0 draws nothing of the layer.")
+
     greys = [group([rect((12, 32), (16, 32)), fill(WHITE)]),
              group([rect((32, 32), (16, 32)), fill([0.5, 0.5, 0.5])]),
              group([rect((52, 32), (16, 32)), fill(BLACK)])]
@@ -1352,6 +1368,23 @@ def error_files():
     d = comp([shape_layer(1, [rect((32, 32), (16, 16)), fill(RED)], ef=[effect(7, "Mystery", [(0, "Amount", 1)])])])
     error("effect-unknown.json", dumps(d), "layers[0].ef[0]", "is not supported", "unsupported",
           "an effect type (ty 7) with no drawing")
+    d = comp([shape_layer(1, [rect((32, 32), (16, 16)), fill(RED)],
+                          ef=[effect(27, "Displacement Map", [(10, "Displacement Map Layer", 1)])])])
+    error("effect-displacement-map.json", dumps(d), "layers[0].ef[0]", "is not supported", "unsupported",
+          "a real After Effects effect (ty 27) that lottie-web does not draw either")
+    d = comp([solid_layer(1, "#ff0000", 64, 64, hasMask=True,
+                          masksProperties=[dict(mask(rect_path(16, 16, 48, 48)), mode="zz")])])
+    error("mask-mode-unknown.json", dumps(d), "layers[0].masksProperties[0].mode", "zz", "malformed",
+          "a mask mode that is none of n, a, s, i, l, da, f")
+    img = layer_common(2, 1, "image")
+    img["refId"] = "image_0"
+    d = comp([img], assets=[{"id": "image_0", "w": 32, "h": 32, "u": "images/", "p": "no-such-file.png", "e": 0}])
+    error("image-missing-file.json", dumps(d), "assets[0]", "no-such-file.png", "malformed",
+          "an external image that is not there")
+    d = comp([img], assets=[{"id": "image_0", "w": 32, "h": 32, "u": "", "e": 1,
+                             "p": "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAACAAAAAgCAYAAABzenr0AAAA"}])
+    error("image-bad-data-url.json", dumps(d), "assets[0]", "image", "malformed",
+          "a data URL whose PNG is cut short")
     d = comp([shape_layer(1, [rect((32, 32), (16, 16)), fill(RED)], kss=ks(p={"a": 1, "k": 5}))])
     error("keyframes-not-array.json", dumps(d), "layers[0].ks.p", "keyframe", "malformed",
           "a: 1 promises a keyframe array but k is a number")
