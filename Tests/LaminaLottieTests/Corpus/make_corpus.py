@@ -447,13 +447,13 @@ def layers_files():
     add("layer-start-time.json",
         comp([shape_layer(1, [rect((0, 0), (8, 8)), fill(RED)], st=5,
                           kss=ks(p=an(kf(0, [16, 32]), last(10, [48, 32]))))]),
-        [(10, [P(32, 32, RED8, "st 5 delays the layer's keyframes: frame 10 shows its key time 5, x = 32"),
-               A(48, 32, "not yet at the last key")]),
-         (2, [P(16, 32, RED8, "frame 2 is layer time -3: the first key holds; ip 0 is in composition frames")])],
-        rlottie=False, thorvg=False,
-        note="A layer's keyframe times are in its own time, t - st (lottie-web: every keyframed property has "
-             "offsetTime = st; lottie-ios subtracts startFrame too); ip and op stay in the composition's frames. "
-             "rlottie and ThorVG shift only a precomp's content by st, not a layer's own keyframes.")
+        [(5, [P(32, 32, RED8, "st 5 does not move a shape layer's own keys: frame 5 is key time 5, x = 32")]),
+         (10, [P(48, 32, RED8, "frame 10 is the last key"),
+               A(32, 32, "where the square would be if st delayed the keys")]),
+         (2, [P(22, 32, RED8, "frame 2: x = 16 + 32 x 0.2 = 22.4; ip 0 is in composition frames too")])],
+        note="Keyframe times are in the containing composition's frames: lottie-web subtracts st from both the "
+             "time and the key times, so it cancels; st only moves a precomp's content. Real exports rely on it "
+             "(lottie-ios's pr_1734 sample: st -52, ip 321, rotation keys 322..354).")
 
     # in/out points and hidden layers
     add("layer-in-out.json",
