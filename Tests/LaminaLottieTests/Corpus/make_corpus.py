@@ -1420,6 +1420,30 @@ def error_files():
           "an expression that allocates without end: stopped by the memory bound")
 
 
+# ================================================================ the same probes at scale 2
+
+SCALED = ["solid-layer.json", "star.json", "polygon.json", "path-bezier.json", "stroke-caps.json",
+          "stroke-join-miter.json", "stroke-dashes.json", "trim-offset-wrap.json", "repeater-rotate.json",
+          "mask-add.json", "mask-expansion.json", "matte-luma.json", "precomp-clip.json", "transform-skew.json",
+          "image-embedded.json", "text-block.json", "text-letter.json", "effect-drop-shadow.json"]
+
+
+def scaled_checks(scale=2):
+    """Flat-colour checks again at scale 2: the probe at pixel (x, y) moves to (2x, 2y), whose centre is a
+    quarter point from the original centre, so every margin grows from m to 2m - 0.5 output pixels."""
+    for c in list(CHECKS):
+        if c["file"] not in SCALED or c["scale"] != 1 or c["frame"] != int(c["frame"]):
+            continue
+        if any(e["file"] == c["file"] and e["scale"] == scale for e in CHECKS):
+            continue
+        probes = []
+        for p in c["probes"]:
+            q = dict(p, x=p["x"] * scale, y=p["y"] * scale, why=f"scale {scale}: " + p["why"])
+            probes.append(q)
+        entry = dict(c, scale=scale, probes=probes)
+        CHECKS.insert(CHECKS.index(c) + 1, entry)
+
+
 # ================================================================ main
 
 def main():
@@ -1435,6 +1459,7 @@ def main():
     effect_files()
     expression_files()
     error_files()
+    scaled_checks()
     for name in sorted(FILES):
         with open(os.path.join(HERE, name), "w") as f:
             f.write(json.dumps(FILES[name], indent=1, sort_keys=False) + "\n")
