@@ -26,6 +26,8 @@ let package = Package(
     targets: [
         systemLibrary("CPNG", pkgConfig: "libpng16", apt: "libpng-dev"),
         systemLibrary("CJPEG", pkgConfig: "libturbojpeg", apt: "libturbojpeg0-dev"),
+        // zlib's raw inflate: the zip (dotLottie) archive reader in LaminaImageIO (docs/archives.md).
+        systemLibrary("CZlib", pkgConfig: "zlib", apt: "zlib1g-dev"),
         systemLibrary("CPixman", pkgConfig: "pixman-1", apt: "libpixman-1-dev"),
         systemLibrary("CCairo", pkgConfig: "cairo", apt: "libcairo2-dev"),
         // Text: Pango lays out (HarfBuzz shapes, fontconfig picks fonts) and draws with cairo.
@@ -41,7 +43,7 @@ let package = Package(
         .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
 
         .target(name: "LaminaCore"),
-        .target(name: "LaminaImageIO", dependencies: ["LaminaCore", "CPNG", "CJPEG"]),
+        .target(name: "LaminaImageIO", dependencies: ["LaminaCore", "CPNG", "CJPEG", "CZlib"]),
         .target(name: "LaminaDrawing", dependencies: ["LaminaCore", "CCairo", "CPango"]),
         .target(name: "LaminaLayers", dependencies: ["LaminaCore", "LaminaDrawing"]),
         .target(name: "LaminaCPU", dependencies: ["LaminaCore", "CPixman"]),
@@ -82,7 +84,7 @@ let package = Package(
         ),
 
         .testTarget(name: "LaminaCoreTests", dependencies: ["LaminaCore"]),
-        .testTarget(name: "LaminaImageIOTests", dependencies: ["LaminaImageIO", "LaminaBench", "LaminaTestSupport"],
+        .testTarget(name: "LaminaImageIOTests", dependencies: ["LaminaImageIO", "LaminaBench", "LaminaTestSupport", "CZlib"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "LaminaLayersTests",
                     dependencies: ["LaminaLayers", "LaminaDrawing", "LaminaTestSupport", "CPango", "CCairo"]),
@@ -117,5 +119,6 @@ if Context.environment["LAMINA_FUZZ"] == "1" {
         .executableTarget(name: "FuzzSpriteSheet", dependencies: lamina, path: "Fuzz/Sources/FuzzSpriteSheet"),
         .executableTarget(name: "FuzzPNG", dependencies: lamina, path: "Fuzz/Sources/FuzzPNG"),
         .executableTarget(name: "FuzzJPEG", dependencies: lamina, path: "Fuzz/Sources/FuzzJPEG"),
+        .executableTarget(name: "FuzzZip", dependencies: lamina, path: "Fuzz/Sources/FuzzZip"),
     ]
 }

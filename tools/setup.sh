@@ -7,6 +7,7 @@ packages=(
     pkg-config
     libpng-dev           # CPNG
     libturbojpeg0-dev    # CJPEG (libjpeg-turbo's TurboJPEG API)
+    zlib1g-dev           # CZlib: inflating zip (dotLottie) archives
     libpixman-1-dev      # CPixman: the CPU renderer
     libcairo2-dev        # CCairo: custom drawing
     libpango1.0-dev      # CPango: text layers and drawn text (Pango, HarfBuzz shaping, fontconfig)

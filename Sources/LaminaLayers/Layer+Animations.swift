@@ -14,12 +14,21 @@ extension Layer {
         attach(animation, forKey: key, keepingBeginTime: false)
     }
 
+    /// `add(_:forKey:)`, with `keepingBeginTime`: a beginTime of 0 stays 0 (the animation is on the layer's timeline
+    /// from its local time 0, as a scene file's or a Lottie file's animations are) instead of becoming "now".
+    public func add(_ animation: Animation, forKey key: String?, keepingBeginTime: Bool) {
+        attach(animation, forKey: key, keepingBeginTime: keepingBeginTime)
+    }
+
     /// Attaches a copy of `animation`; with `keepingBeginTime`, its beginTime stays as given (a scene file's
     /// animations are on the timeline from 0).
     package func attach(_ animation: Animation, forKey key: String?, keepingBeginTime: Bool) {
         let copy = animation.copy()
         // Core Animation gives an animation of duration 0 the transaction's duration when it is added.
-        if copy.duration == 0 || !copy.duration.isFinite { copy.duration = Transaction.animationDuration() }
+        // A function animation keeps its infinite duration (it runs for as long as it is attached).
+        if copy.duration == 0 || (!copy.duration.isFinite && !(copy is FunctionAnimation && copy.duration == .infinity)) {
+            copy.duration = Transaction.animationDuration()
+        }
         let drawnKeys = resolveCustomKeyPaths(copy)
         copy.prepareForAttaching()
         let now = Transaction.mediaTime()

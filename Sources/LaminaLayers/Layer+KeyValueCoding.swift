@@ -225,7 +225,7 @@ extension LayerProperty {
     package static let byKeyValueKey: [String: LayerProperty] = {
         var keys: [String: LayerProperty] = [:]
         let internalFields: Set<LayerState.Field> = [
-            .gradient, .shape, .text, .replicator, .tiled, .emitter, .scroll, .timing, .animations, .customValues, .sublayers, .mask,
+            .gradient, .shape, .text, .replicator, .tiled, .emitter, .drawing, .scroll, .timing, .animations, .customValues, .sublayers, .mask,
         ]
         for property in all where !internalFields.contains(property.field) && property.declaration.assign != nil {
             keys[property.key] = property

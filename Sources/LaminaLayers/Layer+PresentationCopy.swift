@@ -67,6 +67,7 @@ extension Layer {
         case ObjectIdentifier(ReplicatorLayer.self): copy = ReplicatorLayer(layer: model)
         case ObjectIdentifier(TiledLayer.self): copy = TiledLayer(layer: model)
         case ObjectIdentifier(EmitterLayer.self): copy = EmitterLayer(layer: model)
+        case ObjectIdentifier(DrawingLayer.self): copy = DrawingLayer(layer: model)
         case ObjectIdentifier(TransformLayer.self): copy = TransformLayer(layer: model)
         case ObjectIdentifier(ScrollLayer.self): copy = ScrollLayer(layer: model)
         default: copy = Layer(layer: model)

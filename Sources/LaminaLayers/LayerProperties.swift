@@ -68,6 +68,7 @@ extension LayerState {
         case replicator
         case tiled
         case emitter
+        case drawing
         case scroll
         /// The values of custom keys (`Layer.setValue(_:forKey:)`); animations of them are resolved by key
         /// (AnimatableProperty.custom).
@@ -127,7 +128,7 @@ extension LayerState {
             case .timing: .stored(\.timing, affects: .paint)
             case .animations: .stored(\.animations, affects: .paint)
             case .sublayers, .mask: .list
-            case .gradient, .shape, .text, .replicator, .tiled, .emitter: .stored(\.special, affects: .paint)
+            case .gradient, .shape, .text, .replicator, .tiled, .emitter, .drawing: .stored(\.special, affects: .paint)
             // A scroll layer's mode changes no pixel: only what its scroll calls do.
             case .scroll: .stored(\.special, affects: [])
             case .customValues: .stored(\.customValues, affects: .paint)

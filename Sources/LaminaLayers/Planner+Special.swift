@@ -39,6 +39,12 @@ extension Planner {
             area = painted
             // A shape's picture does not depend on the bounds.
             keyBounds = .zero
+        case .drawing(let drawing):
+            // Nor does a drawing's.
+            guard let painted = pictures.map({ $0.drawingBounds(drawing, for: layer.id) }) ?? drawing.paintedBounds
+            else { return }
+            area = painted
+            keyBounds = .zero
         }
         // Of a layer larger than the target only what can be seen is made (a 10,000-point shape on a small screen).
         var visible = Self.visibleArea(layerToTarget, width: target.width, height: target.height)
@@ -51,6 +57,7 @@ extension Planner {
             case .gradient(let style): try style.picture(bounds: bounds, density: density, visible: visible, limits: limits)
             case .shape: try prepared?.picture(density: density, visible: visible, limits: limits)
             case .text(let style): try style.picture(bounds: bounds, density: density, visible: visible, limits: limits)
+            case .drawing(let drawing): try drawing.picture(density: density, visible: visible, limits: limits)
             case .none, .replicator, .tiled, .emitter, .transform, .scroll: nil
             }
         }
@@ -164,7 +171,7 @@ extension SpecialContent {
     /// A gradient, shape, text or tiled layer: it paints a picture (or tiles) in place of contents.
     var paintsPicture: Bool {
         switch self {
-        case .gradient, .shape, .text, .tiled: true
+        case .gradient, .shape, .text, .tiled, .drawing: true
         case .none, .replicator, .emitter, .transform, .scroll: false
         }
     }

@@ -12,6 +12,8 @@ public enum SpecialContent: Equatable, Sendable {
     indirect case replicator(ReplicatorStyle)
     indirect case tiled(TiledStyle)
     indirect case emitter(EmitterStyle)
+    /// A drawing layer's vector drawing (`DrawingLayer`).
+    indirect case drawing(VectorDrawing)
     /// A transform layer (CATransformLayer): its sublayers share its superlayer's 3D space; it has no style.
     case transform
     /// A scroll layer (CAScrollLayer) and its scroll mode.
@@ -27,6 +29,7 @@ public enum SpecialContent: Equatable, Sendable {
         case .replicator: "replicator"
         case .tiled: "tiled"
         case .emitter: "emitter"
+        case .drawing: "drawing"
         case .transform: "transform"
         case .scroll: "scroll"
         }
@@ -47,6 +50,7 @@ public enum SpecialContent: Equatable, Sendable {
         case .replicator: .replicator
         case .tiled: .tiled
         case .emitter: .emitter
+        case .drawing: .drawing
         case .transform: nil
         case .scroll: .scroll
         }
@@ -83,5 +87,10 @@ extension LayerState {
     public var emitter: EmitterStyle? {
         get { if case .emitter(let style) = special { style } else { nil } }
         set { if case .emitter = special, let newValue { special = .emitter(newValue) } }
+    }
+    /// The drawing layer's drawing; nil on other layers (setting it on them does nothing).
+    public var drawing: VectorDrawing? {
+        get { if case .drawing(let drawing) = special { drawing } else { nil } }
+        set { if case .drawing = special, let newValue { special = .drawing(newValue) } }
     }
 }

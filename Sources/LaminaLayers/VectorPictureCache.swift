@@ -34,6 +34,8 @@ public final class VectorPictureCache: @unchecked Sendable {
     /// unchanged shape does not work out its outline and bounds again. At most `mostShapes`; emptied beyond.
     private var shapes: [LayerID: (style: ShapeStyle, prepared: PreparedShape?)] = [:]
     private static let mostShapes = 65_536
+    /// Each drawing layer's drawing and its painted bounds (nil: it paints nothing), as `shapes`.
+    private var drawings: [LayerID: (drawing: VectorDrawing, bounds: CGRect?)] = [:]
     private var pixels = 0
     private var clock: UInt64 = 0
     /// The most pixels kept (4 bytes each): 64 Mpx, 256 MiB.
@@ -91,6 +93,22 @@ public final class VectorPictureCache: @unchecked Sendable {
         if shapes.count >= Self.mostShapes { shapes.removeAll(keepingCapacity: true) }
         shapes[id] = (style, prepared)
         return prepared
+    }
+
+    /// Drawing layer `id`'s `drawing`'s painted bounds: the kept ones while the drawing is the same.
+    func drawingBounds(_ drawing: VectorDrawing, for id: LayerID) -> CGRect? {
+        lock.lock()
+        if let kept = drawings[id], kept.drawing == drawing {
+            lock.unlock()
+            return kept.bounds
+        }
+        lock.unlock()
+        let bounds = drawing.paintedBounds
+        lock.lock()
+        defer { lock.unlock() }
+        if drawings.count >= Self.mostShapes { drawings.removeAll(keepingCapacity: true) }
+        drawings[id] = (drawing, bounds)
+        return bounds
     }
 
     /// Resets the made and reused counters (the start of a frame's plan).
