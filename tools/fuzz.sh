@@ -3,7 +3,7 @@
 #
 #   tools/fuzz.sh TARGET SECONDS [LIBFUZZER-FLAGS...]
 #
-# TARGET: json, scene, spritesheet, png, jpeg, or all (each in turn, SECONDS each). Builds the target with
+# TARGET: json, scene, control, spritesheet, png, jpeg, zip, or all (each in turn, SECONDS each). Builds the target with
 # -sanitize=fuzzer,address in .build-fuzz (the targets exist only with LAMINA_FUZZ=1, see Package.swift),
 # then runs it for SECONDS on a copy of Fuzz/Corpus/TARGET, so the repository's corpus is never written to.
 # Exits non-zero when a target crashes, leaks, times out or fails one of its own checks, and prints the
@@ -11,20 +11,20 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-usage() { echo "usage: tools/fuzz.sh json|scene|control|spritesheet|png|jpeg|all SECONDS [libFuzzer flags]" >&2; exit 2; }
+usage() { echo "usage: tools/fuzz.sh json|scene|control|spritesheet|png|jpeg|zip|all SECONDS [libFuzzer flags]" >&2; exit 2; }
 (($# >= 2)) || usage
 target=$1 seconds=$2
 shift 2
 [[ "$seconds" =~ ^[0-9]+$ ]] || usage
 
-declare -A products=([json]=FuzzJSON [scene]=FuzzScene [control]=FuzzControl [spritesheet]=FuzzSpriteSheet [png]=FuzzPNG [jpeg]=FuzzJPEG)
-declare -A dictionaries=([json]=scene [scene]=scene [control]=scene [spritesheet]=spritesheet [png]=png [jpeg]=jpeg)
+declare -A products=([json]=FuzzJSON [scene]=FuzzScene [control]=FuzzControl [spritesheet]=FuzzSpriteSheet [png]=FuzzPNG [jpeg]=FuzzJPEG [zip]=FuzzZip)
+declare -A dictionaries=([json]=scene [scene]=scene [control]=scene [spritesheet]=spritesheet [png]=png [jpeg]=jpeg [zip]=zip)
 # Foundation's PropertyListSerialization leaks on every malformed plist (tools/lsan.supp), and libFuzzer then
 # runs a full leak scan after each such input: 16 inputs a second instead of 1200. The sprite-sheet target
 # therefore runs without leak checks; the scene target still checks leaks on the sheets it loads.
 declare -A flags=([spritesheet]=-detect_leaks=0)
 if [ "$target" = all ]; then
-    targets=(json scene control spritesheet png jpeg)
+    targets=(json scene control spritesheet png jpeg zip)
 elif [ -n "${products[$target]:-}" ]; then
     targets=("$target")
 else

@@ -137,6 +137,15 @@ public struct DotLottie: Sendable {
         do { return try archive.contents(of: found) } catch { throw .archive(error) }
     }
 
+    /// The bytes of the image asset whose `u` is `directory` and `p` is `file`, joined with one `/` between
+    /// them (`"/images/"` and `"img_0.png"`, or `"images"` and `"img_0.png"`), as `imageData(path:)` finds it.
+    public func imageData(directory: String, file: String) throws(DotLottieError) -> Data? {
+        if directory.isEmpty || directory.hasSuffix("/") || file.hasPrefix("/") {
+            return try imageData(path: directory + file)
+        }
+        return try imageData(path: directory + "/" + file)
+    }
+
     // MARK: - Helpers
 
     /// JSONSerialization gives booleans as NSNumbers of type "c" (char), which no JSON number becomes.

@@ -68,6 +68,13 @@ public struct ZipArchive: Sendable {
         self.index = index
     }
 
+    /// Whether `data` starts as a zip archive does (a local file header, or the end record of an empty archive):
+    /// how a `.lottie` file is told from Lottie JSON by its bytes rather than its name.
+    public static func hasSignature(_ data: Data) -> Bool {
+        let head = [UInt8](data.prefix(4))
+        return head == [0x50, 0x4B, 0x03, 0x04] || head == [0x50, 0x4B, 0x05, 0x06]
+    }
+
     /// The entries' names in the order of the central directory (folders end in "/").
     public var entryNames: [String] { entries.map(\.name) }
 

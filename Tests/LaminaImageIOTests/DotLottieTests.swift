@@ -35,6 +35,7 @@ import Testing
             Entry("animations/jump.json", Self.second, method: 8),
             Entry("images/img_0.png", Self.png),
         ])
+        #expect(ZipArchive.hasSignature(data) && !ZipArchive.hasSignature(Data(Self.first.utf8)))
         let lottie = try DotLottie(data: data)
         #expect(lottie.version == "1.0")
         #expect(lottie.animationIDs == ["wave", "jump"])
@@ -46,6 +47,9 @@ import Testing
             #expect(try lottie.imageData(path: path) == Self.png, "\(path)")
         }
         #expect(try lottie.imageData(path: "/images/missing.png") == nil)
+        #expect(try lottie.imageData(directory: "/images/", file: "img_0.png") == Self.png)
+        #expect(try lottie.imageData(directory: "images", file: "img_0.png") == Self.png)
+        #expect(try lottie.imageData(directory: "", file: "img_0.png") == Self.png)
         #expect(try lottie.imageData(path: "/images/") == nil)
         #expect(lottie.archive.entryNames.count == 4)
     }

@@ -2,7 +2,8 @@ import Foundation
 import LaminaCore
 import Testing
 
-/// Paths and bytes of the files in Fixtures/, made by tools/make-image-fixtures.py.
+/// Paths and bytes of the files in Fixtures/: the images made by tools/make-image-fixtures.py, the zip and
+/// dotLottie archives (`*.lottie`, `zip64.zip`) by tools/make-archive-fixtures.py with Python's zipfile.
 enum Fixture {
     struct Missing: Error, CustomStringConvertible {
         let name: String
