@@ -146,7 +146,10 @@ final class VectorDrawingRenderer {
                       Self.fits(rect, transform), canvas.use(transform) else { continue }
                 Self.drawImage(image, in: rect, opacity: min(opacity, 1), cr)
             case .text(let run):
-                guard canvas.use(transform) else { continue }
+                // Text far beyond cairo's coordinates (its origin or box) is not drawn.
+                let box = CGRect(origin: run.origin, size: run.boxSize ?? .zero).insetBy(dx: -run.size * 4,
+                                                                                      dy: -run.size * 4)
+                guard run.size.isFinite, Self.fits(box, transform), canvas.use(transform) else { continue }
                 VectorText.draw(run, on: cr)
             case .group(let group):
                 try draw(group, on: canvas, transform: transform, depth: depth + 1)

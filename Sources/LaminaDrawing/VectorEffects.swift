@@ -75,11 +75,13 @@ enum VectorEffects {
                 (nr, ng, nb) = l < 0.5 ? mix(dark, mid, l * 2) : mix(mid, bright, (l - 0.5) * 2)
             }
             // Premultiplied, mixed by amount.
-            let out = [(nb * na, b * a), (ng * na, g * a), (nr * na, r * a), (na, a)]
-            for k in 0..<4 {
-                let v = out[k].1 + (out[k].0 - out[k].1) * amount
-                p[o + k] = UInt8(min(max((v * 255).rounded(), 0), 255))
+            func mixed(_ new: Double, _ old: Double) -> UInt8 {
+                UInt8(min(max(((old + (new - old) * amount) * 255).rounded(), 0), 255))
             }
+            p[o] = mixed(nb * na, b * a)
+            p[o + 1] = mixed(ng * na, g * a)
+            p[o + 2] = mixed(nr * na, r * a)
+            p[o + 3] = mixed(na, a)
             // Colour never above alpha.
             for k in 0..<3 where p[o + k] > p[o + 3] { p[o + k] = p[o + 3] }
         }

@@ -9,7 +9,8 @@ import LaminaCore
 /// `time` is the layer's local time run through the animation's own timing, as for any animation: beginTime,
 /// speed, timeOffset, repeatCount/repeatDuration, autoreverses and fillMode apply. With a finite duration it is the
 /// time into the current cycle (0...duration, turned back in an autoreversed half); with the default duration
-/// (`.infinity`, which `Layer.add(_:forKey:)` keeps) it is (layer time - beginTime) x speed + timeOffset. Add it with
+/// (`FunctionAnimation.forever`; an infinite one becomes it when added) it is (layer time - beginTime) x speed +
+/// timeOffset. Add it with
 /// `Layer.add(_:forKey:keepingBeginTime: true)` to keep a beginTime of 0 (Core Animation's `add` reads 0 as "now").
 /// The layer counts as animated while it has one, so frames keep coming; a frame redraws only what the function
 /// actually changed (the planner matches unchanged pictures by value).
@@ -20,7 +21,7 @@ public final class FunctionAnimation: Animation, @unchecked Sendable {
     public init(update: @escaping @Sendable (_ time: Double, _ state: inout LayerState) -> Void) {
         self.update = update
         super.init()
-        duration = .infinity
+        duration = Self.forever
     }
 
     /// A copy with the same function and timing.
@@ -30,17 +31,14 @@ public final class FunctionAnimation: Animation, @unchecked Sendable {
         return copy
     }
 
-    /// The function's time at the layer's local time `parent`; nil when the animation has no effect then.
+    /// The default duration: 1e300 seconds, forever in practice (an infinite duration would be a 0.25 s one, as
+    /// for every animation; 1e300 keeps the timing arithmetic finite, autoreverses included).
+    public static let forever: Double = 1e300
+
+    /// The function's time at the layer's local time `parent`: the time into the current cycle, as the timing
+    /// says; nil when the animation has no effect then.
     public func localTime(atLayerTime parent: Double) -> Double? {
-        guard !parent.isNaN else { return nil }
-        if timing.duration.isInfinite, timing.repeatDuration <= 0 || !timing.repeatDuration.isFinite {
-            guard timing.hasStarted(parent: parent) || timing.fillMode == .backwards || timing.fillMode == .both
-            else { return nil }
-            let t = timing.hasStarted(parent: parent) ? timing.localTime(parent: parent)
-                : (timing.timeOffset.isFinite ? timing.timeOffset : 0)
-            return t.isFinite ? t : nil
-        }
-        return timing.phase(parent: parent).map(\.time)
+        timing.phase(parent: parent).map(\.time)
     }
 
     override func apply(to state: inout PresentedState, model: borrowing LayerState, time: Double) -> Bool {

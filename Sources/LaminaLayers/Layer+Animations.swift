@@ -25,10 +25,9 @@ extension Layer {
     package func attach(_ animation: Animation, forKey key: String?, keepingBeginTime: Bool) {
         let copy = animation.copy()
         // Core Animation gives an animation of duration 0 the transaction's duration when it is added.
-        // A function animation keeps its infinite duration (it runs for as long as it is attached).
-        if copy.duration == 0 || (!copy.duration.isFinite && !(copy is FunctionAnimation && copy.duration == .infinity)) {
-            copy.duration = Transaction.animationDuration()
-        }
+        // A function animation given an infinite duration runs for as long as it is attached.
+        if copy is FunctionAnimation, copy.duration == .infinity { copy.duration = FunctionAnimation.forever }
+        if copy.duration == 0 || !copy.duration.isFinite { copy.duration = Transaction.animationDuration() }
         let drawnKeys = resolveCustomKeyPaths(copy)
         copy.prepareForAttaching()
         let now = Transaction.mediaTime()

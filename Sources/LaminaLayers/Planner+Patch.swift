@@ -42,7 +42,10 @@ extension Planner {
         var fresh: [Quad] = []
         for replacement in replacements {
             let range = cache.fragments[replacement.fragment].quads
-            for position in range {
+            // A layer planned again into the same quads (an animation that set the same values) damages nothing.
+            let same = replacement.quads.count == range.count
+                && zip(range, replacement.quads).allSatisfy { quads[$0] == $1 }
+            for position in range where !same {
                 // The old quad's box as the last plan kept it (worked out only where it did not).
                 let old = bounds.flatMap { $0.count == quads.count ? $0[position] : nil }
                     ?? quads[position].damageBounds(width: width, height: height)
@@ -50,7 +53,7 @@ extension Planner {
             }
             for (offset, quad) in replacement.quads.enumerated() {
                 let box = quad.damageBounds(width: width, height: height)
-                box.map { region.add($0) }
+                if !same { box.map { region.add($0) } }
                 bounds?[range.lowerBound + offset] = box
                 quads[range.lowerBound + offset] = quad
             }

@@ -31,7 +31,7 @@ import Testing
         let stored = Set(Mirror(reflecting: LayerState()).children.compactMap(\.label))
         let entries = Set(LayerProperty.all.filter { $0.keyPath != nil }.map { property in
             // The specialised layers' fields share one stored field.
-            ["gradient", "shape", "text", "replicator", "tiled", "emitter", "scroll"].contains(property.name) ? "special" : property.name
+            ["gradient", "shape", "text", "replicator", "tiled", "emitter", "drawing", "scroll"].contains(property.name) ? "special" : property.name
         })
         #expect(stored == entries)
         // And every entry's key path is the stored field of its name.

@@ -285,8 +285,8 @@ import Testing
                                                    opacity: 1)])
         try Self.check(drawing, [(CGPoint(x: 22, y: 22), Self.rgb(255, 0, 0)), (CGPoint(x: 77, y: 22), Self.rgb(0, 255, 0)),
                                  (CGPoint(x: 22, y: 77), Self.rgb(0, 0, 255)), (CGPoint(x: 77, y: 77), Self.rgb(0, 0, 0)),
-                                 (CGPoint(x: 50, y: 50), Self.rgb(64, 64, 64)), (CGPoint(x: 10, y: 50), Self.white)],
-                       tolerance: 3, scales: [1], "bilinear stretch")
+                                 (CGPoint(x: 50, y: 50), Self.rgb(60, 64, 64)), (CGPoint(x: 10, y: 50), Self.white)],
+                       tolerance: 3, scales: [1], "bilinear stretch (the centre pixel, 50.5, samples the image at 0.517)")
         #expect(drawing.paintedBounds == CGRect(x: 20, y: 20, width: 60, height: 60))
     }
 
@@ -337,5 +337,49 @@ import Testing
         let extent = CGRect(x: 0, y: 0, width: 7, height: 7)
         #expect(VectorDrawing(items: [square], extent: extent).paintedBounds == extent)
         #expect(VectorDrawing(items: [.fill(Self.rect(0, 0, 10, 10), .color(.clear), .winding)]).paintedBounds == nil)
+    }
+
+    @Test func strokeAndTextBounds() throws {
+        let corner = Path([.move(to: CGPoint(x: 10, y: 10)), .line(to: CGPoint(x: 50, y: 10)),
+                           .line(to: CGPoint(x: 50, y: 50))])
+        // A miter join at a right angle reaches half the width out on both sides of the corner; butt ends do not.
+        let mitred = VectorDrawing(items: [.stroke(corner, .color(Self.red), D.StrokeStyle(width: 10))])
+        #expect(mitred.paintedBounds == CGRect(x: 10, y: 5, width: 45, height: 45))
+        // Square caps reach half the width beyond each end.
+        let capped = VectorDrawing(items: [.stroke(corner, .color(Self.red), D.StrokeStyle(width: 10, cap: .square))])
+        #expect(capped.paintedBounds == CGRect(x: 5, y: 5, width: 50, height: 50))
+        // Text: ink above the baseline at y 70, from about x 20; a stroke widens it by half its width.
+        let run = D.TextRun(text: "H", font: "DejaVu Sans", size: 40, fill: .black, lineHeight: 48,
+                            origin: CGPoint(x: 20, y: 70))
+        let ink = try #require(VectorDrawing(items: [.text(run)]).paintedBounds)
+        #expect(ink.maxY > 70 && ink.maxY < 72 && ink.minY > 36 && ink.minY < 42 && ink.minX > 20 && ink.minX < 26,
+                "\(ink)")
+        var stroked = run
+        stroked.stroke = Self.blue
+        stroked.strokeWidth = 4
+        let outline = try #require(VectorDrawing(items: [.text(stroked)]).paintedBounds)
+        #expect(abs(outline.minX - (ink.minX - 2)) < 0.01 && abs(outline.maxY - (ink.maxY + 2)) < 0.01)
+        // A stroke only (no fill) is drawn: the H's outline, hollow inside its stems.
+        stroked.fill = nil
+        let picture = try #require(try VectorDrawing(items: [.text(stroked)]).picture(density: 1))
+        #expect(picture.image.width > 20 && picture.image.height > 25)
+    }
+
+    @Test func theHighlightIsClampedAndTextFarAwayIsSkipped() throws {
+        let stops = [D.GradientStop(offset: 0, color: .white), D.GradientStop(offset: 1, color: .black)]
+        func disc(_ h: Double) throws -> Image {
+            let drawing = VectorDrawing(items: [.fill(Self.rect(0, 0, 40, 40),
+                                                      .radial(stops: stops, center: CGPoint(x: 20, y: 20),
+                                                              end: CGPoint(x: 40, y: 20), highlight: h, angle: 0,
+                                                              opacity: 1), .winding)])
+            return try #require(try drawing.picture(density: 1)).image
+        }
+        let (clamped, limit) = (try disc(5), try disc(0.99))
+        #expect(memcmp(clamped.baseAddress, limit.baseAddress, clamped.byteCount) == 0, "h beyond 0.99 is 0.99")
+        let far = D.TextRun(text: "H", font: "DejaVu Sans", size: 40, fill: .black, lineHeight: 48,
+                            origin: CGPoint(x: 1e12, y: 0))
+        let drawing = VectorDrawing(items: [.text(far), Self.fill(Self.rect(0, 0, 1, 1), Self.red)])
+        let window = try #require(try drawing.picture(density: 1, visible: CGRect(x: 0, y: 0, width: 10, height: 10)))
+        #expect(window.image.width == 10 && window.image.word(x: 0, y: 0) == 0xFFFF_0000 && window.image.word(x: 5, y: 0) == 0)
     }
 }
