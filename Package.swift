@@ -95,6 +95,9 @@ let package = Package(
         // lamina: `lamina play` on the display servers; CEGL: a direct EGL test of the Wayland output's wl_egl_window.
         .testTarget(name: "LaminaDisplayTests",
                     dependencies: ["Lamina", "LaminaDisplay", "LaminaTestSupport", "lamina", "CEGL"]),
+        // Lottie playback (docs/lottie.md): the Corpus of small Lottie files, one feature each, with probe pixels.
+        .testTarget(name: "LaminaLottieTests", dependencies: ["Lamina", "LaminaScene", "LaminaTestSupport"],
+                    resources: [.copy("Corpus")]),
         .testTarget(name: "LaminaCLITests", dependencies: ["LaminaBench", "LaminaTestSupport", "lamina"]),
         // The ported sample of docs/porting.md: iOS layer code with only Apple's module names, and its command.
         .target(name: "BackingImageSample", dependencies: ["QuartzCore", "CoreGraphics", "ImageIO"],

@@ -20,6 +20,10 @@ public struct SceneOptions: Sendable {
     /// the renderer (`memoryBudget`) so that images and render buffers share one limit. Default: a budget of
     /// its own of `MemoryBudget.defaultLimit` (2 GiB).
     public var memoryBudget: MemoryBudget
+    /// Lottie files (docs/lottie.md): which animation of a dotLottie archive (nil: its default), whether
+    /// features Lamina cannot draw are warnings (`Scene.warnings`) rather than errors, whether expressions are
+    /// evaluated, and replacement texts and images.
+    public var lottie = LottieOptions()
 
     /// Options with the given values; the defaults are the safe ones.
     public init(
@@ -59,6 +63,11 @@ public struct Scene {
     public var fps: Double
     /// The top-level `timeline`: changes to named layers at given times. `advance(to:)` applies them.
     public var timeline: SceneTimeline
+    /// What loading allowed but could not draw (a Lottie file's unsupported features, with
+    /// `SceneOptions.lottie.allowUnsupported`); empty for scene files.
+    public var warnings: [SceneProblem] = []
+    /// The Lottie animation the scene plays, when it was loaded from a Lottie file.
+    public var lottie: LottieAnimation?
     /// The loader of a scene file, kept for its control lines (`apply(controlLine:lineNumber:at:)`): the layers by
     /// name and the images, against which a line is read.
     var loader: SceneLoader?

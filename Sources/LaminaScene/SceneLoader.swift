@@ -49,6 +49,7 @@ final class SceneLoader {
 
     /// Parses and checks the whole scene. Throws `SceneError`.
     func load(_ data: Data) throws(SceneError) -> Scene {
+        if Self.isZipArchive(data) { return try loadDotLottie(data) }
         let root: JSONValue
         do throws(JSONSyntaxError) {
             let parsed = try JSONParser.parse(data)
@@ -57,6 +58,11 @@ final class SceneLoader {
         } catch {
             // A syntax error leaves nothing reliable to check further.
             throw SceneError(problems: [problem("", at: error.position, error.message)])
+        }
+        if LottieParser.looksLikeLottie(root) {
+            let animation = try LottieAnimation(root: root, issues: problems, fileName: fileName,
+                                                baseDirectory: URL(fileURLWithPath: baseDirectory), options: options)
+            return animation.scene()
         }
         // One transaction with actions off: a scene's start is its model, not a change to animate.
         Transaction.begin()
