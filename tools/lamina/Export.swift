@@ -77,8 +77,11 @@ struct Export: ParsableCommand {
                 + "pipe it into a program (| ffmpeg -i - out.mp4) or redirect it to a file")
         }
         let (budget, options) = try input.sceneOptions()
-        let source = try ExportSceneSource.read(scene, options: options)
+        var read = try ExportSceneSource.read(scene, options: options)
+        read.background = try input.backgroundColor()
+        let source = read
         let firstScene = try source.load()
+        SceneInputOptions.warn(firstScene)
         let timeline = try ExportTimeline(scene: firstScene, duration: duration, rate: plan.rate)
         guard let total = FrameShard.frameCount(duration: timeline.duration, fps: timeline.fps) else {
             throw CLIFailure.badInput("--duration \(timeline.duration) at \(timeline.rate) fps is too many frames")

@@ -15,6 +15,8 @@ struct ExportSceneSource: @unchecked Sendable {
     /// The name problems are reported under (`<stdin>` for `-`).
     var fileName: String
     var options: SceneOptions
+    /// `--background`: each job's scene is flattened over it.
+    var background: Color? = nil
 
     /// Reads `argument` (a path, or `-` for standard input). Throws `CLIFailure.badInput`.
     static func read(_ argument: String, options: SceneOptions) throws -> ExportSceneSource {
@@ -46,7 +48,9 @@ struct ExportSceneSource: @unchecked Sendable {
     /// A fresh copy of the scene: its own layers, which no other job touches. Throws `CLIFailure.badInput`.
     func load() throws -> Scene {
         do {
-            return try Scene.load(data: data, baseDirectory: baseDirectory, fileName: fileName, options: options)
+            var scene = try Scene.load(data: data, baseDirectory: baseDirectory, fileName: fileName, options: options)
+            if let background { scene.flatten(over: background) }
+            return scene
         } catch let error as SceneError {
             throw CLIFailure.badInput(error.description)
         } catch {

@@ -50,12 +50,14 @@ struct Play: ParsableCommand {
         let log: @Sendable (String) -> Void = { line in if verbose { note("lamina: \(line)") } }
         let (_, sceneOptions) = try input.sceneOptions()
         // The scene first: a bad scene is exit status 2 before any display is touched.
-        let loaded: Scene
+        var loaded: Scene
         do {
             loaded = try Scene.load(contentsOf: URL(fileURLWithPath: scene), options: sceneOptions)
         } catch {
             throw CLIFailure.badInput("\(error)")
         }
+        SceneInputOptions.warn(loaded)
+        if let background = try input.backgroundColor() { loaded.flatten(over: background) }
         let backendChoice: Display.Backend
         switch backend {
         case .cpu: backendChoice = .cpu

@@ -31,6 +31,10 @@ struct Render: ParsableCommand {
             + "and animations are drawn as they are then.", valueName: "seconds"))
     var time: Double = 0
 
+    @Option(help: ArgumentHelp(
+        "Lottie files: the frame to draw (fractional frames interpolate), in place of --time.", valueName: "frame"))
+    var frame: Double?
+
     @OptionGroup var input: SceneInputOptions
 
     mutating func run() throws {
@@ -41,14 +45,27 @@ struct Render: ParsableCommand {
             throw CLIFailure.badInput("--time must be a number of seconds, 0 or more, got \(time)")
         }
         let (budget, options) = try input.sceneOptions()
+        let background = try input.backgroundColor()
+        var time = self.time
+        if let frame, !frame.isFinite {
+            throw CLIFailure.badInput("--frame must be a number, got \(frame)")
+        }
         let root: Layer
         var sceneScale: CGFloat = 1
         var defaultOutput: String?
         if let scene {
             let url = URL(fileURLWithPath: scene)
             do {
-                let loaded = scene == "-"
+                var loaded = scene == "-"
                     ? try Scene.loadStandardInput(options: options) : try Scene.load(contentsOf: url, options: options)
+                SceneInputOptions.warn(loaded)
+                if let frame {
+                    guard let lottie = loaded.lottie else {
+                        throw CLIFailure.badInput("--frame is for Lottie files; \(scene) is a scene file: use --time")
+                    }
+                    time = max(0, (frame - lottie.inFrame) / lottie.frameRate)
+                }
+                if let background { loaded.flatten(over: background) }
                 // The timeline's changes up to the time, each at its own time, so the frame is the same as in
                 // an export that drew every frame before it.
                 loaded.advance(to: time)
@@ -56,6 +73,8 @@ struct Render: ParsableCommand {
                 sceneScale = loaded.scale
             } catch let error as SceneError {
                 throw CLIFailure.badInput(error.description)
+            } catch let error as CLIFailure {
+                throw error
             } catch {
                 throw CLIFailure.badInput("\(scene): \(error)")
             }
@@ -63,6 +82,7 @@ struct Render: ParsableCommand {
                 defaultOutput = url.deletingPathExtension().lastPathComponent + ".png"
             }
         } else {
+            if frame != nil { throw CLIFailure.badInput("--frame needs a Lottie file") }
             do {
                 root = try Demo.makeRoot()
             } catch {
