@@ -1405,7 +1405,7 @@ def error_files():
           "layer 1's parent is 2 and 2's is 1; the path is layers[0].parent or layers[1].parent")
     deep = '{"ty":"gr","nm":"g","it":[' * 10000 + '{"ty":"tr"}' + ']}' * 10000
     d = dumps(comp([shape_layer(1, ["DEEP"])])).replace('"DEEP"', deep)
-    error("deep-groups.json", d, None, "depth", "limit",
+    error("deep-groups.json", d, None, "nesting deeper", "limit",
           "10,000 nested groups: a depth limit, not a stack overflow (the path may be cut short)")
     d = comp([shape_layer(1, [rect((32, 32), (16, 16)), fill(RED)], kss=ks(o={"a": 0, "k": "fifty"}))])
     error("string-for-number.json", dumps(d), "layers[0].ks.o", "number", "malformed",
