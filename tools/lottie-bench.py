@@ -222,8 +222,10 @@ def main(argv):
     if "lamina" in args.tool_list and not lamina_note:
         versions["lamina"] = os.path.relpath(args.lamina, os.getcwd())
     cores = os.cpu_count() or 1
-    print(f"lottie-bench: {cpu_model()}, {cores} cores; {args.runs} runs, medians; output {args.size} px on the "
-          f"longer side; " + ", ".join(f"{k}: {v}" for k, v in versions.items()), flush=True)
+    load_before = os.getloadavg()[0]
+    print(f"lottie-bench: {cpu_model()}, {cores} cores, load average {load_before:.2f}; {args.runs} runs, medians; "
+          f"output {args.size} px on the longer side; " + ", ".join(f"{k}: {v}" for k, v in versions.items()),
+          flush=True)
     results = []
     for path, doc in docs:
         w, h = doc["w"], doc["h"]
@@ -295,11 +297,16 @@ def main(argv):
     if "lamina" in args.tool_list:
         print("L1/peer: Lamina --jobs 1 / the faster peer on that sample (below 1: Lamina is faster). "
               "1-frame: wall time of a one-frame export (start, load, one frame), ms.")
+    load_after = os.getloadavg()[0]
+    if max(load_before, load_after) > cores:
+        print(f"note: the load average was {load_before:.2f} before and {load_after:.2f} after on {cores} cores: "
+              "other work shared the machine, so the figures are slower than an idle machine's")
     for e in errors:
         print("note: " + e)
     if args.json:
         report = {"what": "ms per frame, every frame of each file, medians of runs", "runs": args.runs,
                   "size": args.size, "cores": cores, "cpu": cpu_model(), "versions": versions,
+                  "load_average_before_after": [load_before, load_after],
                   "lamina_command": "lamina export FILE --format raw -o /dev/null --jobs N --scale S --backend cpu "
                                     "--fps FR --duration (op-ip)/FR",
                   "lamina_includes": "process start, file load, every frame; wall time / frames",
