@@ -68,6 +68,8 @@ def parse_args(argv):
     p.add_argument("--keep", metavar="DIR", help="keep the rendered pictures (and references drawn by peers) here")
     p.add_argument("--json", metavar="FILE", help="write every figure as JSON")
     p.add_argument("--timeout", type=float, default=300, help="seconds allowed per lamina render (default 300)")
+    p.add_argument("--self-test", action="store_true",
+                   help="alone: check the PNG codec and the comparisons on pictures with known answers")
     args = p.parse_args(argv)
     backends = [b.strip() for b in args.backend.split(",") if b.strip()]
     for b in backends:
@@ -252,7 +254,85 @@ def parity_share(a, b, threshold):
     return 100.0 * off / (w * h)
 
 
+def _filtered_png(path, width, height, rgba):
+    """Writes RGBA with the row filters 0, 1, 2, 3, 4 in turn (the self-test's PNG; lp.write_png uses filter 0)."""
+    import struct
+    import zlib
+    stride = width * 4
+    rows, prev = [], bytes(stride)
+    for y in range(height):
+        line = rgba[y * stride:(y + 1) * stride]
+        f = y % 5
+        out = bytearray()
+        for i in range(stride):
+            left = line[i - 4] if i >= 4 else 0
+            up = prev[i]
+            ul = prev[i - 4] if i >= 4 else 0
+            pred = (0, left, up, (left + up) >> 1, lp._paeth(left, up, ul))[f]
+            out.append((line[i] - pred) & 255)
+        rows.append(bytes((f,)) + bytes(out))
+        prev = line
+
+    def chunk(t, body):
+        return struct.pack(">I", len(body)) + t + body + struct.pack(">I", zlib.crc32(t + body) & 0xFFFFFFFF)
+
+    with open(path, "wb") as fh:
+        fh.write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 6, 0, 0, 0))
+                 + chunk(b"IDAT", zlib.compress(b"".join(rows))) + chunk(b"IEND", b""))
+
+
+def self_test():
+    """Checks the PNG codec and the two comparisons on pictures with known answers; prints one line per check."""
+    global _np
+    results = []
+
+    def check(name, got, want):
+        ok = got == want if not isinstance(want, float) else abs(got - want) < 1e-9
+        results.append(ok)
+        shown = "the same pixels" if ok and isinstance(want, tuple) else repr(got)[:80]
+        print(f"{'ok  ' if ok else 'FAIL'} {name}: {shown}" + ("" if ok else f" (expected {repr(want)[:80]})"))
+
+    w, h = 10, 10
+    base = bytearray()
+    for y in range(h):
+        for x in range(w):
+            base += bytes(((x * 25) & 255, (y * 25) & 255, (x * y) & 255, 255 if (x + y) % 3 else 128))
+    base = bytes(base)
+    with tempfile.TemporaryDirectory() as d:
+        for name, writer in (("filter 0", lp.write_png), ("filters 0-4", _filtered_png)):
+            path = os.path.join(d, "t.png")
+            writer(path, w, h, base)
+            check(f"PNG round trip, {name}", lp.read_png(path), (w, h, base))
+    for use_numpy in ([True, False] if _np is not None else [False]):
+        saved = _np
+        if not use_numpy:
+            _np = None
+        tag = "numpy" if use_numpy else "pure Python"
+        a = (w, h, bytes(b"\x80\x80\x80\xff" * (w * h)))
+        b17 = bytearray(a[2])
+        b16 = bytearray(a[2])
+        for i in (0, 5, 99):
+            b17[i * 4 + 1] = 0x80 + 17
+            b16[i * 4 + 1] = 0x80 + 16
+        check(f"off share, 3 of 100 pixels 17/255 apart ({tag})", off_share(a, (w, h, bytes(b17)), 16), 3.0)
+        check(f"off share, 3 of 100 pixels 16/255 apart ({tag})", off_share(a, (w, h, bytes(b16)), 16), 0.0)
+        clear = (w, h, bytes(b"\x12\x34\x56\x00" * (w * h)))
+        white = (w, h, bytes(b"\xff\xff\xff\xff" * (w * h)))
+        check(f"transparent equals white once flattened ({tag})", off_share(clear, white, 16), 0.0)
+        other_clear = (w, h, bytes(b"\xff\x00\x00\x00" * (w * h)))
+        check(f"parity ignores the colour of clear pixels ({tag})", parity_share(clear, other_clear, 8), 0.0)
+        half = (w, h, bytes(b"\xff\x00\x00\x80" * (w * h)))
+        check(f"parity, half-transparent red against clear ({tag})", parity_share(half, clear, 8), 100.0)
+        wide = (w + 1, h, bytes(b"\x80\x80\x80\xff" * ((w + 1) * h)))
+        check(f"a picture 1 px wider: common area compared ({tag})", off_share(a, wide, 16), 0.0)
+        _np = saved
+    print(f"{sum(results)} passed, {len(results) - sum(results)} failed")
+    return 0 if all(results) else 1
+
+
 def main(argv):
+    if argv == ["--self-test"]:
+        return self_test()
     args = parse_args(argv)
     if not os.path.isdir(args.folder):
         print(f"lottie-conformance: {args.folder}: not a folder", file=sys.stderr)
