@@ -9,7 +9,8 @@ run, in ms per frame. See docs/benchmarks.md, "Lottie".
 - rlottie (rlottie-python) and ThorVG (thorvg-python, engine threads 0): each frame rendered into a buffer the
   script keeps (no PNG encoding, no copy out), timed around the render call alone; the file is loaded once, before
   timing (its load time is reported apart).
-- Lamina: the wall time of `lamina export FILE --format raw -o /dev/null --jobs N --scale 512/w --backend cpu`
+- Lamina: the wall time of `lamina export FILE --format raw -o /dev/null --no-sidecar --jobs N --scale 512/w
+  --backend cpu`
   (with --fps and --duration set to the file's frame rate and (op - ip) / fr, so every frame ip...op-1 is drawn)
   divided by the frame count. Process start, reading and mapping the file are included; a one-frame export is
   timed too, to say what that start costs.
@@ -108,7 +109,9 @@ def peer_figures(name, path, doc, width, height, runs):
 
 def lamina_cmd(args, path, doc, scale, jobs, frames):
     fr = doc["fr"]
-    return [args.lamina, "export", path, "--format", "raw", "-o", "/dev/null", "--jobs", str(jobs),
+    # --no-sidecar: a raw file's sidecar is the file's name with .json added, which for /dev/null is a new file
+    # in /dev
+    return [args.lamina, "export", path, "--format", "raw", "-o", "/dev/null", "--no-sidecar", "--jobs", str(jobs),
             "--scale", repr(scale), "--backend", "cpu", "--fps", repr(float(fr)),
             "--duration", repr(frames / float(fr))]
 
@@ -307,8 +310,8 @@ def main(argv):
         report = {"what": "ms per frame, every frame of each file, medians of runs", "runs": args.runs,
                   "size": args.size, "cores": cores, "cpu": cpu_model(), "versions": versions,
                   "load_average_before_after": [load_before, load_after],
-                  "lamina_command": "lamina export FILE --format raw -o /dev/null --jobs N --scale S --backend cpu "
-                                    "--fps FR --duration (op-ip)/FR",
+                  "lamina_command": "lamina export FILE --format raw -o /dev/null --no-sidecar --jobs N --scale S "
+                                    "--backend cpu --fps FR --duration (op-ip)/FR",
                   "lamina_includes": "process start, file load, every frame; wall time / frames",
                   "peers_include": "the render call alone per frame (file loaded before timing, load_ms apart), "
                                    "one thread",

@@ -42,7 +42,7 @@ def ensure_venv(argv, create=True, quiet=False):
         if not create:
             return
         if not quiet:
-            print(f"making {os.path.relpath(VENV, ROOT)} (rlottie-python, thorvg-python, numpy from PyPI)", file=sys.stderr)
+            print(f"making {os.path.relpath(VENV, ROOT)} ({', '.join(VENV_PACKAGES)} from PyPI)", file=sys.stderr)
         subprocess.run([sys.executable, "-m", "venv", VENV], check=True)
         subprocess.run([py, "-m", "pip", "install", "-q"] + VENV_PACKAGES, check=True)
     os.execv(py, [py] + argv)
