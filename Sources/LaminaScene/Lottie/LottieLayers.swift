@@ -119,6 +119,16 @@ extension LottieEvaluator {
         return .group(group)
     }
 
+    /// The alpha a track matte of kind `tt` takes from its matte layer.
+    static func alphaMode(_ tt: Int) -> VectorDrawing.AlphaMode {
+        switch tt {
+        case 2: .inverted
+        case 3: .luminance
+        case 4: .invertedLuminance
+        default: .normal
+        }
+    }
+
     /// The extent inverted masks and mattes cover: far beyond any composition (only what is seen is drawn).
     var farExtent: CGRect {
         let w = document.width, h = document.height
@@ -131,10 +141,14 @@ extension LottieEvaluator {
         let masks = layer.masks.filter { $0.mode != "n" }
         guard !masks.isEmpty else { return nil }
         let extent = farExtent
+        // Lighten, darken and difference combine coverages by max, min and |a - b|: worked in grey levels (an
+        // opaque picture whose luminance is the mask), where cairo's lighten, darken and difference operators do
+        // exactly that. Add, subtract and intersect need no more than alpha.
+        let grey = masks.contains { ["l", "da", "f"].contains($0.mode) }
         var items: [VectorDrawing.Item] = []
-        if masks[0].mode == "s" || masks[0].mode == "i" {
-            items.append(.fill(Path(rect: extent), .color(.white), .winding))
-        }
+        let full = VectorDrawing.Item.fill(Path(rect: extent), .color(.white), .winding)
+        let black = VectorDrawing.Item.fill(Path(rect: extent), .color(.black), .winding)
+        if masks[0].mode == "s" || masks[0].mode == "i" { items.append(full) } else if grey { items.append(black) }
         for mask in masks {
             var path = bezier(mask.path, lf).path
             if mask.inverted {
@@ -144,24 +158,37 @@ extension LottieEvaluator {
             }
             let opacity = clamp01(num(mask.opacity, lf, 100) / 100)
             let expansion = num(mask.expansion, lf, 0)
-            var shape: [VectorDrawing.Item] = [.fill(path, .color(.white), .evenOdd)]
-            if expansion != 0 {
-                let stroke = VectorDrawing.Item.stroke(path, .color(.white), VectorDrawing.StrokeStyle(
-                    width: CGFloat(abs(expansion) * 2), cap: .round, join: .round))
-                shape.append(expansion > 0 ? stroke
-                    : .group(VectorDrawing.Group(items: [stroke], operator: .destinationOut)))
+            func shape(_ color: Color) -> [VectorDrawing.Item] {
+                var out: [VectorDrawing.Item] = [.fill(path, .color(color), .evenOdd)]
+                if expansion != 0 {
+                    let stroke = VectorDrawing.Item.stroke(path, .color(color), VectorDrawing.StrokeStyle(
+                        width: CGFloat(abs(expansion) * 2), cap: .round, join: .round))
+                    out.append(expansion > 0 ? stroke
+                        : .group(VectorDrawing.Group(items: [stroke], operator: .destinationOut)))
+                }
+                return out
+            }
+            if grey {
+                let level = Color(white: opacity)
+                let group: VectorDrawing.Group = switch mask.mode {
+                case "s": VectorDrawing.Group(items: shape(.black), opacity: opacity)
+                case "i": VectorDrawing.Group(items: [black] + shape(level), operator: .multiply)
+                case "l": VectorDrawing.Group(items: shape(level), operator: .lighten)
+                case "da": VectorDrawing.Group(items: [black] + shape(level), operator: .darken)
+                case "f": VectorDrawing.Group(items: shape(level), operator: .difference)
+                default: VectorDrawing.Group(items: shape(.white), opacity: opacity)
+                }
+                items.append(.group(group))
+                continue
             }
             let op: VectorDrawing.Operator = switch mask.mode {
             case "s": .destinationOut
             case "i": .destinationIn
-            case "l": .lighten
-            case "da": .darken
-            case "f": .xor
             default: .over
             }
-            items.append(.group(VectorDrawing.Group(items: shape, opacity: opacity, operator: op)))
+            items.append(.group(VectorDrawing.Group(items: shape(.white), opacity: opacity, operator: op)))
         }
-        return VectorDrawing(items: items)
+        return grey ? VectorDrawing(items: items, alpha: .luminance, extent: extent) : VectorDrawing(items: items)
     }
 
     /// A text layer's document at `lf` (the last keyframe at or before it), as text runs.
@@ -189,8 +216,18 @@ extension LottieEvaluator {
             guard let id = layer.refID, let child = comps[id] else { return [] }
             let cf = childFrame(layer, f)
             var inner: [VectorDrawing.Item] = []
-            for sub in child.layers.reversed() where !sub.isMatteSource {
-                inner += flattened(sub, in: child, cf, depth: depth + 1)
+            for position in child.layers.indices.reversed() {
+                let sub = child.layers[position]
+                if sub.isMatteSource { continue }
+                var items = flattened(sub, in: child, cf, depth: depth + 1)
+                if sub.matteMode != 0, !items.isEmpty, var source = child.matte(for: position) {
+                    source.hidden = false
+                    let mode = Self.alphaMode(sub.matteMode)
+                    items = [.group(VectorDrawing.Group(items: items, mask: VectorDrawing(
+                        items: flattened(source, in: child, cf, depth: depth + 1), alpha: mode,
+                        extent: mode.inverts ? farExtent : nil)))]
+                }
+                inner += items
             }
             let clip = VectorDrawing(items: [.fill(Path(rect: CGRect(x: 0, y: 0, width: layer.width,
                                                                       height: layer.height)), .color(.white), .winding)])

@@ -24,25 +24,28 @@ struct LottieTreeBuilder {
         container.bounds = CGRect(x: 0, y: 0, width: doc.width, height: doc.height)
         container.position = .zero
         container.name = doc.name.isEmpty ? "lottie" : doc.name
-        add(comp, to: container, frame: rootFrame, nesting: [])
+        add(comp, to: container, frame: rootFrame, space: { _ in .identity }, nesting: [])
         return container
     }
 
-    /// Adds the composition's layers to `container`, bottom first.
+    /// Adds the composition's layers to `container`, bottom first. `space` maps the composition's space to the
+    /// root composition's at a time: every drawing is made in the root's space (so it is drawn at the output's
+    /// density, never resampled from a picture made at a layer's own scale), and every layer of the tree has the
+    /// identity transform.
     func add(_ comp: LottieComp, to container: Layer, frame: @escaping @Sendable (Double) -> Double,
-             nesting: [String]) {
+             space: @escaping @Sendable (Double) -> CGAffineTransform, nesting: [String]) {
         checkParents(comp)
         for position in comp.layers.indices.reversed() {
             let layer = comp.layers[position]
             if layer.isMatteSource || layer.hidden { continue }
-            guard let node = makeLayer(layer, in: comp, frame: frame, nesting: nesting) else { continue }
+            guard let node = makeLayer(layer, in: comp, frame: frame, space: space, nesting: nesting) else { continue }
             var top = node
             if layer.matteMode != 0 {
                 guard let source = comp.matte(for: position) else {
                     diagnostics.problem(nil, path: layer.path + ".tt", "the track matte has no matte layer above it")
                     continue
                 }
-                top = matted(node, layer: layer, source: source, comp: comp, frame: frame)
+                top = matted(node, layer: layer, source: source, comp: comp, frame: frame, space: space)
             }
             if layer.blendMode != 0, let mode = Self.blend(layer.blendMode) { top.blendMode = mode }
             container.addSublayer(top)
@@ -77,7 +80,7 @@ struct LottieTreeBuilder {
 
     /// The layer of one Lottie layer, with its animation; nil for layers that draw nothing (nulls, audio...).
     private func makeLayer(_ layer: LottieLayer, in comp: LottieComp, frame: @escaping @Sendable (Double) -> Double,
-                           nesting: [String]) -> Layer? {
+                           space: @escaping @Sendable (Double) -> CGAffineTransform, nesting: [String]) -> Layer? {
         let node: Layer
         let evaluator = self.evaluator
         switch layer.type {
@@ -104,29 +107,33 @@ struct LottieTreeBuilder {
             let container = Layer()
             container.anchorPoint = .zero
             container.position = .zero
-            container.bounds = CGRect(x: 0, y: 0, width: layer.width, height: layer.height)
-            container.masksToBounds = true
+            container.bounds = CGRect(x: 0, y: 0, width: evaluator.document.width, height: evaluator.document.height)
             let childFrame: @Sendable (Double) -> Double = { t in evaluator.childFrame(layer, frame(t)) }
-            add(child, to: container, frame: childFrame, nesting: nesting + [id])
-            if !layer.masks.isEmpty {
-                let mask = DrawingLayer()
-                mask.anchorPoint = .zero
-                mask.position = .zero
-                mask.bounds = container.bounds
-                let update: @Sendable (Double, inout LayerState) -> Void = { t, state in
-                    let f = frame(t)
-                    state.special = .drawing(evaluator.maskDrawing(layer, evaluator.localFrame(layer, f))
-                        ?? VectorDrawing())
-                }
-                attach(update, to: mask)
-                container.mask = mask
+            let childSpace: @Sendable (Double) -> CGAffineTransform = { t in
+                evaluator.world(layer, in: comp, frame(t)).concatenating(space(t))
             }
+            add(child, to: container, frame: childFrame, space: childSpace, nesting: nesting + [id])
+            // The precomp clips to its size, and to its masks: a mask drawn in the root's space.
+            let clip = DrawingLayer()
+            clip.anchorPoint = .zero
+            clip.position = .zero
+            clip.bounds = container.bounds
+            let rect = Path(rect: CGRect(x: 0, y: 0, width: layer.width, height: layer.height))
+            let update: @Sendable (Double, inout LayerState) -> Void = { t, state in
+                let f = frame(t)
+                var inner = VectorDrawing.Group(items: [.fill(rect, .color(.white), .winding)])
+                inner.mask = evaluator.maskDrawing(layer, evaluator.localFrame(layer, f))
+                state.special = .drawing(VectorDrawing(items: [.group(VectorDrawing.Group(
+                    items: [.group(inner)], transform: childSpace(t)))]))
+            }
+            attach(update, to: clip)
+            container.mask = clip
             node = container
         case 1, 2, 4, 5:
             let drawing = DrawingLayer()
             drawing.anchorPoint = .zero
             drawing.position = .zero
-            drawing.bounds = CGRect(x: 0, y: 0, width: comp.width, height: comp.height)
+            drawing.bounds = CGRect(x: 0, y: 0, width: evaluator.document.width, height: evaluator.document.height)
             node = drawing
         default:
             return nil
@@ -140,10 +147,13 @@ struct LottieTreeBuilder {
                 return
             }
             state.isHidden = false
-            state.transform = Transform3D(evaluator.world(layer, in: comp, f))
             state.opacity = Float(evaluator.opacity(layer.transform, evaluator.localFrame(layer, f)))
             if isDrawing {
-                state.special = .drawing(VectorDrawing(items: evaluator.content(layer, f).map { [$0] } ?? []))
+                let content = evaluator.content(layer, f).map { item in
+                    [VectorDrawing.Item.group(VectorDrawing.Group(
+                        items: [item], transform: evaluator.world(layer, in: comp, f).concatenating(space(t))))]
+                }
+                state.special = .drawing(VectorDrawing(items: content ?? []))
             }
         }
         attach(update, to: node)
@@ -152,23 +162,19 @@ struct LottieTreeBuilder {
 
     /// `node` inside a layer masked by the matte source's picture (alpha, inverted alpha, luma or inverted luma).
     private func matted(_ node: Layer, layer: LottieLayer, source: LottieLayer, comp: LottieComp,
-                        frame: @escaping @Sendable (Double) -> Double) -> Layer {
+                        frame: @escaping @Sendable (Double) -> Double,
+                        space: @escaping @Sendable (Double) -> CGAffineTransform) -> Layer {
         let holder = Layer()
         holder.anchorPoint = .zero
         holder.position = .zero
-        holder.bounds = CGRect(x: 0, y: 0, width: comp.width, height: comp.height)
+        holder.bounds = CGRect(x: 0, y: 0, width: evaluator.document.width, height: evaluator.document.height)
         holder.name = layer.name + " (matte)"
         holder.addSublayer(node)
         let mask = DrawingLayer()
         mask.anchorPoint = .zero
         mask.position = .zero
         mask.bounds = holder.bounds
-        let mode: VectorDrawing.AlphaMode = switch layer.matteMode {
-        case 2: .inverted
-        case 3: .luminance
-        case 4: .invertedLuminance
-        default: .normal
-        }
+        let mode = LottieEvaluator.alphaMode(layer.matteMode)
         let evaluator = self.evaluator
         let extent = evaluator.farExtent
         let update: @Sendable (Double, inout LayerState) -> Void = { t, state in
@@ -176,8 +182,10 @@ struct LottieTreeBuilder {
             // A matte source that shows nothing hides what it mattes (inverted: shows all of it).
             var source = source
             source.hidden = false
-            state.special = .drawing(VectorDrawing(items: evaluator.flattened(source, in: comp, f), alpha: mode,
-                                                   extent: mode.inverts ? extent : nil))
+            let items = evaluator.flattened(source, in: comp, f)
+            state.special = .drawing(VectorDrawing(
+                items: items.isEmpty ? [] : [.group(VectorDrawing.Group(items: items, transform: space(t)))],
+                alpha: mode, extent: mode.inverts ? extent : nil))
         }
         attach(update, to: mask)
         holder.mask = mask
