@@ -41,6 +41,9 @@ let package = Package(
         .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
 
         .target(name: "LaminaCore"),
+        // Debian's Duktape amalgamation (duktape-dev) built with an execution deadline, and Lottie's expressions on it.
+        .target(name: "CDuktape"),
+        .target(name: "LaminaExpressions", dependencies: ["CDuktape", "LaminaCore"]),
         .target(name: "LaminaImageIO", dependencies: ["LaminaCore", "CPNG", "CJPEG"]),
         .target(name: "LaminaDrawing", dependencies: ["LaminaCore", "CCairo", "CPango"]),
         .target(name: "LaminaLayers", dependencies: ["LaminaCore", "LaminaDrawing"]),
@@ -82,6 +85,7 @@ let package = Package(
         ),
 
         .testTarget(name: "LaminaCoreTests", dependencies: ["LaminaCore"]),
+        .testTarget(name: "LaminaExpressionsTests", dependencies: ["LaminaExpressions"]),
         .testTarget(name: "LaminaImageIOTests", dependencies: ["LaminaImageIO", "LaminaBench", "LaminaTestSupport"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "LaminaLayersTests",
@@ -117,5 +121,7 @@ if Context.environment["LAMINA_FUZZ"] == "1" {
         .executableTarget(name: "FuzzSpriteSheet", dependencies: lamina, path: "Fuzz/Sources/FuzzSpriteSheet"),
         .executableTarget(name: "FuzzPNG", dependencies: lamina, path: "Fuzz/Sources/FuzzPNG"),
         .executableTarget(name: "FuzzJPEG", dependencies: lamina, path: "Fuzz/Sources/FuzzJPEG"),
+        .executableTarget(name: "FuzzExpression", dependencies: ["FuzzSupport", "LaminaExpressions"],
+                          path: "Fuzz/Sources/FuzzExpression"),
     ]
 }
