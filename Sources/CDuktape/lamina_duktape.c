@@ -65,6 +65,7 @@ struct lamina_duk {
     const char *fatal_message;
     const lamina_duk_host *host;
     int cached;
+    size_t baseline;  // the bytes after the prelude
     double scratch[LAMINA_SCRATCH];
     char name_scratch[1024];
 };
@@ -259,6 +260,8 @@ static duk_ret_t lamina_setup(duk_context *ctx, void *udata) {
     duk_put_prop_string(ctx, -2, "begin");
     duk_get_prop_string(ctx, -2, "end");
     duk_put_prop_string(ctx, -2, "end");
+    duk_get_prop_string(ctx, -2, "cleanup");
+    duk_put_prop_string(ctx, -2, "cleanup");
     duk_push_object(ctx);
     duk_put_prop_string(ctx, -2, "cache");
     return 0;
@@ -298,6 +301,7 @@ lamina_duk *lamina_duk_create(size_t memory_limit, const char *prelude, size_t p
     }
     duk_set_top(heap->ctx, 0);
     duk_gc(heap->ctx, 0);
+    heap->baseline = heap->allocated;
     lamina_current = saved;
     return heap;
 }
@@ -456,6 +460,14 @@ static duk_ret_t lamina_eval_call(duk_context *ctx, void *udata) {
     return 0;
 }
 
+static duk_ret_t lamina_cleanup(duk_context *ctx, void *udata) {
+    (void)udata;
+    duk_push_global_stash(ctx);
+    duk_get_prop_string(ctx, -1, "cleanup");
+    duk_call(ctx, 0);
+    return 0;
+}
+
 // The error's text with its line, as "ReferenceError: identifier 'x' undefined (line 2)".
 static duk_ret_t lamina_error_text(duk_context *ctx, void *udata) {
     (void)udata;
@@ -552,7 +564,14 @@ int lamina_duk_evaluate(lamina_duk *heap, const char *source, size_t source_leng
     heap->timing = 0;
     heap->host = NULL;
     duk_set_top(ctx, 0);
-    if (code == LAMINA_DUK_MEMORY || code == LAMINA_DUK_TIMEOUT) duk_gc(ctx, 0);
+    // Housekeeping outside the deadline, so that one expression's leftovers do not cost the next one time: the
+    // globals it made go (no expression code runs in that), and its garbage when there is much of it.
+    if (duk_safe_call(ctx, lamina_cleanup, NULL, 0, 1) != DUK_EXEC_SUCCESS && code == LAMINA_DUK_OK) {
+        code = heap->refused ? LAMINA_DUK_MEMORY : LAMINA_DUK_RUNTIME;
+        lamina_copy(message, message_capacity, "the environment could not be reset after the expression");
+    }
+    duk_set_top(ctx, 0);
+    if (code == LAMINA_DUK_TIMEOUT || heap->allocated > heap->baseline + heap->limit / 16) duk_gc(ctx, 0);
     lamina_current = saved;
     return code;
 }

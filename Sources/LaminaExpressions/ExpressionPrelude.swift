@@ -1,8 +1,8 @@
 /// The JavaScript that every expression heap runs once (docs/expressions.md): After Effects' expression
 /// language as lottie-web provides it, over the native bridge `lamina_duktape.c` passes in (`valueAt`,
-/// `keyTimes`, `layer`, `layerName`). Its value is a function of that bridge returning the two hooks the C side
+/// `keyTimes`, `layer`, `layerName`). Its value is a function of that bridge returning the hooks the C side
 /// calls around each evaluation: `begin(time, frameRate, compWidth, compHeight, compDuration, layerIndex,
-/// inPoint, outPoint, numLayers, layerName, propertyName, value)` and `end(completionValue)`.
+/// inPoint, outPoint, numLayers, layerName, propertyName, value)`, `end(completionValue)`, and `cleanup()` after it.
 ///
 /// Times are seconds throughout (lottie-web counts frames inside; the results are the same).
 let expressionPrelude = #"""
@@ -463,10 +463,12 @@ var baseline = {};
 Object.getOwnPropertyNames(G).forEach(function (name) { baseline[name] = true; });
 Object.freeze(baseline);
 
-function begin(time, fr, w, h, dur, index, inP, outP, nL, layerName, prop, valueArr) {
-    // Globals an earlier expression made are gone: each evaluation sees only the builtins.
+// After each evaluation: the globals it made go, so that the next sees only the builtins.
+function cleanup() {
     var names = Object.getOwnPropertyNames(G);
     for (var i = 0; i < names.length; i++) if (baseline[names[i]] !== true) delete G[names[i]];
+}
+function begin(time, fr, w, h, dur, index, inP, outP, nL, layerName, prop, valueArr) {
     S.time = time; S.fr = fr > 0 ? fr : 30; S.w = w; S.h = h; S.dur = dur; S.index = index; S.inP = inP;
     S.outP = outP; S.nL = nL; S.layerName = layerName; S.prop = prop; S.keys = null;
     S.valueArr = valueArr.length ? valueArr : [0];
@@ -480,6 +482,6 @@ function end(completion) {
     var result = G.$bm_rt;
     return result !== undefined ? result : completion;
 }
-return { begin: begin, end: end };
+return { begin: begin, end: end, cleanup: cleanup };
 }; })(this)
 """#
