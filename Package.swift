@@ -43,12 +43,15 @@ let package = Package(
         .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
 
         .target(name: "LaminaCore"),
+        // Debian's Duktape amalgamation (duktape-dev) built with an execution deadline, and Lottie's expressions on it.
+        .target(name: "CDuktape"),
+        .target(name: "LaminaExpressions", dependencies: ["CDuktape", "LaminaCore"]),
         .target(name: "LaminaImageIO", dependencies: ["LaminaCore", "CPNG", "CJPEG", "CZlib"]),
         .target(name: "LaminaDrawing", dependencies: ["LaminaCore", "CCairo", "CPango"]),
         .target(name: "LaminaLayers", dependencies: ["LaminaCore", "LaminaDrawing"]),
         .target(name: "LaminaCPU", dependencies: ["LaminaCore", "CPixman"]),
         .target(name: "LaminaGLES", dependencies: ["LaminaCore", "CEGL", "CGBM"]),
-        .target(name: "LaminaScene", dependencies: ["LaminaCore", "LaminaLayers", "LaminaImageIO", "LaminaDrawing"]),
+        .target(name: "LaminaScene", dependencies: ["LaminaCore", "LaminaLayers", "LaminaImageIO", "LaminaDrawing", "LaminaExpressions"]),
         // Showing frames on screens: the outputs, the frame loop, `Display` and the scene player of `lamina play`.
         .target(
             name: "LaminaDisplay",
@@ -84,6 +87,7 @@ let package = Package(
         ),
 
         .testTarget(name: "LaminaCoreTests", dependencies: ["LaminaCore"]),
+        .testTarget(name: "LaminaExpressionsTests", dependencies: ["LaminaExpressions"]),
         .testTarget(name: "LaminaImageIOTests", dependencies: ["LaminaImageIO", "LaminaBench", "LaminaTestSupport", "CZlib"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "LaminaLayersTests",
@@ -123,5 +127,7 @@ if Context.environment["LAMINA_FUZZ"] == "1" {
         .executableTarget(name: "FuzzPNG", dependencies: lamina, path: "Fuzz/Sources/FuzzPNG"),
         .executableTarget(name: "FuzzJPEG", dependencies: lamina, path: "Fuzz/Sources/FuzzJPEG"),
         .executableTarget(name: "FuzzZip", dependencies: lamina, path: "Fuzz/Sources/FuzzZip"),
+        .executableTarget(name: "FuzzExpression", dependencies: ["FuzzSupport", "LaminaExpressions"],
+                          path: "Fuzz/Sources/FuzzExpression"),
     ]
 }

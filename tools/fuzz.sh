@@ -3,7 +3,7 @@
 #
 #   tools/fuzz.sh TARGET SECONDS [LIBFUZZER-FLAGS...]
 #
-# TARGET: json, scene, control, spritesheet, png, jpeg, zip, or all (each in turn, SECONDS each). Builds the target with
+# TARGET: json, scene, control, spritesheet, png, jpeg, zip, expression, or all (each in turn, SECONDS each). Builds the target with
 # -sanitize=fuzzer,address in .build-fuzz (the targets exist only with LAMINA_FUZZ=1, see Package.swift),
 # then runs it for SECONDS on a copy of Fuzz/Corpus/TARGET, so the repository's corpus is never written to.
 # Exits non-zero when a target crashes, leaks, times out or fails one of its own checks, and prints the
@@ -11,20 +11,20 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-usage() { echo "usage: tools/fuzz.sh json|scene|control|spritesheet|png|jpeg|zip|all SECONDS [libFuzzer flags]" >&2; exit 2; }
+usage() { echo "usage: tools/fuzz.sh json|scene|control|spritesheet|png|jpeg|zip|expression|all SECONDS [libFuzzer flags]" >&2; exit 2; }
 (($# >= 2)) || usage
 target=$1 seconds=$2
 shift 2
 [[ "$seconds" =~ ^[0-9]+$ ]] || usage
 
-declare -A products=([json]=FuzzJSON [scene]=FuzzScene [control]=FuzzControl [spritesheet]=FuzzSpriteSheet [png]=FuzzPNG [jpeg]=FuzzJPEG [zip]=FuzzZip)
-declare -A dictionaries=([json]=scene [scene]=scene [control]=scene [spritesheet]=spritesheet [png]=png [jpeg]=jpeg [zip]=zip)
+declare -A products=([json]=FuzzJSON [scene]=FuzzScene [control]=FuzzControl [spritesheet]=FuzzSpriteSheet [png]=FuzzPNG [jpeg]=FuzzJPEG [zip]=FuzzZip [expression]=FuzzExpression)
+declare -A dictionaries=([json]=scene [scene]=scene [control]=scene [spritesheet]=spritesheet [png]=png [jpeg]=jpeg [zip]=zip [expression]=expression)
 # Foundation's PropertyListSerialization leaks on every malformed plist (tools/lsan.supp), and libFuzzer then
 # runs a full leak scan after each such input: 16 inputs a second instead of 1200. The sprite-sheet target
 # therefore runs without leak checks; the scene target still checks leaks on the sheets it loads.
 declare -A flags=([spritesheet]=-detect_leaks=0)
 if [ "$target" = all ]; then
-    targets=(json scene control spritesheet png jpeg zip)
+    targets=(json scene control spritesheet png jpeg zip expression)
 elif [ -n "${products[$target]:-}" ]; then
     targets=("$target")
 else
@@ -33,9 +33,12 @@ fi
 
 tools/setup.sh
 scratch_path=.build-fuzz
+# The expression target's engine is C (Duktape): instrumented too, so that libFuzzer sees its coverage.
+declare -A cflags=([FuzzExpression]="-Xcc -fsanitize=fuzzer-no-link,address")
 build() {
+    # shellcheck disable=SC2086
     LAMINA_FUZZ=1 swift build -c debug --scratch-path "$scratch_path" -Xswiftc -sanitize=fuzzer,address \
-        --product "$1" >"$work/build.log" 2>&1 && return
+        ${cflags[$1]:-} --product "$1" >"$work/build.log" 2>&1 && return
     # gold warns once per ASan helper symbol ("Cannot export local symbol"); those lines say nothing.
     grep -v "Cannot export local symbol" "$work/build.log" >&2
     echo "fuzz: building $1 failed" >&2

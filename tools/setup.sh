@@ -15,6 +15,7 @@ packages=(
     libdrm-dev           # CDRM: DRM/KMS and fbdev outputs
     libx11-dev libxext-dev  # CX11: the X11 output (Xlib, MIT-SHM)
     libwayland-dev       # CWayland: the Wayland output (wayland-client, wayland-egl)
+    duktape-dev          # CDuktape: Lottie expressions (the amalgamation in /usr/share/duktape is compiled, docs/expressions.md)
     wayland-protocols libwayland-bin  # xdg-shell.xml and wayland-scanner, for tools/generate-wayland.sh
     weston xvfb xdotool  # the Wayland output's tests: weston's kiosk shell on its X11 backend, on Xvfb
     libegl-mesa0 libgl1-mesa-dri       # Mesa's EGL driver and llvmpipe, for GLES without a GPU

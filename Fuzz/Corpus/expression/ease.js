@@ -1,0 +1,1 @@
+ease(time, 0, 1, 0, 100) + easeIn(0.5, 3, 9) - easeOut(0.2, 0, 1)

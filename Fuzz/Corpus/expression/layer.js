@@ -1,0 +1,1 @@
+thisComp.layer('a').transform.position.valueAtTime(1)

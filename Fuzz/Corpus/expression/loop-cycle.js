@@ -1,0 +1,1 @@
+loopOut('cycle')

@@ -1,0 +1,1 @@
+loopOutDuration('continue', 1)

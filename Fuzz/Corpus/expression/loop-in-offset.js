@@ -1,0 +1,1 @@
+loopIn('offset')

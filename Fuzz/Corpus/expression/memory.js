@@ -1,0 +1,1 @@
+var s = 'x'; while (1) s += s

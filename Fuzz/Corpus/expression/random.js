@@ -1,0 +1,2 @@
+seedRandom(5, true);
+[random(10), gaussRandom(2, 4)]

@@ -1,0 +1,1 @@
+try { undefinedName } catch (e) { 1 }

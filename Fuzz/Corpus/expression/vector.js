@@ -1,0 +1,1 @@
+add(thisLayer.position, mul(normalize([3, 4]), length([1, 1], [4, 5])))

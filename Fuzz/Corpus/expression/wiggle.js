@@ -1,0 +1,2 @@
+var $bm_rt;
+$bm_rt = wiggle(2, 30);
