@@ -15,5 +15,5 @@ swift build --build-tests --sanitize=address --scratch-path .build-asan
 # lsan.supp: leaks outside Lamina's own code, each with its reason.
 export LSAN_OPTIONS="suppressions=$PWD/tools/lsan.supp:print_suppressions=0"
 swift test --skip-build --sanitize=address --scratch-path .build-asan \
-    --filter 'LaminaCoreTests|LaminaImageIOTests|LaminaSceneTests|LaminaLayersTests|LaminaRenderTests|LaminaExpressionsTests' \
+    --filter 'LaminaCoreTests|LaminaImageIOTests|LaminaSceneTests|LaminaLayersTests|LaminaRenderTests|LaminaExpressionsTests|LaminaLottieTests' \
     --skip 'renderersCanBeMadeAndReleasedManyTimesWithoutGrowing' "$@"

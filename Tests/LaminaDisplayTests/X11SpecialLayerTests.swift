@@ -116,6 +116,46 @@ import Testing
         #expect(seen.values == ["#00ff00", "#00ffff", "#ff0000", "#ff8000", "#ff00ff", "#000000"], "\(backend)")
     }
 
+    /// A Lottie animation on the screen, live: a square that turns from red to green at frame 5 (a hold keyframe)
+    /// and a blue one that stands still, from a LottieAnimation's layer.
+    @Test(arguments: [Display.Backend.cpu, .gles])
+    func aLottieAnimationPlaysOnTheScreen(backend: Display.Backend) throws {
+        guard let x = try XvfbDisplay.start() else { return }
+        let json = #"""
+            {"v": "5.7.0", "fr": 30, "ip": 0, "op": 60, "w": 200, "h": 100,
+             "layers": [
+              {"ty": 4, "ind": 1, "ip": 0, "op": 60, "st": 0, "ks": {"p": {"k": [50, 50]}},
+               "shapes": [{"ty": "rc", "p": {"k": [0, 0]}, "s": {"k": [60, 60]}, "r": {"k": 0}},
+                          {"ty": "fl", "o": {"k": 100}, "c": {"a": 1, "k": [{"t": 0, "s": [1, 0, 0], "h": 1},
+                                                                          {"t": 5, "s": [0, 1, 0]}]}}]},
+              {"ty": 4, "ind": 2, "ip": 0, "op": 60, "st": 0, "ks": {"p": {"k": [150, 50]}},
+               "shapes": [{"ty": "rc", "p": {"k": [0, 0]}, "s": {"k": [60, 60]}, "r": {"k": 0}},
+                          {"ty": "fl", "o": {"k": 100}, "c": {"k": [0, 0, 1]}}]}]}
+            """#
+        let animation = try LottieAnimation(data: Data(json.utf8), fileName: "squares.json")
+        let display = try Display(output: .x11, backend: backend,
+                                  options: .init(output: DisplayOutputOptions(device: x.name)))
+        let root = Layer()
+        Transaction.begin()
+        root.bounds = CGRect(origin: .zero, size: display.size)
+        root.backgroundColor = .black
+        let layer = animation.makeLayer()
+        layer.position = CGPoint(x: 20, y: 20)
+        root.addSublayer(layer)
+        Transaction.commit()
+        let seen = ShownColours()
+        let checker = Thread {
+            seen.set((try? x.waitFor([
+                (x: 70, y: 70, colour: "#00ff00"), (x: 170, y: 70, colour: "#0000ff"), (x: 10, y: 10, colour: "#000000"),
+            ])) ?? [])
+            display.stop()
+        }
+        checker.start()
+        try display.run(root)
+        while checker.isExecuting { usleep(10_000) }
+        #expect(seen.values == ["#00ff00", "#0000ff", "#000000"], "\(backend)")
+    }
+
     /// Fills every tile it is asked for with orange.
     final class Orange: LayerDelegate, @unchecked Sendable {
         func draw(_ layer: Layer, in context: DrawingContext) {
