@@ -81,10 +81,8 @@ final class VectorDrawingRenderer {
         case .inverted, .invertedLuminance:
             if drawing.alpha == .invertedLuminance { VectorEffects.luminanceToAlpha(canvas) }
             // 1 - alpha over the extent (else over what the items paint): the extent's coverage, drawn apart.
-            let area = drawing.extent.map { VectorDrawing.finite($0.standardized) } ?? {
-                var budget = VectorDrawing.mostItems
-                return VectorDrawing.bounds(of: drawing.items, depth: depth, budget: &budget)
-            }()
+            let area = drawing.extent.map { VectorDrawing.finite($0.standardized) }
+                ?? VectorDrawing.bounds(of: drawing.items, depth: depth, measure: BoundsMeasure())
             let cover = try self.canvas(x0: canvas.x0, y0: canvas.y0, x1: canvas.x0 + canvas.image.width,
                                         y1: canvas.y0 + canvas.image.height)
             defer { release(cover) }
@@ -262,8 +260,7 @@ final class VectorDrawingRenderer {
             return
         }
         // The pixels the group can touch, on this canvas.
-        var budget = VectorDrawing.mostItems
-        let area = VectorDrawing.bounds(of: .group(group), depth: depth, budget: &budget)
+        let area = VectorDrawing.bounds(of: .group(group), depth: depth, measure: BoundsMeasure())
         var box: (x0: Int, y0: Int, x1: Int, y1: Int)?
         if !area.isNull {
             let pixels = area.applying(transform)
