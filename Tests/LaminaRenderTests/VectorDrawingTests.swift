@@ -310,6 +310,16 @@ import Testing
         #expect(throws: VectorDrawingError.tooManyItems(count: VectorDrawing.mostItems + 1, limit: VectorDrawing.mostItems)) {
             try many.picture(density: 1)
         }
+        // On a layer, the renderers name the layer and the limit.
+        for renderer in ReferenceScenes.renderers() {
+            do {
+                _ = try renderer.render(Self.scene(many))
+                Issue.record("\(renderer.name): rendered a drawing of 100,000 items")
+            } catch let error as PlanError {
+                #expect(error == .drawingFailed("a layer: cannot draw its drawing: the drawing has 65537 items or more, beyond the limit of 65536"),
+                        "\(renderer.name): \(error)")
+            }
+        }
         var deep = D.Item.group(D.Group(items: [Self.fill(Self.rect(0, 0, 1, 1), Self.red)], opacity: 0.5))
         for _ in 0..<100 { deep = .group(D.Group(items: [deep], opacity: 0.9)) }
         #expect(throws: VectorDrawingError.tooDeep(limit: VectorDrawing.mostDepth)) {
