@@ -146,4 +146,18 @@ import Testing
         let (moved, replanned) = (try planned(placementOnly: true), try planned(placementOnly: false))
         #expect(moved < replanned, "\(moved) against \(replanned)")
     }
+
+    @Test func thePresentationCopyIsADrawingLayerShowingTheFunctionsDrawing() throws {
+        let (root, layer) = Self.scene()
+        layer.add(Self.mover, forKey: "lottie", keepingBeginTime: true)
+        Transaction.flush()
+        _ = root
+        // Now is long past t = 6, where the square stops at x = 70.
+        let shown = try #require(layer.presentation())
+        #expect(type(of: shown) == DrawingLayer.self)
+        let expected = VectorDrawing(items: [.fill(Path(rect: CGRect(x: 70, y: 10, width: 10, height: 10)),
+                                                   .color(Self.red), .winding)])
+        #expect(shown.drawing == expected)
+        #expect(layer.drawing == VectorDrawing(), "the model is unchanged")
+    }
 }
