@@ -297,20 +297,30 @@ final class VectorDrawingRenderer {
             VectorEffects.shadow(of: layer, into: under, color: shadow.color, dx: Double(dx), dy: Double(dy),
                                  sigma: sigma)
         }
+        var matte: VectorCanvas?
         if let mask = group.mask {
-            let matte = try self.canvas(x0: box.x0, y0: box.y0, x1: box.x1, y1: box.y1)
-            defer { release(matte) }
-            try draw(mask, on: matte, transform: transform, depth: depth)
-            VectorEffects.multiply(layer, byAlphaOf: matte)
+            let made = try self.canvas(x0: box.x0, y0: box.y0, x1: box.x1, y1: box.y1)
+            matte = made
+            try draw(mask, on: made, transform: transform, depth: depth)
+            if opacity < 1 { VectorEffects.fade(made, by: opacity) }
+            made.finish()
         }
-        if opacity < 1 { VectorEffects.fade(layer, by: opacity) }
+        defer { if let matte { release(matte) } }
         layer.finish()
+        // cairo composites (source IN mask) OP destination over the whole canvas: the group times its mask and
+        // opacity, then the operator (destination-in clears where that is clear).
         let cr = canvas.cr
         cairo_save(cr)
         cairo_identity_matrix(cr)
         cairo_set_source_surface(cr, layer.surface, Double(layer.x0 - canvas.x0), Double(layer.y0 - canvas.y0))
         cairo_set_operator(cr, group.operator.cairo)
-        cairo_paint(cr)
+        if let matte {
+            cairo_mask_surface(cr, matte.surface, Double(matte.x0 - canvas.x0), Double(matte.y0 - canvas.y0))
+        } else if opacity < 1 {
+            cairo_paint_with_alpha(cr, opacity)
+        } else {
+            cairo_paint(cr)
+        }
         cairo_restore(cr)
     }
 }

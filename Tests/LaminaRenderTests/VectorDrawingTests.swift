@@ -160,6 +160,16 @@ import Testing
         for (op, colours) in expected {
             try Self.check(drawing(op), Array(zip(points, colours)), scales: [1], "\(op)")
         }
+        // Destination-in through a mask at half opacity: the red below keeps half its alpha where the group (the
+        // top half) and its mask (the left half) let it, and is cleared everywhere else.
+        let masked = VectorDrawing(items: [
+            Self.fill(Self.rect(0, 0, 100, 100), Self.red),
+            .group(D.Group(items: [Self.fill(Self.rect(0, 0, 100, 50), Self.blue)], opacity: 0.5,
+                           operator: .destinationIn,
+                           mask: VectorDrawing(items: [Self.fill(Self.rect(0, 0, 50, 100), .black)]))),
+        ])
+        try Self.check(masked, [(CGPoint(x: 25, y: 25), Self.rgb(255, 128, 128)), (CGPoint(x: 75, y: 25), w),
+                                (CGPoint(x: 25, y: 75), w), (CGPoint(x: 75, y: 75), w)], "destination-in, masked, faded")
     }
 
     @Test func masksWithEachAlphaMode() throws {
