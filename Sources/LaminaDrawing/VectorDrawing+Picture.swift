@@ -44,8 +44,7 @@ extension VectorDrawing {
             let box = extent.standardized
             return box.width > 0 && box.height > 0 ? box : nil
         }
-        var budget = Self.mostItems
-        let box = Self.bounds(of: items, depth: 0, budget: &budget)
+        let box = Self.bounds(of: items, depth: 0, measure: BoundsMeasure())
         guard !box.isNull, box.width > 0, box.height > 0 else { return nil }
         return box
     }
@@ -105,26 +104,26 @@ extension VectorDrawing {
         return (total, false)
     }
 
-    /// The box of `items` in their own space; .null when they paint nothing. `budget`: items left to measure.
-    static func bounds(of items: [Item], depth: Int, budget: inout Int) -> CGRect {
+    /// The box of `items` in their own space; .null when they paint nothing.
+    static func bounds(of items: [Item], depth: Int, measure: BoundsMeasure) -> CGRect {
         guard depth <= mostDepth else { return .null }
         var box = CGRect.null
         for item in items {
-            budget -= 1
-            guard budget >= 0 else { return box }
-            box = box.union(bounds(of: item, depth: depth, budget: &budget))
+            measure.budget -= 1
+            guard measure.budget >= 0 else { return box }
+            box = box.union(bounds(of: item, depth: depth, measure: measure))
         }
         return box
     }
 
-    static func bounds(of item: Item, depth: Int, budget: inout Int) -> CGRect {
+    static func bounds(of item: Item, depth: Int, measure: BoundsMeasure) -> CGRect {
         switch item {
         case .fill(let path, let paint, _):
             guard paint.paints else { return .null }
             return finite(path.finiteElements.boundingBox)
         case .stroke(let path, let paint, let style):
             guard paint.paints, let width = style.usableWidth else { return .null }
-            return strokeBounds(path.finiteElements, width: width, style: style)
+            return strokeBounds(path.finiteElements, width: width, style: style, measure: measure)
         case .image(let image, let rect, let opacity):
             guard opacity > 0, image.image.width > 0, image.image.height > 0 else { return .null }
             return finite(rect.standardized)
@@ -132,13 +131,13 @@ extension VectorDrawing {
             return finite(VectorText.inkBounds(run))
         case .group(let group):
             guard group.opacity > 0 || group.operator.isUnboundedClear, group.transform.isUsable else { return .null }
-            var inner = bounds(of: group.items, depth: depth + 1, budget: &budget)
+            var inner = bounds(of: group.items, depth: depth + 1, measure: measure)
             guard !inner.isNull else { return .null }
             inner = finite(inner.applying(group.transform))
             guard !inner.isNull else { return .null }
             if let mask = group.mask {
                 let maskBox = mask.extent.map { finite($0.standardized) }
-                    ?? bounds(of: mask.items, depth: depth + 1, budget: &budget)
+                    ?? bounds(of: mask.items, depth: depth + 1, measure: measure)
                 inner = inner.intersection(maskBox)
                 if inner.isNull || inner.width <= 0 || inner.height <= 0 { return .null }
             }
@@ -156,16 +155,14 @@ extension VectorDrawing {
 
     /// The box of a stroke of `path`: cairo's stroke extents where it can measure them, else the points' box
     /// outset by half the width times the miter limit (miter joins) or sqrt(2) (square caps).
-    static func strokeBounds(_ path: Path, width: CGFloat, style: StrokeStyle) -> CGRect {
+    static func strokeBounds(_ path: Path, width: CGFloat, style: StrokeStyle, measure: BoundsMeasure) -> CGRect {
         let loose = path.boundingBox
         guard !loose.isNull else { return .null }
         let miter: CGFloat = style.join == .miter ? max(1, style.usableMiterLimit) : 1
         let outset = width / 2 * max(miter, style.cap == .square ? 2.0.squareRoot() : 1)
         let fits = loose.minX - outset > -cairoRange && loose.minY - outset > -cairoRange
             && loose.maxX + outset < cairoRange && loose.maxY + outset < cairoRange
-        guard fits, let scratch = try? Image(width: 1, height: 1), let context = try? DrawingContext(image: scratch)
-        else { return finite(loose.insetBy(dx: -outset, dy: -outset)) }
-        context.setFlatness(0.01)
+        guard fits, let context = measure.context else { return finite(loose.insetBy(dx: -outset, dy: -outset)) }
         context.setLineWidth(width)
         context.setLineCap(style.cap)
         context.setLineJoin(style.join)
@@ -182,6 +179,17 @@ extension VectorDrawing {
         else { return .null }
         return rect
     }
+}
+
+/// What measuring a drawing's bounds shares: the items left to measure, and one scratch cairo context for strokes.
+final class BoundsMeasure {
+    var budget = VectorDrawing.mostItems
+    lazy var context: DrawingContext? = {
+        guard let scratch = try? Image(width: 1, height: 1), let context = try? DrawingContext(image: scratch)
+        else { return nil }
+        context.setFlatness(0.01)
+        return context
+    }()
 }
 
 extension VectorDrawing.Paint {

@@ -81,10 +81,8 @@ final class VectorDrawingRenderer {
         case .inverted, .invertedLuminance:
             if drawing.alpha == .invertedLuminance { VectorEffects.luminanceToAlpha(canvas) }
             // 1 - alpha over the extent (else over what the items paint): the extent's coverage, drawn apart.
-            let area = drawing.extent.map { VectorDrawing.finite($0.standardized) } ?? {
-                var budget = VectorDrawing.mostItems
-                return VectorDrawing.bounds(of: drawing.items, depth: depth, budget: &budget)
-            }()
+            let area = drawing.extent.map { VectorDrawing.finite($0.standardized) }
+                ?? VectorDrawing.bounds(of: drawing.items, depth: depth, measure: BoundsMeasure())
             let cover = try self.canvas(x0: canvas.x0, y0: canvas.y0, x1: canvas.x0 + canvas.image.width,
                                         y1: canvas.y0 + canvas.image.height)
             defer { release(cover) }
@@ -262,8 +260,7 @@ final class VectorDrawingRenderer {
             return
         }
         // The pixels the group can touch, on this canvas.
-        var budget = VectorDrawing.mostItems
-        let area = VectorDrawing.bounds(of: .group(group), depth: depth, budget: &budget)
+        let area = VectorDrawing.bounds(of: .group(group), depth: depth, measure: BoundsMeasure())
         var box: (x0: Int, y0: Int, x1: Int, y1: Int)?
         if !area.isNull {
             let pixels = area.applying(transform)
@@ -300,20 +297,30 @@ final class VectorDrawingRenderer {
             VectorEffects.shadow(of: layer, into: under, color: shadow.color, dx: Double(dx), dy: Double(dy),
                                  sigma: sigma)
         }
+        var matte: VectorCanvas?
         if let mask = group.mask {
-            let matte = try self.canvas(x0: box.x0, y0: box.y0, x1: box.x1, y1: box.y1)
-            defer { release(matte) }
-            try draw(mask, on: matte, transform: transform, depth: depth)
-            VectorEffects.multiply(layer, byAlphaOf: matte)
+            let made = try self.canvas(x0: box.x0, y0: box.y0, x1: box.x1, y1: box.y1)
+            matte = made
+            try draw(mask, on: made, transform: transform, depth: depth)
+            if opacity < 1 { VectorEffects.fade(made, by: opacity) }
+            made.finish()
         }
-        if opacity < 1 { VectorEffects.fade(layer, by: opacity) }
+        defer { if let matte { release(matte) } }
         layer.finish()
+        // cairo composites (source IN mask) OP destination over the whole canvas: the group times its mask and
+        // opacity, then the operator (destination-in clears where that is clear).
         let cr = canvas.cr
         cairo_save(cr)
         cairo_identity_matrix(cr)
         cairo_set_source_surface(cr, layer.surface, Double(layer.x0 - canvas.x0), Double(layer.y0 - canvas.y0))
         cairo_set_operator(cr, group.operator.cairo)
-        cairo_paint(cr)
+        if let matte {
+            cairo_mask_surface(cr, matte.surface, Double(matte.x0 - canvas.x0), Double(matte.y0 - canvas.y0))
+        } else if opacity < 1 {
+            cairo_paint_with_alpha(cr, opacity)
+        } else {
+            cairo_paint(cr)
+        }
         cairo_restore(cr)
     }
 }

@@ -30,18 +30,6 @@ enum VectorEffects {
         canvas.touched()
     }
 
-    /// Every channel multiplied by the alpha of `mask` (the same pixels).
-    static func multiply(_ canvas: VectorCanvas, byAlphaOf mask: VectorCanvas) {
-        let p = canvas.pixels, q = mask.pixels
-        for i in 0..<canvas.count {
-            let o = i * 4
-            let a = Int(q[o + 3])
-            if a == 255 { continue }
-            for k in 0..<4 { p[o + k] = UInt8((Int(p[o + k]) * a + 127) / 255) }
-        }
-        canvas.touched()
-    }
-
     /// Every channel multiplied by `opacity`.
     static func fade(_ canvas: VectorCanvas, by opacity: Double) {
         let p = canvas.pixels

@@ -18,6 +18,12 @@ public final class FunctionAnimation: Animation, @unchecked Sendable {
     /// The function; it must not touch layers (it runs while a frame is being made, on any thread).
     public let update: @Sendable (_ time: Double, _ state: inout LayerState) -> Void
 
+    /// The function promises to change only where the layer sits in its superlayer (position, anchorPoint,
+    /// anchorPointZ, zPosition, transform): then a frame moves the layer's last plan instead of planning its subtree
+    /// again (as for a position animation). False by default; with it set, other changes the function makes may not
+    /// be drawn.
+    public var changesPlacementOnly = false
+
     public init(update: @escaping @Sendable (_ time: Double, _ state: inout LayerState) -> Void) {
         self.update = update
         super.init()
@@ -28,6 +34,7 @@ public final class FunctionAnimation: Animation, @unchecked Sendable {
     public override func copy() -> Animation {
         let copy = FunctionAnimation(update: update)
         copy.copyAnimationProperties(from: self)
+        copy.changesPlacementOnly = changesPlacementOnly
         return copy
     }
 
@@ -44,9 +51,9 @@ public final class FunctionAnimation: Animation, @unchecked Sendable {
     override func apply(to state: inout PresentedState, model: borrowing LayerState, time: Double) -> Bool {
         guard let local = localTime(atLayerTime: time) else { return false }
         update(local, &state.state)
-        // The subtree is planned again; pictures and quads that come out the same as the last frame's are matched
-        // by value, so they are not drawn again.
-        state.contentChanged = true
+        // The subtree is planned again (unless only its place changes); pictures and quads that come out the same
+        // as the last frame's are matched by value, so they are not drawn again.
+        if !changesPlacementOnly { state.contentChanged = true }
         return true
     }
 }

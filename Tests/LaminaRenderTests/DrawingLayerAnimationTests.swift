@@ -106,4 +106,58 @@ import Testing
         // Frames keep coming: the tree is animated while the function animation is attached.
         #expect(try planner.livePlan(root, scale: 1, at: 100).animated)
     }
+
+    @Test func aPlacementOnlyFunctionMovesTheLayersPlan() throws {
+        Transaction.setDisableActions(true)
+        defer { Transaction.flush() }
+        let (root, layer) = Self.scene()
+        layer.drawing = VectorDrawing(items: [.fill(Path(rect: CGRect(x: 10, y: 10, width: 10, height: 10)),
+                                                    .color(Self.red), .winding)])
+        let slide = FunctionAnimation { time, state in state.position.x = 50 + 10 * time }
+        slide.changesPlacementOnly = true
+        layer.add(slide, forKey: "slide", keepingBeginTime: true)
+        #expect((layer.animation(forKey: "slide") as? FunctionAnimation)?.changesPlacementOnly == true, "copied")
+        for renderer in ReferenceScenes.renderers() {
+            #expect(Self.squareX(try renderer.render(root, at: 0)) == 10, "\(renderer.name)")
+            #expect(Self.squareX(try renderer.render(root, at: 2)) == 30, "\(renderer.name): moved by 20")
+        }
+        let planner = CPURenderer()
+        _ = try planner.plan(root, at: 0)
+        let region = try #require(try planner.plan(root, at: 1).damage?.region)
+        #expect(region.intersects(PixelBox(x0: 12, y0: 12, x1: 18, y1: 18)))
+        #expect(region.intersects(PixelBox(x0: 22, y0: 12, x1: 28, y1: 18)))
+        #expect(!region.intersects(PixelBox(x0: 35, y0: 0, x1: 100, y1: 60)), "\(region)")
+        // With three sublayers, the layer's subtree is moved as it is; without the promise it is planned again.
+        func planned(placementOnly: Bool) throws -> Int {
+            let (root, layer) = Self.scene()
+            for index in 0..<3 {
+                let child = Layer(frame: CGRect(x: 10 * index, y: 40, width: 5, height: 5))
+                child.backgroundColor = .blue
+                layer.addSublayer(child)
+            }
+            let slide = FunctionAnimation { time, state in state.position.x = 50 + 10 * time }
+            slide.changesPlacementOnly = placementOnly
+            layer.add(slide, forKey: "slide", keepingBeginTime: true)
+            let planner = CPURenderer()
+            _ = try planner.plan(root, at: 0)
+            _ = try planner.plan(root, at: 1)
+            return planner.planCache(for: root).statistics.layersPlanned
+        }
+        let (moved, replanned) = (try planned(placementOnly: true), try planned(placementOnly: false))
+        #expect(moved < replanned, "\(moved) against \(replanned)")
+    }
+
+    @Test func thePresentationCopyIsADrawingLayerShowingTheFunctionsDrawing() throws {
+        let (root, layer) = Self.scene()
+        layer.add(Self.mover, forKey: "lottie", keepingBeginTime: true)
+        Transaction.flush()
+        _ = root
+        // Now is long past t = 6, where the square stops at x = 70.
+        let shown = try #require(layer.presentation())
+        #expect(type(of: shown) == DrawingLayer.self)
+        let expected = VectorDrawing(items: [.fill(Path(rect: CGRect(x: 70, y: 10, width: 10, height: 10)),
+                                                   .color(Self.red), .winding)])
+        #expect(shown.drawing == expected)
+        #expect(layer.drawing == VectorDrawing(), "the model is unchanged")
+    }
 }

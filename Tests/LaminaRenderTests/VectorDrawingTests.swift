@@ -160,6 +160,16 @@ import Testing
         for (op, colours) in expected {
             try Self.check(drawing(op), Array(zip(points, colours)), scales: [1], "\(op)")
         }
+        // Destination-in through a mask at half opacity: the red below keeps half its alpha where the group (the
+        // top half) and its mask (the left half) let it, and is cleared everywhere else.
+        let masked = VectorDrawing(items: [
+            Self.fill(Self.rect(0, 0, 100, 100), Self.red),
+            .group(D.Group(items: [Self.fill(Self.rect(0, 0, 100, 50), Self.blue)], opacity: 0.5,
+                           operator: .destinationIn,
+                           mask: VectorDrawing(items: [Self.fill(Self.rect(0, 0, 50, 100), .black)]))),
+        ])
+        try Self.check(masked, [(CGPoint(x: 25, y: 25), Self.rgb(255, 128, 128)), (CGPoint(x: 75, y: 25), w),
+                                (CGPoint(x: 25, y: 75), w), (CGPoint(x: 75, y: 75), w)], "destination-in, masked, faded")
     }
 
     @Test func masksWithEachAlphaMode() throws {
@@ -309,6 +319,16 @@ import Testing
         let many = VectorDrawing(items: Array(repeating: Self.fill(Self.rect(0, 0, 1, 1), Self.red), count: 100_000))
         #expect(throws: VectorDrawingError.tooManyItems(count: VectorDrawing.mostItems + 1, limit: VectorDrawing.mostItems)) {
             try many.picture(density: 1)
+        }
+        // On a layer, the renderers name the layer and the limit.
+        for renderer in ReferenceScenes.renderers() {
+            do {
+                _ = try renderer.render(Self.scene(many))
+                Issue.record("\(renderer.name): rendered a drawing of 100,000 items")
+            } catch let error as PlanError {
+                #expect(error == .drawingFailed("a layer: cannot draw its drawing: the drawing has 65537 items or more, beyond the limit of 65536"),
+                        "\(renderer.name): \(error)")
+            }
         }
         var deep = D.Item.group(D.Group(items: [Self.fill(Self.rect(0, 0, 1, 1), Self.red)], opacity: 0.5))
         for _ in 0..<100 { deep = .group(D.Group(items: [deep], opacity: 0.9)) }
