@@ -262,7 +262,7 @@ static duk_ret_t lamina_setup(duk_context *ctx, void *udata) {
     duk_put_prop_string(ctx, -2, "end");
     duk_get_prop_string(ctx, -2, "cleanup");
     duk_put_prop_string(ctx, -2, "cleanup");
-    duk_push_object(ctx);
+    duk_push_bare_object(ctx);  // no prototype: sources such as "toString" or "__proto__" are keys like any other
     duk_put_prop_string(ctx, -2, "cache");
     return 0;
 }
@@ -402,7 +402,7 @@ static duk_ret_t lamina_eval_call(duk_context *ctx, void *udata) {
     if (!duk_is_function(ctx, 3)) {
         duk_pop(ctx);
         if (heap->cached >= 256) {  // a fresh cache once it holds many sources
-            duk_push_object(ctx);
+            duk_push_bare_object(ctx);
             duk_put_prop_string(ctx, 0, "cache");
             duk_get_prop_string(ctx, 0, "cache");
             duk_replace(ctx, 1);

@@ -404,6 +404,10 @@ var lengthLimit = 1 << 22;
             var n = +Object(this).length;
             if (n > lengthLimit) throw new RangeError('Array.prototype.' + name + ' on ' + n + ' elements: expressions allow ' + lengthLimit);
         }
+        if (name === 'concat') for (var i = 0; i < arguments.length; i++) {
+            if (isArray(arguments[i]) && arguments[i].length > lengthLimit)
+                throw new RangeError('Array.prototype.concat of ' + arguments[i].length + ' elements: expressions allow ' + lengthLimit);
+        }
         return original.apply(this, arguments);
     }, writable: true, configurable: true });
 });
@@ -451,8 +455,9 @@ Object.keys(builtins).forEach(function (name) {
  ['speed', function () { return speedAtTime(S.time); }]].forEach(function (entry) {
     Object.defineProperty(G, entry[0], { get: entry[1], configurable: false, enumerable: false });
 });
-G.time = 0;
-G.value = 0;
+['time', 'value', '$bm_rt'].forEach(function (name) {
+    Object.defineProperty(G, name, { value: undefined, writable: true, configurable: false, enumerable: false });
+});
 [thisProperty, thisComp, thisLayer, Math, JSON, Object, Object.prototype, Array, Array.prototype, String,
  String.prototype, Number, Number.prototype, Boolean, Boolean.prototype, Function, Function.prototype, Error,
  Error.prototype, TypeError, TypeError.prototype, RangeError, RangeError.prototype, ReferenceError,
@@ -477,9 +482,13 @@ function begin(time, fr, w, h, dur, index, inP, outP, nL, layerName, prop, value
     reseed(0, false);
     G.time = S.time;
     G.value = S.value;
+    G.$bm_rt = undefined;
+    // An earlier expression can have made $bm_rt read-only (writable: false is the one change a non-configurable
+    // property allows): then its old value is no answer.
+    S.bmUsable = G.$bm_rt === undefined;
 }
 function end(completion) {
-    var result = G.$bm_rt;
+    var result = S.bmUsable ? G.$bm_rt : undefined;
     return result !== undefined ? result : completion;
 }
 return { begin: begin, end: end, cleanup: cleanup };

@@ -373,6 +373,18 @@ final class FakeHost: ExpressionHost {
         #expect(try eval("2") == [2])
         #expect(try eval("linear = 5; Math.sin = null; linear(0.5, 0, 1, 0, 10) + Math.sin(0)") == [5])
         #expect(try eval("Array.prototype.sum = 1; [].sum === undefined") == [1])
+        // time, value and $bm_rt stay the engine's: no expression makes them accessors or read-only for the next.
+        #expect(error("Object.defineProperty(this, 'time', {get: function () { return 99; }})") != nil)
+        #expect(try eval("time", at: 1.5) == [1.5])
+        #expect(try eval("Object.defineProperty(this, '$bm_rt', {value: 7, writable: false}); 3") == [7])
+        #expect(try eval("var $bm_rt; $bm_rt = 8; 4") == [4])
+        #expect(try eval("5") == [5])
+        // Sources that are names of Object.prototype's members are compiled like any other.
+        guard case .badResult(let proto) = error("toString") else { Issue.record("toString"); return }
+        #expect(proto.contains("a function"), "\(proto)")
+        #expect(try eval("typeof __proto__ == 'object'") == [1])
+        #expect(try eval("typeof __proto__ == 'object'") == [1])
+        #expect(error("var a = []; a.length = 4e9; [].concat(a)") != nil)
         // Native loops over huge array-likes are refused rather than run past the deadline.
         guard case .runtime(let message) = error("Array.prototype.indexOf.call({length: 4e9}, 1)") else {
             Issue.record("no refusal"); return
