@@ -367,8 +367,12 @@ function layerInterface(byIndex, ref, current) {
                                               enumerable: true });
     Object.defineProperty(layer, 'outPoint', { get: function () { return current ? S.outP : read('outPoint')[0]; },
                                                enumerable: true });
-    return layer;
+    Object.freeze(transform);
+    return Object.freeze(layer);  // shared by later evaluations (below): nobody may change it
 }
+// The layer objects, kept across evaluations (they read the time and the host when asked): making one costs
+// more than a plain evaluation.
+var layerCache = Object.create(null), layerCacheSize = 0;
 var thisLayer = {};
 (function () {
     var current = null, currentIndex = -1;
@@ -388,7 +392,13 @@ var thisComp = {
         if (!byIndex) ref = String(ref);
         if (native.layer(byIndex, ref, 'position', S.time) === undefined)
             throw new ReferenceError('thisComp.layer(' + (byIndex ? ref : '"' + ref + '"') + '): the comp has no such layer');
-        return layerInterface(byIndex, ref, false);
+        var key = (byIndex ? 'i' : 'n') + ref, layer = layerCache[key];
+        if (layer === undefined) {
+            if (layerCacheSize >= 64) { layerCache = Object.create(null); layerCacheSize = 0; }
+            layer = layerCache[key] = layerInterface(byIndex, ref, false);
+            layerCacheSize++;
+        }
+        return layer;
     },
     get width() { return S.w; },
     get height() { return S.h; },

@@ -215,6 +215,10 @@ final class FakeHost: ExpressionHost {
         #expect(try eval("thisLayer.transform.position", at: 2) == [10, 7])
         #expect(try eval("[thisLayer.index, thisLayer.inPoint, thisLayer.outPoint, index]") == [2, 0, 4, 2])
         #expect(try eval("thisLayer.name == 'Mover'") == [1])
+        // The layer objects are shared by evaluations, and nobody can change them.
+        #expect(try eval("thisComp.layer(1).transform.position = 5; thisComp.layer(1).foo = 1; thisComp.layer(1).transform.position", at: 1)
+                == [110, 200])
+        #expect(try eval("thisLayer.transform.extra = 1; thisLayer.transform.extra === undefined") == [1])
         #expect(try eval("transform.rotation") == [90])
         // The host was asked by name and by index at the expression's time.
         _ = try eval("thisComp.layer('Target').position", at: 1.25)
