@@ -44,6 +44,8 @@ static void lamina_duk_fatal(void *udata, const char *message) __attribute__((no
 
 #include "CDuktape.h"
 
+static void lamina_global_table(duk_context *ctx, duk_uint32_t *entries, duk_uint32_t *array);
+
 // Every block carries this header: its size for the byte count, and links so that a heap abandoned after a
 // fatal error can be freed without asking Duktape.
 typedef struct lamina_block {
@@ -66,6 +68,7 @@ struct lamina_duk {
     const lamina_duk_host *host;
     int cached;
     size_t baseline;  // the bytes after the prelude
+    duk_uint32_t global_entries, global_array;  // the global object's property table after the last cleanup
     double scratch[LAMINA_SCRATCH];
     char name_scratch[1024];
 };
@@ -262,7 +265,7 @@ static duk_ret_t lamina_setup(duk_context *ctx, void *udata) {
     duk_put_prop_string(ctx, -2, "end");
     duk_get_prop_string(ctx, -2, "cleanup");
     duk_put_prop_string(ctx, -2, "cleanup");
-    duk_push_object(ctx);
+    duk_push_bare_object(ctx);  // no prototype: sources such as "toString" or "__proto__" are keys like any other
     duk_put_prop_string(ctx, -2, "cache");
     return 0;
 }
@@ -302,6 +305,7 @@ lamina_duk *lamina_duk_create(size_t memory_limit, const char *prelude, size_t p
     duk_set_top(heap->ctx, 0);
     duk_gc(heap->ctx, 0);
     heap->baseline = heap->allocated;
+    lamina_global_table(heap->ctx, &heap->global_entries, &heap->global_array);
     lamina_current = saved;
     return heap;
 }
@@ -402,7 +406,7 @@ static duk_ret_t lamina_eval_call(duk_context *ctx, void *udata) {
     if (!duk_is_function(ctx, 3)) {
         duk_pop(ctx);
         if (heap->cached >= 256) {  // a fresh cache once it holds many sources
-            duk_push_object(ctx);
+            duk_push_bare_object(ctx);
             duk_put_prop_string(ctx, 0, "cache");
             duk_get_prop_string(ctx, 0, "cache");
             duk_replace(ctx, 1);
@@ -460,11 +464,23 @@ static duk_ret_t lamina_eval_call(duk_context *ctx, void *udata) {
     return 0;
 }
 
+// Whether the global object's property table has grown since the last cleanup: Duktape appends new properties
+// at e_next (deleted ones leave holes until the table is compacted) and grows the array part for indices.
+static void lamina_global_table(duk_context *ctx, duk_uint32_t *entries, duk_uint32_t *array) {
+    duk_hobject *global = ((duk_hthread *)ctx)->builtins[DUK_BIDX_GLOBAL];
+    *entries = (duk_uint32_t)DUK_HOBJECT_GET_ENEXT(global);
+    *array = (duk_uint32_t)DUK_HOBJECT_GET_ASIZE(global);
+}
+
 static duk_ret_t lamina_cleanup(duk_context *ctx, void *udata) {
-    (void)udata;
+    lamina_duk *heap = udata;
+    duk_uint32_t entries, array;
+    lamina_global_table(ctx, &entries, &array);
     duk_push_global_stash(ctx);
     duk_get_prop_string(ctx, -1, "cleanup");
-    duk_call(ctx, 0);
+    duk_push_boolean(ctx, entries != heap->global_entries || array != heap->global_array);
+    duk_call(ctx, 1);
+    lamina_global_table(ctx, &heap->global_entries, &heap->global_array);
     return 0;
 }
 
@@ -566,7 +582,7 @@ int lamina_duk_evaluate(lamina_duk *heap, const char *source, size_t source_leng
     duk_set_top(ctx, 0);
     // Housekeeping outside the deadline, so that one expression's leftovers do not cost the next one time: the
     // globals it made go (no expression code runs in that), and its garbage when there is much of it.
-    if (duk_safe_call(ctx, lamina_cleanup, NULL, 0, 1) != DUK_EXEC_SUCCESS && code == LAMINA_DUK_OK) {
+    if (duk_safe_call(ctx, lamina_cleanup, heap, 0, 1) != DUK_EXEC_SUCCESS && code == LAMINA_DUK_OK) {
         code = heap->refused ? LAMINA_DUK_MEMORY : LAMINA_DUK_RUNTIME;
         lamina_copy(message, message_capacity, "the environment could not be reset after the expression");
     }

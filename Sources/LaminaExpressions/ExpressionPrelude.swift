@@ -2,7 +2,7 @@
 /// language as lottie-web provides it, over the native bridge `lamina_duktape.c` passes in (`valueAt`,
 /// `keyTimes`, `layer`, `layerName`). Its value is a function of that bridge returning the hooks the C side
 /// calls around each evaluation: `begin(time, frameRate, compWidth, compHeight, compDuration, layerIndex,
-/// inPoint, outPoint, numLayers, layerName, propertyName, value)`, `end(completionValue)`, and `cleanup()` after it.
+/// inPoint, outPoint, numLayers, layerName, propertyName, value)`, `end(completionValue)`, and `cleanup(all)` after it.
 ///
 /// Times are seconds throughout (lottie-web counts frames inside; the results are the same).
 let expressionPrelude = #"""
@@ -11,10 +11,7 @@ var S = { time: 0, fr: 30, w: 0, h: 0, dur: 0, index: 0, inP: 0, outP: 0, nL: 0,
           value: 0, valueArr: [0], keys: null, seed: 0, rng: 0 };
 var isArray = Array.isArray, floor = Math.floor, abs = Math.abs, sqrt = Math.sqrt;
 
-function imul(a, b) {
-    var ah = (a >>> 16) & 0xffff, al = a & 0xffff, bh = (b >>> 16) & 0xffff, bl = b & 0xffff;
-    return ((al * bl) + ((((ah * bl + al * bh) << 16) >>> 0)) | 0);
-}
+var imul = Math.imul;  // exact 32-bit integer multiplication: the same on every machine
 function fmix(h) {
     h ^= h >>> 16; h = imul(h, 0x85ebca6b); h ^= h >>> 13; h = imul(h, 0xc2b2ae35); h ^= h >>> 16;
     return h >>> 0;
@@ -25,9 +22,9 @@ function hash() {
         var k = +arguments[i]; if (k !== k) k = 0;
         var lo = k >>> 0, hi = floor(k / 4294967296) >>> 0;
         h = fmix(((h ^ lo) + 0x9e3779b9) | 0);
-        h = fmix(((h ^ hi) + 0x7f4a7c15) | 0);
+        if (hi !== 0) h = fmix(((h ^ hi) + 0x7f4a7c15) | 0);
     }
-    return h >>> 0;
+    return h;
 }
 function stringHash(s) {
     var h = 0x811c9dc5;
@@ -155,10 +152,18 @@ var linear = interpolator(null), ease = interpolator(easeInOutCurve);
 var easeIn = interpolator(easeInCurve), easeOut = interpolator(easeOutCurve);
 
 // Random numbers: the same sequence for a property, a seed and a frame on every run and machine.
+// The property's seed, made when an expression first asks for randomness (hashing costs more than the rest of
+// a plain evaluation).
+function seed() {
+    if (S.seed === -1) S.seed = hash(stringHash(S.layerName), S.index, stringHash(S.prop));
+    return S.seed;
+}
 function reseed(userSeed, timeless) {
-    S.rng = hash(S.seed, userSeed, timeless ? -1 : Math.round(S.time * S.fr)) | 0;
+    S.rng = hash(seed(), userSeed, timeless ? -1 : Math.round(S.time * S.fr)) | 0;
+    S.rngReady = true;
 }
 function nextUnit() {
+    if (!S.rngReady) reseed(0, false);
     S.rng = (S.rng + 0x6d2b79f5) | 0;
     var t = S.rng;
     t = imul(t ^ (t >>> 15), t | 1);
@@ -191,8 +196,8 @@ function seedRandom(n, timeless) { reseed(+n || 0, !!timeless); }
 // Smooth value noise in -1...1 for wiggle: hashed lattice values, smoothstep between them.
 function noise(x, dimension, octave) {
     var i = floor(x), f = x - i, u = f * f * (3 - 2 * f);
-    var a = hash(S.seed, dimension, octave, i) / 2147483648 - 1;
-    var b = hash(S.seed, dimension, octave, i + 1) / 2147483648 - 1;
+    var s = seed(), a = hash(s, dimension, octave, i) / 2147483648 - 1;
+    var b = hash(s, dimension, octave, i + 1) / 2147483648 - 1;
     return a + (b - a) * u;
 }
 function wiggle(freq, amp, octaves, ampMult, t) {
@@ -362,8 +367,12 @@ function layerInterface(byIndex, ref, current) {
                                               enumerable: true });
     Object.defineProperty(layer, 'outPoint', { get: function () { return current ? S.outP : read('outPoint')[0]; },
                                                enumerable: true });
-    return layer;
+    Object.freeze(transform);
+    return Object.freeze(layer);  // shared by later evaluations (below): nobody may change it
 }
+// The layer objects, kept across evaluations (they read the time and the host when asked): making one costs
+// more than a plain evaluation.
+var layerCache = Object.create(null), layerCacheSize = 0;
 var thisLayer = {};
 (function () {
     var current = null, currentIndex = -1;
@@ -383,7 +392,13 @@ var thisComp = {
         if (!byIndex) ref = String(ref);
         if (native.layer(byIndex, ref, 'position', S.time) === undefined)
             throw new ReferenceError('thisComp.layer(' + (byIndex ? ref : '"' + ref + '"') + '): the comp has no such layer');
-        return layerInterface(byIndex, ref, false);
+        var key = (byIndex ? 'i' : 'n') + ref, layer = layerCache[key];
+        if (layer === undefined) {
+            if (layerCacheSize >= 64) { layerCache = Object.create(null); layerCacheSize = 0; }
+            layer = layerCache[key] = layerInterface(byIndex, ref, false);
+            layerCacheSize++;
+        }
+        return layer;
     },
     get width() { return S.w; },
     get height() { return S.h; },
@@ -403,6 +418,10 @@ var lengthLimit = 1 << 22;
         if (this !== null && this !== undefined) {
             var n = +Object(this).length;
             if (n > lengthLimit) throw new RangeError('Array.prototype.' + name + ' on ' + n + ' elements: expressions allow ' + lengthLimit);
+        }
+        if (name === 'concat') for (var i = 0; i < arguments.length; i++) {
+            if (isArray(arguments[i]) && arguments[i].length > lengthLimit)
+                throw new RangeError('Array.prototype.concat of ' + arguments[i].length + ' elements: expressions allow ' + lengthLimit);
         }
         return original.apply(this, arguments);
     }, writable: true, configurable: true });
@@ -451,8 +470,9 @@ Object.keys(builtins).forEach(function (name) {
  ['speed', function () { return speedAtTime(S.time); }]].forEach(function (entry) {
     Object.defineProperty(G, entry[0], { get: entry[1], configurable: false, enumerable: false });
 });
-G.time = 0;
-G.value = 0;
+['time', 'value', '$bm_rt'].forEach(function (name) {
+    Object.defineProperty(G, name, { value: undefined, writable: true, configurable: false, enumerable: false });
+});
 [thisProperty, thisComp, thisLayer, Math, JSON, Object, Object.prototype, Array, Array.prototype, String,
  String.prototype, Number, Number.prototype, Boolean, Boolean.prototype, Function, Function.prototype, Error,
  Error.prototype, TypeError, TypeError.prototype, RangeError, RangeError.prototype, ReferenceError,
@@ -463,8 +483,12 @@ var baseline = {};
 Object.getOwnPropertyNames(G).forEach(function (name) { baseline[name] = true; });
 Object.freeze(baseline);
 
-// After each evaluation: the globals it made go, so that the next sees only the builtins.
-function cleanup() {
+// After each evaluation: the globals it made go, so that the next sees only the builtins. The builtins are not
+// enumerable, so a for-in sees only what expressions made with var or by assigning; `all` (the C side saw the
+// global object's property table grow) looks at every own name, which costs more.
+function cleanup(all) {
+    for (var name in G) if (baseline[name] !== true) delete G[name];
+    if (!all) return;
     var names = Object.getOwnPropertyNames(G);
     for (var i = 0; i < names.length; i++) if (baseline[names[i]] !== true) delete G[names[i]];
 }
@@ -473,13 +497,17 @@ function begin(time, fr, w, h, dur, index, inP, outP, nL, layerName, prop, value
     S.outP = outP; S.nL = nL; S.layerName = layerName; S.prop = prop; S.keys = null;
     S.valueArr = valueArr.length ? valueArr : [0];
     S.value = scalar(S.valueArr);
-    S.seed = hash(stringHash(layerName), index, stringHash(prop));
-    reseed(0, false);
+    S.seed = -1;
+    S.rngReady = false;
     G.time = S.time;
     G.value = S.value;
+    G.$bm_rt = undefined;
+    // An earlier expression can have made $bm_rt read-only (writable: false is the one change a non-configurable
+    // property allows): then its old value is no answer.
+    S.bmUsable = G.$bm_rt === undefined;
 }
 function end(completion) {
-    var result = G.$bm_rt;
+    var result = S.bmUsable ? G.$bm_rt : undefined;
     return result !== undefined ? result : completion;
 }
 return { begin: begin, end: end, cleanup: cleanup };

@@ -215,6 +215,10 @@ final class FakeHost: ExpressionHost {
         #expect(try eval("thisLayer.transform.position", at: 2) == [10, 7])
         #expect(try eval("[thisLayer.index, thisLayer.inPoint, thisLayer.outPoint, index]") == [2, 0, 4, 2])
         #expect(try eval("thisLayer.name == 'Mover'") == [1])
+        // The layer objects are shared by evaluations, and nobody can change them.
+        #expect(try eval("thisComp.layer(1).transform.position = 5; thisComp.layer(1).foo = 1; thisComp.layer(1).transform.position", at: 1)
+                == [110, 200])
+        #expect(try eval("thisLayer.transform.extra = 1; thisLayer.transform.extra === undefined") == [1])
         #expect(try eval("transform.rotation") == [90])
         // The host was asked by name and by index at the expression's time.
         _ = try eval("thisComp.layer('Target').position", at: 1.25)
@@ -369,10 +373,24 @@ final class FakeHost: ExpressionHost {
         // A global one expression makes is gone for the next; builtins stay as they are.
         #expect(try eval("leak = 5; 1") == [1])
         #expect(try eval("typeof leak == 'undefined'") == [1])
+        #expect(try eval("this[3] = 1; Object.defineProperty(this, 'hidden', {value: 2, configurable: true}); 1") == [1])
+        #expect(try eval("typeof hidden == 'undefined' && this[3] === undefined") == [1])
         #expect(try eval("var $bm_rt = 9; 1") == [9])
         #expect(try eval("2") == [2])
         #expect(try eval("linear = 5; Math.sin = null; linear(0.5, 0, 1, 0, 10) + Math.sin(0)") == [5])
         #expect(try eval("Array.prototype.sum = 1; [].sum === undefined") == [1])
+        // time, value and $bm_rt stay the engine's: no expression makes them accessors or read-only for the next.
+        #expect(error("Object.defineProperty(this, 'time', {get: function () { return 99; }})") != nil)
+        #expect(try eval("time", at: 1.5) == [1.5])
+        #expect(try eval("Object.defineProperty(this, '$bm_rt', {value: 7, writable: false}); 3") == [7])
+        #expect(try eval("var $bm_rt; $bm_rt = 8; 4") == [4])
+        #expect(try eval("5") == [5])
+        // Sources that are names of Object.prototype's members are compiled like any other.
+        guard case .badResult(let proto) = error("toString") else { Issue.record("toString"); return }
+        #expect(proto.contains("a function"), "\(proto)")
+        #expect(try eval("typeof __proto__ == 'object'") == [1])
+        #expect(try eval("typeof __proto__ == 'object'") == [1])
+        #expect(error("var a = []; a.length = 4e9; [].concat(a)") != nil)
         // Native loops over huge array-likes are refused rather than run past the deadline.
         guard case .runtime(let message) = error("Array.prototype.indexOf.call({length: 4e9}, 1)") else {
             Issue.record("no refusal"); return
@@ -397,7 +415,7 @@ final class FakeHost: ExpressionHost {
         var first: [Double] = []
         for frame in 0..<10 { first = try cached.evaluate(source, value: [0], context: context(2 + Double(frame) / 25), host: host) }
         let bytes = cached.heapBytes
-        #expect(bytes > 0)
+        #expect(bytes > 0 && bytes < 512 << 10, "the builtins take \(bytes) bytes")
         for frame in 0..<1000 {
             let result = try cached.evaluate(source, value: [0], context: context(2 + Double(frame % 10) / 25), host: host)
             if frame == 9 { #expect(result == first) }
