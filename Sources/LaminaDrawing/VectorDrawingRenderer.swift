@@ -254,6 +254,13 @@ final class VectorDrawingRenderer {
         let blur = group.blur.isFinite && group.blur > 0 ? group.blur : 0
         let plain = opacity == 1 && group.operator == .over && group.mask == nil && group.colorFilter == nil
             && blur == 0 && group.shadow == nil
+        // A faded group of one fill, stroke or image needs no canvas of its own: its paint takes the opacity
+        // (the same pixels: nothing inside it overlaps).
+        if !plain, opacity > 0, group.operator == .over, group.mask == nil, group.colorFilter == nil, blur == 0,
+           group.shadow == nil, group.transform.isUsable, let faded = Self.faded(group.items, by: opacity) {
+            try draw(faded, on: canvas, transform: inner, depth: depth)
+            return
+        }
         if plain {
             guard group.transform.isUsable else { return }
             try draw(group.items, on: canvas, transform: inner, depth: depth)
@@ -322,6 +329,42 @@ final class VectorDrawingRenderer {
             cairo_paint(cr)
         }
         cairo_restore(cr)
+    }
+}
+
+extension VectorDrawingRenderer {
+    /// `items` with `opacity` folded into their paint, when they are one fill, stroke or image (inside groups
+    /// that only move or fade it); nil otherwise.
+    static func faded(_ items: [VectorDrawing.Item], by opacity: Double) -> [VectorDrawing.Item]? {
+        guard items.count == 1 else { return nil }
+        switch items[0] {
+        case .fill(let path, let paint, let rule): return [.fill(path, paint.faded(by: opacity), rule)]
+        case .stroke(let path, let paint, let style): return [.stroke(path, paint.faded(by: opacity), style)]
+        case .image(let image, let rect, let alpha): return [.image(image, rect: rect, opacity: alpha * opacity)]
+        case .group(let inner):
+            let innerOpacity = inner.opacity.isFinite ? min(max(inner.opacity, 0), 1) : 0
+            guard inner.operator == .over, inner.mask == nil, inner.colorFilter == nil,
+                  !(inner.blur.isFinite && inner.blur > 0), inner.shadow == nil,
+                  let items = faded(inner.items, by: opacity * innerOpacity) else { return nil }
+            return [.group(VectorDrawing.Group(items: items, transform: inner.transform))]
+        case .text: return nil
+        }
+    }
+}
+
+extension VectorDrawing.Paint {
+    /// The paint at `factor` times its opacity.
+    func faded(by factor: Double) -> VectorDrawing.Paint {
+        switch self {
+        case .color(var c):
+            c.alpha *= factor
+            return .color(c)
+        case .linear(let stops, let start, let end, let opacity):
+            return .linear(stops: stops, start: start, end: end, opacity: opacity * factor)
+        case .radial(let stops, let center, let end, let highlight, let angle, let opacity):
+            return .radial(stops: stops, center: center, end: end, highlight: highlight, angle: angle,
+                           opacity: opacity * factor)
+        }
     }
 }
 

@@ -40,21 +40,25 @@ public enum RawFrameWriter {
             let red = format == .rgba ? 0 : 2, blue = 2 - red
             var data = Data(count: image.width * image.height * 4)
             data.withUnsafeMutableBytes { buffer in
-                let out = buffer.bindMemory(to: UInt8.self).baseAddress!
+                // Data(count:) is zeroed: a clear pixel (most of a Lottie frame) is skipped; an opaque one needs no
+                // division; each pixel is one 32-bit store.
+                let out = buffer.bindMemory(to: UInt32.self).baseAddress!
                 for row in 0..<image.height {
                     let words = (UnsafeRawPointer(image.baseAddress) + row * image.bytesPerRow)
                         .assumingMemoryBound(to: UInt32.self)
-                    let line = out + row * image.width * 4
+                    let line = out + row * image.width
                     for x in 0..<image.width {
                         let word = words[x]
-                        let pixel = word >> 24 == 255
-                            ? RGBA8(r: UInt8(truncatingIfNeeded: word >> 16), g: UInt8(truncatingIfNeeded: word >> 8),
-                                    b: UInt8(truncatingIfNeeded: word), a: 255)
-                            : Image.straight(word)
-                        line[4 * x + red] = pixel.r
-                        line[4 * x + 1] = pixel.g
-                        line[4 * x + blue] = pixel.b
-                        line[4 * x + 3] = pixel.a
+                        if word == 0 { continue }
+                        let r: UInt32, g: UInt32, b: UInt32, a = word >> 24
+                        if a == 255 {
+                            (r, g, b) = ((word >> 16) & 0xFF, (word >> 8) & 0xFF, word & 0xFF)
+                        } else {
+                            let pixel = Image.straight(word)
+                            (r, g, b) = (UInt32(pixel.r), UInt32(pixel.g), UInt32(pixel.b))
+                        }
+                        let (first, third) = red == 0 ? (r, b) : (b, r)
+                        line[x] = (first | g << 8 | third << 16 | a << 24).littleEndian
                     }
                 }
             }
