@@ -53,9 +53,13 @@ import Testing
     static var files: [String] { Array(Set(checks.map(\.file))).sorted() }
 
     /// Every render of one file, every renderer: probes, and parity between the renderers.
-    @Test(arguments: files)
-    func probes(_ file: String) throws {
-        let scene = try Scene.load(contentsOf: Self.folder.appendingPathComponent(file))
+    /// Both ways of building the tree: a layer per Lottie layer (play's), and one drawing layer for the whole
+    /// composition (render's and export's).
+    @Test(arguments: files, [false, true])
+    func probes(_ file: String, oneLayer: Bool) throws {
+        var options = SceneOptions()
+        options.lottie.drawsAsOneLayer = oneLayer
+        let scene = try Scene.load(contentsOf: Self.folder.appendingPathComponent(file), options: options)
         let animation = try #require(scene.lottie)
         var failures: [String] = []
         for check in Self.checks where check.file == file {
@@ -67,7 +71,7 @@ import Testing
             let time = (check.frame - animation.inFrame) / animation.frameRate
             var images: [(String, Image)] = []
             for renderer in ReferenceScenes.renderers() {
-                let name = renderer is CPURenderer ? "cpu" : "gles"
+                let name = (renderer is CPURenderer ? "cpu" : "gles") + (oneLayer ? " one layer" : "")
                 let image = try renderer.render(scene.root, scale: CGFloat(check.scale), at: time)
                 images.append((name, image))
                 for probe in check.probes {

@@ -76,7 +76,7 @@ struct Export: ParsableCommand {
             throw CLIFailure.badInput("-o - writes \(plan.format) video to stdout, which is a terminal: "
                 + "pipe it into a program (| ffmpeg -i - out.mp4) or redirect it to a file")
         }
-        let (budget, options) = try input.sceneOptions()
+        let (budget, options) = try input.sceneOptions(wholeFrames: true)
         var read = try ExportSceneSource.read(scene, options: options)
         read.background = try input.backgroundColor()
         let source = read

@@ -44,7 +44,7 @@ struct Render: ParsableCommand {
         guard time.isFinite, time >= 0 else {
             throw CLIFailure.badInput("--time must be a number of seconds, 0 or more, got \(time)")
         }
-        let (budget, options) = try input.sceneOptions()
+        let (budget, options) = try input.sceneOptions(wholeFrames: true)
         let background = try input.backgroundColor()
         var time = self.time
         if let frame, !frame.isFinite {

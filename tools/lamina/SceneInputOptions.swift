@@ -26,6 +26,9 @@ struct SceneInputOptions: ParsableArguments {
     @Flag(help: "Ignore a Lottie file's expressions: draw the keyframed values (as lottie-ios and rlottie do).")
     var noExpressions = false
 
+    @Flag(help: "Lottie files: a layer per Lottie layer (as play draws them) rather than one drawing a frame.")
+    var lottieLayers = false
+
     @Option(help: ArgumentHelp("Flatten the output over this colour (the scene is transparent where nothing is drawn).",
                                valueName: "#rrggbb, #rrggbbaa or a name such as white"))
     var background: String?
@@ -51,12 +54,15 @@ struct SceneInputOptions: ParsableArguments {
     }
 
     /// The memory budget of `--memory-limit`, and the scene options with it.
-    func sceneOptions() throws -> (budget: MemoryBudget, options: SceneOptions) {
+    /// `wholeFrames`: every frame is drawn whole (render, export), so a Lottie file is one drawing layer unless
+    /// --lottie-layers.
+    func sceneOptions(wholeFrames: Bool = false) throws -> (budget: MemoryBudget, options: SceneOptions) {
         let budget = MemoryBudget(limit: try Render.memoryLimit(memoryLimit))
         var options = SceneOptions(allowFilesOutsideSceneFolder: allowOutsideFiles, memoryBudget: budget)
         options.lottie.animationID = animation
         options.lottie.allowUnsupported = allowUnsupported
         options.lottie.evaluatesExpressions = !noExpressions
+        options.lottie.drawsAsOneLayer = wholeFrames && !lottieLayers
         return (budget, options)
     }
 }

@@ -20,6 +20,10 @@ public struct LottieOptions: Sendable {
     public var images: [String: Image] = [:]
     /// true (the default): the animation loops past its out point; false: it holds its last frame.
     public var loops = true
+    /// false (the default): a layer per Lottie layer, so live frames redraw only the layers that changed (what
+    /// `play` wants). true: the whole composition is one drawing layer, drawn as one picture a frame: faster for
+    /// `render` and `export`, where every frame is drawn whole anyway (docs/lottie.md, "The layer tree").
+    public var drawsAsOneLayer = false
 
     public init(allowUnsupported: Bool = false, animationID: String? = nil) {
         self.allowUnsupported = allowUnsupported
@@ -195,7 +199,9 @@ public final class LottieAnimation: @unchecked Sendable {
             return min(ip + f, op - 1e-6)
         }
         let diagnostics = LottieDiagnostics(fileName: fileName)
-        return LottieTreeBuilder(evaluator: evaluator, diagnostics: diagnostics, rootFrame: frame).root()
+        var builder = LottieTreeBuilder(evaluator: evaluator, diagnostics: diagnostics, rootFrame: frame)
+        builder.oneLayer = options.drawsAsOneLayer
+        return builder.root()
     }
 
     /// A scene playing the animation: its size and frame rate, the duration (op - ip) / fr.

@@ -4,7 +4,7 @@ import LaminaDrawing
 import LaminaLayers
 
 /// Lottie layers' drawings at one frame: content, masks, effects, and whole layers flattened for track mattes
-/// (docs/lottie.md, "Layers").
+/// (docs/lottie.md, "The layer tree").
 extension LottieEvaluator {
     /// The frame a layer's own properties are read at: the composition's frame (keyframe times are the
     /// composition's; a layer's start time shifts only a precomp's content, as rlottie and lottie-ios read them).
@@ -206,6 +206,26 @@ extension LottieEvaluator {
         return [.text(run)]
     }
 
+    /// Everything a composition shows at its frame `f`, bottom first, in its space: each layer flattened, mattes
+    /// applied (what one drawing layer paints for a whole composition, and what a precomp used as a matte shows).
+    func flattened(_ comp: LottieComp, _ f: Double, depth: Int = 0) -> [VectorDrawing.Item] {
+        var out: [VectorDrawing.Item] = []
+        for position in comp.layers.indices.reversed() {
+            let layer = comp.layers[position]
+            if layer.isMatteSource { continue }
+            var items = flattened(layer, in: comp, f, depth: depth)
+            if layer.matteMode != 0, !items.isEmpty, var source = comp.matte(for: position) {
+                source.hidden = false
+                let mode = Self.alphaMode(layer.matteMode)
+                items = [.group(VectorDrawing.Group(items: items, mask: VectorDrawing(
+                    items: flattened(source, in: comp, f, depth: depth), alpha: mode,
+                    extent: mode.inverts ? farExtent : nil)))]
+            }
+            out += items
+        }
+        return out
+    }
+
     /// Everything `layer` shows at composition frame `f`, in the composition's space, for use as a track matte.
     func flattened(_ layer: LottieLayer, in comp: LottieComp, _ f: Double, depth: Int = 0) -> [VectorDrawing.Item] {
         guard isVisible(layer, f), depth < 16 else { return [] }
@@ -214,21 +234,7 @@ extension LottieEvaluator {
         var items: [VectorDrawing.Item]
         if layer.type == 0 {
             guard let id = layer.refID, let child = comps[id] else { return [] }
-            let cf = childFrame(layer, f)
-            var inner: [VectorDrawing.Item] = []
-            for position in child.layers.indices.reversed() {
-                let sub = child.layers[position]
-                if sub.isMatteSource { continue }
-                var items = flattened(sub, in: child, cf, depth: depth + 1)
-                if sub.matteMode != 0, !items.isEmpty, var source = child.matte(for: position) {
-                    source.hidden = false
-                    let mode = Self.alphaMode(sub.matteMode)
-                    items = [.group(VectorDrawing.Group(items: items, mask: VectorDrawing(
-                        items: flattened(source, in: child, cf, depth: depth + 1), alpha: mode,
-                        extent: mode.inverts ? farExtent : nil)))]
-                }
-                inner += items
-            }
+            let inner = flattened(child, childFrame(layer, f), depth: depth + 1)
             let clip = VectorDrawing(items: [.fill(Path(rect: CGRect(x: 0, y: 0, width: layer.width,
                                                                       height: layer.height)), .color(.white), .winding)])
             guard let item = decorated([.group(VectorDrawing.Group(items: inner, mask: clip))], layer, f)

@@ -12,6 +12,8 @@ struct LottieTreeBuilder {
     let diagnostics: LottieDiagnostics
     /// The frame of the root composition at a layer's local time (seconds).
     let rootFrame: @Sendable (Double) -> Double
+    /// The whole composition as one drawing layer.
+    var oneLayer = false
 
     /// Precompositions nest at most this deep.
     static let maxNesting = 32
@@ -24,6 +26,20 @@ struct LottieTreeBuilder {
         container.bounds = CGRect(x: 0, y: 0, width: doc.width, height: doc.height)
         container.position = .zero
         container.name = doc.name.isEmpty ? "lottie" : doc.name
+        if oneLayer {
+            // The whole composition as one drawing (LottieOptions.drawsAsOneLayer): one picture a frame.
+            let drawing = DrawingLayer()
+            drawing.anchorPoint = .zero
+            drawing.position = .zero
+            drawing.bounds = container.bounds
+            drawing.name = container.name
+            let evaluator = self.evaluator, frame = rootFrame
+            attach({ t, state in
+                state.special = .drawing(VectorDrawing(items: evaluator.flattened(comp, frame(t))))
+            }, to: drawing)
+            container.addSublayer(drawing)
+            return container
+        }
         add(comp, to: container, frame: rootFrame, space: { _ in .identity }, nesting: [])
         return container
     }
