@@ -37,7 +37,7 @@ public enum RawFrameWriter {
         case .yuv420p:
             return YUV420Conversion.planes(of: image)
         case .rgba, .bgra:
-            let red = format == .rgba ? 0 : 2, blue = 2 - red
+            let red = format == .rgba ? 0 : 2
             var data = Data(count: image.width * image.height * 4)
             data.withUnsafeMutableBytes { buffer in
                 // Data(count:) is zeroed: a clear pixel (most of a Lottie frame) is skipped; an opaque one needs no
