@@ -162,8 +162,13 @@ public final class LottieAnimation: @unchecked Sendable {
                 }
             }
         }
+        // In a transaction of its own, committed: an implicit one would keep the throwaway layers until the
+        // thread's next commit.
+        Transaction.begin()
+        Transaction.setDisableActions(true)
         _ = LottieTreeBuilder(evaluator: evaluator, diagnostics: diagnostics, rootFrame: { _ in document.inPoint })
             .root()
+        Transaction.commit()
         features = diagnostics.features
         if !diagnostics.problems.isEmpty || (!lottie.allowUnsupported && !diagnostics.unsupported.isEmpty) {
             throw SceneError(problems: Self.sorted(diagnostics.problems + (lottie.allowUnsupported ? [] : diagnostics.unsupported)))
