@@ -28,6 +28,9 @@ public final class X11Output: DisplayOutput {
     private var windowID: UnsafeMutablePointer<Window>?
     private var closed = false
     private let log: @Sendable (String) -> Void
+    /// Set by Xlib's I/O error exit handler when the connection breaks (the server exited or dropped us): by default
+    /// Xlib would end the whole process there; Lamina throws a `DisplayError` from the next call instead.
+    private let loss = X11ConnectionLoss()
 
     /// Opens `options.device` or $DISPLAY. The window has `options.mode`'s size when one is given (a windowed
     /// kiosk for development), else the screen's.
@@ -40,6 +43,7 @@ public final class X11Output: DisplayOutput {
             throw DisplayError("X11: cannot open display \"\(name)\"")
         }
         self.display = display
+        loss.watch(display)
         let screen = XDefaultScreen(display)
         let root = XRootWindow(display, screen)
         let width = options.mode?.width ?? Int(XDisplayWidth(display, screen))
@@ -89,7 +93,8 @@ public final class X11Output: DisplayOutput {
     public func dispatchEvents() throws -> [DisplayEvent] {
         var events: [DisplayEvent] = []
         var event = XEvent()
-        while XPending(display) > 0 {
+        try checkConnection()
+        while XPending(display) > 0, !loss.isLost {
             XNextEvent(display, &event)
             switch event.type {
             case ConfigureNotify:
@@ -107,10 +112,19 @@ public final class X11Output: DisplayOutput {
                 break
             }
         }
+        try checkConnection()
         return events
     }
 
+    /// Throws when Xlib found the connection broken.
+    private func checkConnection() throws {
+        if loss.isLost {
+            throw DisplayError("x11: the connection to display \"\(displayName)\" was lost (the X server exited or closed it)")
+        }
+    }
+
     public func present(_ frame: Image, damage: DamageRegion) throws {
+        try checkConnection()
         guard frame.width == size.width, frame.height == size.height else {
             throw DisplayError("x11: a \(frame.width)x\(frame.height) frame for a \(size) window")
         }
@@ -131,6 +145,7 @@ public final class X11Output: DisplayOutput {
             lamina_XDestroyImage(image)
         }
         XSync(display, 0)
+        try checkConnection()
     }
 
     public func makeEGLWindow() throws -> EGLWindowTarget {
@@ -142,7 +157,7 @@ public final class X11Output: DisplayOutput {
                                visualID: Int32(truncatingIfNeeded: XVisualIDFromVisual(visual)))
     }
 
-    public func didSwapBuffers(damage: DamageRegion) throws {}
+    public func didSwapBuffers(damage: DamageRegion) throws { try checkConnection() }
 
     public func close() {
         guard !closed else { return }
@@ -151,6 +166,7 @@ public final class X11Output: DisplayOutput {
         XFreeGC(display, graphics)
         XDestroyWindow(display, window)
         if cursor != 0 { XFreeCursor(display, cursor) }
+        loss.unwatch(display)
         XCloseDisplay(display)
         windowID?.deallocate()
         windowID = nil
@@ -167,7 +183,12 @@ public final class X11Output: DisplayOutput {
         guard let display = XOpenDisplay(name) else {
             return [OutputProbe(kind: .x11, usable: false, detail: "cannot open display \"\(name)\"")]
         }
-        defer { XCloseDisplay(display) }
+        let loss = X11ConnectionLoss()
+        loss.watch(display)
+        defer {
+            loss.unwatch(display)
+            XCloseDisplay(display)
+        }
         let screen = XDefaultScreen(display)
         var major: Int32 = 0, minor: Int32 = 0, pixmaps: Int32 = 0
         let shm = XShmQueryVersion(display, &major, &minor, &pixmaps) != 0
@@ -176,4 +197,52 @@ public final class X11Output: DisplayOutput {
                                 + "\(XDisplayHeight(display, screen)), depth \(XDefaultDepth(display, screen)), "
                                 + (shm ? "MIT-SHM \(major).\(minor)" : "no MIT-SHM (XPutImage)"))]
     }
+}
+
+/// Catches the loss of an X connection. Xlib first calls the process-wide I/O error handler, whose default prints
+/// "X connection to :N broken" and calls exit(1), then (libX11 1.7 and later) the connection's exit handler, whose
+/// default exits too: a kiosk whose X server restarts, or a test whose Xvfb stops first, would end the whole process
+/// with no message of Lamina's. For Lamina's own connections the process-wide handler (installed once, passing any
+/// other connection to the handler it replaced) only returns, and the exit handler records the loss; Xlib then marks
+/// the connection dead, its later calls return without I/O, and XCloseDisplay frees it.
+final class X11ConnectionLoss: @unchecked Sendable {
+    private let flag = LockedFlag()
+
+    var isLost: Bool { flag.isSet }
+
+    /// Installs the handlers for `display`; `self` must outlive the connection (the output keeps it).
+    func watch(_ display: OpaquePointer) {
+        Self.installProcessHandler
+        Self.lock.withLock { _ = Self.watched.insert(UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(display)))) }
+        XSetIOErrorExitHandler(display, { display, data in
+            if let display { X11ConnectionLoss.forget(display) }
+            guard let data else { return }
+            Unmanaged<X11ConnectionLoss>.fromOpaque(data).takeUnretainedValue().flag.set()
+        }, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    /// Before XCloseDisplay: a later connection at the same address is not Lamina's until watched.
+    func unwatch(_ display: OpaquePointer) { Self.forget(display) }
+
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var watched: Set<UInt> = []
+    nonisolated(unsafe) private static var previous: XIOErrorHandler?
+
+    private static func forget(_ display: OpaquePointer) {
+        lock.withLock { _ = watched.remove(UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(display)))) }
+    }
+
+    private static let installProcessHandler: Void = {
+        let replaced = XSetIOErrorHandler { display in
+            guard let display else { return 0 }
+            let key = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(display)))
+            let (ours, previous) = X11ConnectionLoss.lock.withLock {
+                (X11ConnectionLoss.watched.contains(key), X11ConnectionLoss.previous)
+            }
+            // Lamina's connection: return, so that Xlib calls its exit handler above instead of exiting.
+            if ours { return 0 }
+            return previous?(display) ?? 0
+        }
+        lock.withLock { previous = replaced }
+    }()
 }

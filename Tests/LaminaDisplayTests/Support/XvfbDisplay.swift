@@ -68,6 +68,9 @@ final class XvfbDisplay: @unchecked Sendable {
         return seen
     }
 
+    /// Ends the X server now (a kiosk's server exiting under it).
+    func stopServer() { server.stop() }
+
     deinit {
         server.stop()
         try? FileManager.default.removeItem(at: folder)
