@@ -16,8 +16,8 @@ public final class RetainedFrames: @unchecked Sendable {
     }
 
     private var buffers: [Buffer] = []
-    /// The plans drawn, newest last, with their damage: how far back a buffer can be brought up to date.
-    private var history: [(identity: UInt64, damage: PlanDamage?)] = []
+    /// The plans drawn, keyed by identity, with their damage: how far back a buffer can be brought up to date.
+    private var history: DamageRing
     /// Buffers kept at most (two: the frame on screen and the one being drawn).
     public let bufferLimit: Int
     /// Plans remembered: a buffer older than this many frames is drawn whole.
@@ -26,6 +26,7 @@ public final class RetainedFrames: @unchecked Sendable {
     public init(bufferLimit: Int = 2, historyLimit: Int = 8) {
         self.bufferLimit = max(1, bufferLimit)
         self.historyLimit = max(2, historyLimit)
+        history = DamageRing(limit: self.historyLimit)
     }
 
     /// The images kept (for tests).
@@ -35,8 +36,8 @@ public final class RetainedFrames: @unchecked Sendable {
     /// its pixels are those of `renderer.render(plan)`. A plan without an identity is drawn into a new image.
     public func render(_ plan: RenderPlan, with renderer: Renderer) throws -> Image {
         guard plan.identity != 0 else { return try renderer.render(plan) }
-        history.append((plan.identity, plan.damage))
-        if history.count > historyLimit { history.removeFirst(history.count - historyLimit) }
+        history.add(plan.damage?.region, width: plan.width, height: plan.height, frame: plan.identity,
+                    since: plan.damage?.since ?? 0)
         buffers.removeAll { $0.image.width != plan.width || $0.image.height != plan.height }
         // A buffer the caller let go: the one with the least to redraw.
         var best: (index: Int, region: DamageRegion?)?
@@ -81,18 +82,7 @@ public final class RetainedFrames: @unchecked Sendable {
     /// What differs between the picture of plan `identity` and the newest plan drawn: the union of the damage of the
     /// plans since; nil when the chain of plans does not reach back to it.
     func stale(since identity: UInt64) -> DamageRegion? {
-        var region = DamageRegion()
-        var index = history.count - 1
-        while index >= 0 {
-            let entry = history[index]
-            if entry.identity == identity { return region }
-            guard let damage = entry.damage else { return nil }
-            region.formUnion(damage.region)
-            if damage.since == identity { return region }
-            guard index > 0, history[index - 1].identity == damage.since else { return nil }
-            index -= 1
-        }
-        return nil
+        history.staleRegion(since: identity)
     }
 
     private static func area(_ region: DamageRegion?, _ plan: RenderPlan) -> Int {

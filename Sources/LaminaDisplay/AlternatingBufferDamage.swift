@@ -1,23 +1,18 @@
 import LaminaCore
 
-/// What to copy into the back one of two scanout buffers that take turns (DRM dumb buffers, fbdev's two halves).
-/// The back buffer last got the frame before the previous one, so it lacks this frame's damage and the previous
-/// frame's: the union of the two is copied. A buffer never filled gets the whole frame.
+/// What to copy into the back one of two scanout buffers that take turns (DRM dumb buffers, fbdev's two halves):
+/// the damage of the frames since the frame the buffer last got, from the output's `DamageRing` (the frame before the
+/// previous one, so this frame's damage and the previous frame's). A buffer never filled gets the whole frame.
 struct AlternatingBufferDamage {
-    private var previous = DamageRegion()
-    private var filled = [false, false]
+    private var ring = DamageRing(limit: 4)
+    /// The frame each buffer holds.
+    private var held: [UInt64?] = [nil, nil]
 
     /// The region to copy into `buffer` (0 or 1) for a frame of `size` whose damage is `damage`.
     mutating func region(for buffer: Int, damage: DamageRegion, size: PixelSize) -> DamageRegion {
-        var region: DamageRegion
-        if filled[buffer] {
-            region = damage
-            region.formUnion(previous)
-        } else {
-            region = .full(width: size.width, height: size.height)
-            filled[buffer] = true
-        }
-        previous = damage
-        return region.clipped(to: PixelBox(x0: 0, y0: 0, x1: size.width, y1: size.height))
+        let frame = ring.add(damage, width: size.width, height: size.height)
+        let region = ring.damage(since: held[buffer])
+        held[buffer] = frame
+        return region
     }
 }

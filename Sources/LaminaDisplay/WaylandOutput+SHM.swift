@@ -28,10 +28,10 @@ extension WaylandOutput {
         }
         let damage = damage.clipped(to: bounds)
         guard !damage.isEmpty else { return }
-        for buffer in buffers { buffer.staleDamage.formUnion(damage) }
+        let key = bufferDamage.add(damage, width: frame.width, height: frame.height)
 
         let buffer = try freeBuffer(shm: shm, width: frame.width, height: frame.height)
-        buffer.update(from: frame)
+        buffer.update(from: frame, stale: bufferDamage.damage(since: buffer.frame), key: key)
         wl_surface_attach(surface, buffer.buffer, 0, 0)
         for rect in damage.rects where !rect.isEmpty {
             if connection.compositorVersion >= 4 {

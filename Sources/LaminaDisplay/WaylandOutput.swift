@@ -54,6 +54,8 @@ public final class WaylandOutput: DisplayOutput {
     var retiredBuffers: [WaylandShmBuffer] = []
     /// The buffer of the frame presented last (for tests: it must hold the whole frame).
     var lastBuffer: WaylandShmBuffer?
+    /// The damage of the frames presented through `buffers`: what each buffer lacks (docs/architecture.md, "Damage").
+    var bufferDamage = DamageRing()
     /// The GPU path's window (wl_egl_window*).
     var eglWindow: OpaquePointer?
     private var isClosed = false

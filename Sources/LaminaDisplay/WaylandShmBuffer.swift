@@ -5,7 +5,7 @@ import LaminaCore
 
 /// One wl_shm buffer of the CPU path: an anonymous shared-memory file (memfd) mapped here and by the compositor,
 /// XRGB8888 (Lamina's premultiplied BGRA words read as little-endian ARGB8888, the alpha ignored so the window is
-/// opaque whatever the scene's background), with the damage it has missed since it was last written.
+/// opaque whatever the scene's background), with the frame it holds (its key in the output's `DamageRing`).
 final class WaylandShmBuffer {
     let width: Int
     let height: Int
@@ -16,9 +16,9 @@ final class WaylandShmBuffer {
     private(set) var buffer: OpaquePointer?
     /// Attached and committed, not yet released by the compositor: must not be written.
     var busy = false
-    /// What changed in the frames presented since this buffer was last written: what must be copied into it before
-    /// it is shown again (the other buffer was shown in between).
-    var staleDamage: DamageRegion
+    /// The frame whose pixels the buffer holds (nil: none yet): what the frames presented since changed must be
+    /// copied into it before it is shown again.
+    var frame: UInt64?
 
     init(shm: OpaquePointer, width: Int, height: Int) throws {
         self.width = width
@@ -41,25 +41,24 @@ final class WaylandShmBuffer {
         buffer = wl_shm_pool_create_buffer(pool, 0, Int32(width), Int32(height), Int32(stride),
                                            WL_SHM_FORMAT_XRGB8888.rawValue)
         wl_shm_pool_destroy(pool)
-        staleDamage = .full(width: width, height: height)
         wl_buffer_add_listener(buffer, WaylandListeners.buffer, Unmanaged.passUnretained(self).toOpaque())
     }
 
     deinit { destroy() }
 
-    /// Copies the `staleDamage` rectangles of `frame` (the buffer's size) into the buffer; nothing is stale after.
-    func update(from frame: Image) {
+    /// Copies the `stale` rectangles of `frame` (the buffer's size) into the buffer, which then holds frame `key`.
+    func update(from frame: Image, stale: DamageRegion, key: UInt64) {
         precondition(frame.width == width && frame.height == height, "frame \(frame.width)x\(frame.height) "
                          + "in a \(width)x\(height) wl_shm buffer")
         let bounds = PixelBox(x0: 0, y0: 0, x1: width, y1: height)
-        for rect in staleDamage.clipped(to: bounds).rects where !rect.isEmpty {
+        for rect in stale.clipped(to: bounds).rects where !rect.isEmpty {
             let rowBytes = rect.width * 4
             for y in rect.y0..<rect.y1 {
                 memcpy(memory + y * stride + rect.x0 * 4,
                        frame.baseAddress + y * frame.bytesPerRow + rect.x0 * 4, rowBytes)
             }
         }
-        staleDamage = DamageRegion()
+        self.frame = key
     }
 
     /// wl_buffer.release.

@@ -27,7 +27,6 @@ extension GLESRenderer {
             presenter.copy(copy, from: colorTexture, width: plan.width, height: plan.height)
             try checkErrors("presenting to the window")
             try presenter.swap(surface, on: context.connection.display, damage: changed, height: plan.height)
-            presenter.remember(changed, width: plan.width, height: plan.height)
         }
         return changed
     }
@@ -39,10 +38,8 @@ final class GLESPresenter {
     private let frameLocation: GLint
     private let heightLocation: GLint
     private var vertexArray: GLuint = 0
-    /// The damage of the frames presented, newest first (at most `historyLimit`), and the size they were at.
-    private var history: [DamageRegion] = []
-    private var historySize = (width: 0, height: 0)
-    private let historyLimit = 4
+    /// The damage of the frames presented (ages up to 4 are copied by their damage).
+    private var damage = DamageRing(limit: 5)
     private let queriesAge: Bool
     private let swapWithDamage: PFNEGLSWAPBUFFERSWITHDAMAGEKHRPROC?
 
@@ -87,22 +84,12 @@ final class GLESPresenter {
         return Int(age)
     }
 
-    /// What the back buffer lacks: this frame's change and the changes of the frames since the one it holds; all of
-    /// it when its age is unknown, older than the history, or from another size.
+    /// Records this frame's change and returns what the back buffer lacks: this frame's change and the changes of
+    /// the frames since the one it holds; all of it when its age is unknown, older than the ring, or from another
+    /// size.
     func region(toCopy changed: DamageRegion, age: Int, width: Int, height: Int) -> DamageRegion {
-        guard age >= 1, age - 1 <= history.count, historySize == (width, height) else {
-            return .full(width: width, height: height)
-        }
-        var region = changed
-        for older in history.prefix(age - 1) { region.formUnion(older) }
-        return region
-    }
-
-    func remember(_ changed: DamageRegion, width: Int, height: Int) {
-        if historySize != (width, height) { history.removeAll() }
-        historySize = (width, height)
-        history.insert(changed, at: 0)
-        if history.count > historyLimit { history.removeLast() }
+        damage.add(changed, width: width, height: height)
+        return damage.damage(forAge: age)
     }
 
     /// Copies `region` (plan pixels, row 0 at the top) of the retained frame into the window's back buffer.
