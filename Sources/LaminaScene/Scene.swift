@@ -24,6 +24,13 @@ public struct SceneOptions: Sendable {
     /// features Lamina cannot draw are warnings (`Scene.warnings`) rather than errors, whether expressions are
     /// evaluated, and replacement texts and images.
     public var lottie = LottieOptions()
+    /// Images decoded once for many loads (`lamina batch`, docs/scale.md): a file already in it, unchanged since
+    /// (the same size and modification time), is not read or decoded again. Nil: each load decodes its own.
+    public var sharedImages: SharedImageCache?
+    /// Images swapped for others (`lamina batch`'s `"images"`): a name of the top-level `images`, or a path as a
+    /// layer's `contents` or a drawing's `image` writes it, to the absolute path of the file to use instead. The
+    /// new files may be outside the scene's folder (whoever gives them is trusted as the scene's author is).
+    public var imageReplacements: [String: String] = [:]
 
     /// Options with the given values; the defaults are the safe ones.
     public init(

@@ -19,14 +19,39 @@ extension Scene {
     }
 }
 
+extension Scene {
+    /// Applies `controlLine` (a control line's JSON object) as an edit of the scene file would: before any frame,
+    /// with no implicit animation and no transition, so the change shows at every time (`lamina batch`'s `"set"`,
+    /// docs/scale.md). A bad line changes nothing and throws `SceneError` whose problems are put on line `line` of
+    /// `file`, their paths after `path` (`set[0].layer: no layer is named "titel"`).
+    public func edit(controlLine: Data, file: String, line: Int, path: String) throws(SceneError) {
+        guard let loader else {
+            throw SceneError(problems: [SceneProblem(file: file, line: line, path: path,
+                                                     message: "this scene was not loaded from a file: no layer names")])
+        }
+        var entry = try loader.controlEntry(controlLine, lineNumber: line, file: file, pathPrefix: path, edit: true)
+        entry.at = 0
+        entry.disableActions = true
+        SceneTimeline.apply(entry)
+    }
+}
+
 extension SceneLoader {
+    /// The keys of a control line that animate its change, which an edit (`Scene.edit`) cannot have.
+    static let animatingControlKeys = ["animationDuration", "timingFunction", "disableActions", "transition"]
+
     /// One control line's entry, checked as a timeline entry is; problems are put on line `lineNumber` of
-    /// `<control>`.
-    func controlEntry(_ data: Data, lineNumber: Int) throws(SceneError) -> SceneTimeline.Entry {
+    /// `file` (with their columns unless `pathPrefix` is given: the line is then part of another document), their
+    /// paths after `pathPrefix`. `edit`: the line may not animate (`animatingControlKeys`).
+    func controlEntry(_ data: Data, lineNumber: Int, file: String = "<control>", pathPrefix: String = "",
+                      edit: Bool = false) throws(SceneError) -> SceneTimeline.Entry {
         problems = []
         func placed(_ problems: [SceneProblem]) -> SceneError {
             SceneError(problems: problems.map { p in
-                SceneProblem(file: "<control>", line: lineNumber, column: p.column, path: p.path, message: p.message)
+                let path = pathPrefix.isEmpty ? p.path
+                    : p.path.isEmpty ? pathPrefix : p.path.hasPrefix("[") ? pathPrefix + p.path : pathPrefix + "." + p.path
+                return SceneProblem(file: file, line: lineNumber, column: pathPrefix.isEmpty ? p.column : nil,
+                                    path: path, message: p.message)
             })
         }
         let value: JSONValue
@@ -39,6 +64,12 @@ extension SceneLoader {
         }
         // Checking the values builds a layer of its own (a transaction of this thread): none of it may reach frames
         // half done, so it is one transaction, committed before the entry applies.
+        if edit, case .object(let members) = value.kind {
+            for member in members where Self.animatingControlKeys.contains(member.key) {
+                report(member.key, at: member.value.position,
+                       "an edit applies before the first frame, as in the scene file: it cannot animate")
+            }
+        }
         Transaction.begin()
         Transaction.setDisableActions(true)
         let entry = timelineEntry(value, "", control: true)

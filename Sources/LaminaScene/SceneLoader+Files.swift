@@ -70,6 +70,20 @@ extension SceneLoader {
             imageCache[absolute] = cached
             return cached
         }
+        if let shared = options.sharedImages {
+            let result = shared.image(atPath: key) { decode(absolute) }
+            imageCache[key] = result
+            imageCache[absolute] = result
+            return result
+        }
+        let result = decode(absolute)
+        imageCache[key] = result
+        imageCache[absolute] = result
+        return result
+    }
+
+    /// Reads and decodes the image file at `absolute`, checked against the limits and the budget.
+    private func decode(_ absolute: String) -> Result<Image, FileProblem> {
         let result: Result<Image, FileProblem>
         do {
             let size = try ImageFile.size(ofFile: absolute, maxFileBytes: options.maxImageFileBytes)
@@ -95,9 +109,20 @@ extension SceneLoader {
         } catch {
             result = .failure(FileProblem(message: "cannot decode \(ScenePath.quoted(absolute)): \(error)"))
         }
-        imageCache[key] = result
-        imageCache[absolute] = result
         return result
+    }
+
+    /// The file to read for `written` (an image name or path as the scene writes it): its replacement
+    /// (`SceneOptions.imageReplacements`), else `written` resolved in the scene's folder.
+    func resolveImageFile(_ written: String, name: String? = nil, notFoundHint: String = "") -> Result<String, FileProblem> {
+        if let replacement = name.flatMap({ options.imageReplacements[$0] }) ?? options.imageReplacements[written] {
+            guard FileManager.default.fileExists(atPath: replacement) else {
+                return .failure(FileProblem(message: "the replacement image \(ScenePath.quoted(replacement)) for "
+                                                + "\(ScenePath.quoted(name ?? written)) was not found"))
+            }
+            return .success(replacement)
+        }
+        return resolveFile(written, relativeTo: baseDirectory, notFoundHint: notFoundHint)
     }
 
     /// `absolute` relative to the scene's folder when inside it (as scenes usually name their images), else
@@ -135,7 +160,7 @@ extension SceneLoader {
             // The name is registered even when the file fails, so layers that use it add no second problem.
             var image: Image?
             if let file {
-                let loaded = resolveFile(file.text, relativeTo: baseDirectory).flatMap { self.image(atPath: $0) }
+                let loaded = resolveImageFile(file.text, name: member.key).flatMap { self.image(atPath: $0) }
                 switch loaded {
                 case .success(let decoded): image = decoded
                 case .failure(let problem): report(file.path, at: file.value.position, problem.message)
@@ -176,7 +201,7 @@ extension SceneLoader {
         if hint.isEmpty, let name = Suggestion.closest(to: text, in: namedImages.keys.sorted()) {
             hint = "; did you mean the image \(ScenePath.quoted(name))?"
         }
-        switch resolveFile(text, relativeTo: baseDirectory, notFoundHint: hint).flatMap({ image(atPath: $0) }) {
+        switch resolveImageFile(text, notFoundHint: hint).flatMap({ image(atPath: $0) }) {
         case .success(let image):
             return ContentsSource(image: image, scale: 1)
         case .failure(let problem):

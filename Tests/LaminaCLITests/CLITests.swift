@@ -15,10 +15,14 @@ struct CLI {
     static var binary: URL { LaminaExecutable.url }
 
     /// Runs the binary in `folder` with `input` on its standard input (none: the test's own).
-    static func run(_ arguments: [String], in folder: URL? = nil, input: Data? = nil) throws -> Result {
+    static func run(_ arguments: [String], in folder: URL? = nil, input: Data? = nil,
+                    environment: [String: String] = [:]) throws -> Result {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         if let folder { process.currentDirectoryURL = folder }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out

@@ -79,9 +79,14 @@ struct Export: ParsableCommand {
         let (budget, options) = try input.sceneOptions(wholeFrames: true)
         var read = try ExportSceneSource.read(scene, options: options)
         read.background = try input.backgroundColor()
-        let source = read
+        try export(read, plan: plan, budget: budget)
+    }
+
+    /// Exports `source` (the scene's bytes, with `lamina batch`'s edits) as `plan` says.
+    /// `quiet` (`lamina batch`): no progress bar, no lines on standard error.
+    func export(_ source: ExportSceneSource, plan: ExportPlan, budget: MemoryBudget, quiet: Bool = false) throws {
         let firstScene = try source.load()
-        SceneInputOptions.warn(firstScene)
+        if !quiet { SceneInputOptions.warn(firstScene) }
         let timeline = try ExportTimeline(scene: firstScene, duration: duration, rate: plan.rate)
         guard let total = FrameShard.frameCount(duration: timeline.duration, fps: timeline.fps) else {
             throw CLIFailure.badInput("--duration \(timeline.duration) at \(timeline.rate) fps is too many frames")
@@ -94,13 +99,14 @@ struct Export: ParsableCommand {
         let verbose = input.verbose
         let makeJob: @Sendable (Scene) -> ExportJob = { [scale, backend] scene in
             ExportJob(scene: scene, scale: scale.map { CGFloat($0) }, backend: backend, budget: budget,
-                      verbose: verbose, cpuThreads: cpuThreads, announce: { announced.once("lamina: using the \($0)") })
+                      verbose: verbose, cpuThreads: cpuThreads,
+                      announce: { if !quiet { announced.once("lamina: using the \($0)") } })
         }
         let first = UncheckedBox(makeJob(firstScene))
         let (width, height) = first.value.pixelSize
         let encode = plan.encoder(width: width, height: height, rate: timeline.rate)
         let output = try ExportOutput(plan, width: width, height: height, rate: timeline.rate)
-        let progress = ExportProgress(total: frames.count)
+        let progress = ExportProgress(total: frames.count, enabled: quiet ? false : nil)
         var written = 0
         let start = self.start
         do {
@@ -131,7 +137,7 @@ struct Export: ParsableCommand {
             }
         }
         let shardNote = plan.shard == .whole ? "" : " (shard \(plan.shard) of \(total) frames)"
-        note("lamina: wrote \(frames.count) frames\(shardNote), \(width)x\(height) at \(timeline.rate) fps, to \(output.name)")
+        if !quiet { note("lamina: wrote \(frames.count) frames\(shardNote), \(width)x\(height) at \(timeline.rate) fps, to \(output.name)") }
     }
 }
 

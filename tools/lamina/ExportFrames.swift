@@ -17,6 +17,9 @@ struct ExportSceneSource: @unchecked Sendable {
     var options: SceneOptions
     /// `--background`: each job's scene is flattened over it.
     var background: Color? = nil
+    /// `lamina batch`'s `"set"`: control lines applied to each copy as edits of the file, with where they are
+    /// written in the manifest.
+    var edits: [SceneEditLine] = []
 
     /// Reads `argument` (a path, or `-` for standard input). Throws `CLIFailure.badInput`.
     static func read(_ argument: String, options: SceneOptions) throws -> ExportSceneSource {
@@ -49,6 +52,9 @@ struct ExportSceneSource: @unchecked Sendable {
     func load() throws -> Scene {
         do {
             var scene = try Scene.load(data: data, baseDirectory: baseDirectory, fileName: fileName, options: options)
+            for edit in edits {
+                try scene.edit(controlLine: Data(edit.text.utf8), file: edit.file, line: edit.line, path: edit.path)
+            }
             if let background { scene.flatten(over: background) }
             return scene
         } catch let error as SceneError {
@@ -57,6 +63,15 @@ struct ExportSceneSource: @unchecked Sendable {
             throw CLIFailure.badInput("\(fileName): \(error)")
         }
     }
+}
+
+/// A control line applied to a scene as an edit of its file (`Scene.edit(controlLine:file:line:path:)`).
+struct SceneEditLine: Sendable {
+    var text: String
+    /// Where it is written: the manifest, its line, and its JSON path there (`set[0]`).
+    var file: String
+    var line: Int
+    var path: String
 }
 
 /// The span of time an export covers and its frame rate. Frame n is drawn at `start + Double(n) / fps`,

@@ -6,12 +6,15 @@ import Foundation
 final class ExportProgress {
     private let total: Int
     private let enabled: Bool
+    /// What is counted: "frames", or "jobs" for `lamina batch`.
+    private let unit: String
     private let started = Date()
     private var lastDrawn = Date.distantPast
 
     /// A bar for `total` frames; `enabled` nil: when standard error is a terminal.
-    init(total: Int, enabled: Bool? = nil) {
+    init(total: Int, enabled: Bool? = nil, unit: String = "frames") {
         self.total = total
+        self.unit = unit
         self.enabled = (enabled ?? (isatty(STDERR_FILENO) == 1)) && total > 0
     }
 
@@ -22,7 +25,7 @@ final class ExportProgress {
         guard done == total || now.timeIntervalSince(lastDrawn) >= 0.1 else { return }
         lastDrawn = now
         FileHandle.standardError.write(Data(("\r" + ExportProgress.line(done: done, total: total,
-            seconds: now.timeIntervalSince(started)) + "\u{1B}[K").utf8))
+            seconds: now.timeIntervalSince(started), unit: unit) + "\u{1B}[K").utf8))
     }
 
     /// Ends the bar's line (after the last update, or when the export stops early).
@@ -32,7 +35,7 @@ final class ExportProgress {
     }
 
     /// `[=========>          ]  120/600 frames  45.2 frames/s  0:10 left`.
-    static func line(done: Int, total: Int, seconds: Double, width: Int = 24) -> String {
+    static func line(done: Int, total: Int, seconds: Double, width: Int = 24, unit: String = "frames") -> String {
         let fraction = total > 0 ? Double(done) / Double(total) : 1
         let filled = min(width, Int(fraction * Double(width)))
         let bar = String(repeating: "=", count: filled) + (filled < width ? ">" : "")
@@ -47,7 +50,7 @@ final class ExportProgress {
             left = "--:-- left"
         }
         let pad = String(repeating: " ", count: max(0, String(total).count - String(done).count))
-        return "[\(bar)] \(pad)\(done)/\(total) frames  " + String(format: "%.1f", rate) + " frames/s  " + left
+        return "[\(bar)] \(pad)\(done)/\(total) \(unit)  " + String(format: "%.1f", rate) + " \(unit)/s  " + left
     }
 
     /// `m:ss`, or `h:mm:ss` from an hour.

@@ -6,7 +6,9 @@ import LaminaScene
 
 /// Control lines (`lamina play --control`) on arbitrary bytes: each line of the input is applied to a small scene
 /// with named layers; every line is applied or refused with a `SceneError` naming `<control>` and its line, never
-/// a trap. The scene's layers are then presented at a later time, as the next frame would.
+/// a trap. The scene's layers are then presented at a later time, as the next frame would. Each line is also read as
+/// a `lamina batch` manifest line (`BatchManifest.job`): a job or a problem placed on `jobs.jsonl` and the line, and
+/// a job's `"set"` lines applied as edits (`Scene.edit`) to a fresh scene, placed the same way.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzControl(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let data = FuzzDriver.data(bytes, count)
@@ -23,6 +25,31 @@ public func fuzzControl(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         }
     }
     _ = scene.root.presentationSnapshot(at: 10)
+    let edited = FuzzControlScene.make()
+    for (index, line) in lines.prefix(64).enumerated() {
+        do throws(SceneProblem) {
+            guard let job = try BatchManifest.job(line, line: index + 1, file: "jobs.jsonl",
+                                                  folder: URL(fileURLWithPath: "/nonexistent")) else { continue }
+            if job.line != index + 1 || !job.scene.hasPrefix("/") || !job.output.hasPrefix("/") {
+                FuzzDriver.fail("a job with line \(job.line) or relative paths: \(job)")
+            }
+            for (number, edit) in job.edits.enumerated() {
+                do {
+                    try edited.edit(controlLine: Data(edit.utf8), file: "jobs.jsonl", line: job.line, path: "set[\(number)]")
+                } catch {
+                    if error.problems.contains(where: { $0.file != "jobs.jsonl" || $0.line != job.line
+                        || !$0.path.hasPrefix("set[\(number)]") }) {
+                        FuzzDriver.fail("an edit's problem not placed on jobs.jsonl:\(job.line) set[\(number)]: \(error)")
+                    }
+                }
+            }
+        } catch {
+            if error.file != "jobs.jsonl" || error.line != index + 1 {
+                FuzzDriver.fail("a manifest problem not placed on jobs.jsonl:\(index + 1): \(error)")
+            }
+        }
+    }
+    _ = edited.root.presentationSnapshot(at: 10)
     return 0
 }
 

@@ -1,0 +1,154 @@
+import ArgumentParser
+import Foundation
+import Lamina
+
+/// Runs a batch's jobs on `workers` threads. Each worker keeps one renderer per backend for all the jobs it takes
+/// (a GLES context is made once a worker, not once a job); the jobs are taken in manifest order, the next free
+/// job by the next free worker. A failed job is recorded (and printed with its line) and the others go on.
+final class BatchRunner: @unchecked Sendable {
+    private let jobs: [Result<BatchJob, SceneProblem>]
+    private let workers: Int
+    private let cpuThreads: Int
+    private let context: BatchContext
+    private let lock = NSLock()
+    private var next = 0
+    private var done = 0
+    private var records: [BatchRecord?]
+    private let progress: ExportProgress
+
+    init(jobs: [Result<BatchJob, SceneProblem>], workers: Int, cpuThreads: Int, context: BatchContext) {
+        self.jobs = jobs
+        self.workers = workers
+        self.cpuThreads = cpuThreads
+        self.context = context
+        records = Array(repeating: nil, count: jobs.count)
+        progress = ExportProgress(total: jobs.count, unit: "jobs")
+    }
+
+    /// The records of every job, in manifest order.
+    func run() throws -> [BatchRecord] {
+        var threads: [pthread_t] = []
+        for _ in 0..<workers {
+            threads.append(try JoinableThread.start { [self] in work() })
+        }
+        for thread in threads { pthread_join(thread, nil) }
+        progress.finish()
+        return records.map { $0! }
+    }
+
+    private func work() {
+        var renderers: [BackendChoice: Renderer] = [:]
+        while true {
+            let index: Int? = lock.withLock {
+                guard next < jobs.count else { return nil }
+                defer { next += 1 }
+                return next
+            }
+            guard let index else { return }
+            let started = Date()
+            var record: BatchRecord
+            switch jobs[index] {
+            case .failure(let problem):
+                record = BatchRecord(line: problem.line ?? 0, status: .failed, seconds: 0, outputs: [],
+                                     error: problem.description, badInput: true)
+            case .success(let job):
+                record = BatchRecord(line: job.line, status: .ok, seconds: 0, outputs: [])
+                do {
+                    record.outputs = try run(job, renderers: &renderers)
+                    if record.outputs.isEmpty {
+                        record.status = .skipped
+                        record.outputs = [job.output]
+                    }
+                } catch let failure as CLIFailure {
+                    record.status = .failed
+                    let message = failure.message
+                    record.error = message.hasPrefix(context.manifest + ":") ? message
+                        : "\(context.manifest):\(job.line): \(message)"
+                    record.badInput = failure.code == 2
+                    record.outputs = []
+                } catch {
+                    record.status = .failed
+                    record.error = "\(context.manifest):\(job.line): \(error)"
+                    record.outputs = []
+                }
+            }
+            record.seconds = Date().timeIntervalSince(started)
+            lock.withLock {
+                records[index] = record
+                done += 1
+                if let error = record.error { note("lamina: \(error)") }
+                progress.update(done: done)
+            }
+        }
+    }
+
+    /// Runs `job`; its outputs, or none when `--resume` found them done.
+    private func run(_ job: BatchJob, renderers: inout [BackendChoice: Renderer]) throws -> [String] {
+        let backend = try job.backend.map { name -> BackendChoice in
+            guard let choice = BackendChoice(rawValue: name) else { throw CLIFailure.badInput("backend: \(name)") }
+            return choice
+        } ?? context.backend
+        if let export = job.export { return try runExport(job, export, backend: backend) }
+        if context.resume, FileManager.default.fileExists(atPath: job.output) { return [] }
+        let source = try context.source(for: job)
+        let scene = try source.load()
+        let time = job.time ?? 0
+        scene.advance(to: time)
+        let renderer: Renderer
+        if let made = renderers[backend] {
+            renderer = made
+        } else {
+            let (made, why) = try backend.makeRenderer(verbose: context.input.verbose, cpuThreads: cpuThreads)
+            made.memoryBudget = context.budget
+            if context.input.verbose { note("lamina: using the \(why)") }
+            renderers[backend] = made
+            renderer = made
+        }
+        let image: Image
+        do {
+            image = try renderer.render(scene.root, scale: job.scale.map { CGFloat($0) } ?? scene.scale, at: time)
+        } catch let error as PlanError {
+            throw CLIFailure.badInput("\(BatchContext.displayPath(job.scene)): \(error)")
+        } catch let error as MemoryLimitError {
+            throw CLIFailure.badInput(error.description)
+        } catch {
+            throw CLIFailure.failed("rendering \(BatchContext.displayPath(job.scene)): \(error)")
+        }
+        do {
+            let folder = URL(fileURLWithPath: job.output).deletingLastPathComponent().path
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            try FileOutput.write(try image.pngData(), to: job.output)
+        } catch {
+            throw CLIFailure.failed("\(error)")
+        }
+        return [job.output]
+    }
+
+    /// An export job: `lamina export` with the job's options on one thread (the workers are the parallelism),
+    /// from the job's edited scene. Resumed when its sidecar, or its video file, exists.
+    private func runExport(_ job: BatchJob, _ export: BatchExport, backend: BackendChoice) throws -> [String] {
+        var arguments = [job.scene, "-o", job.output, "--backend", backend.rawValue, "--jobs", "1",
+                         "--start", "\(export.start)"]
+        if let fps = export.fps { arguments += ["--fps", fps] }
+        if let duration = export.duration { arguments += ["--duration", "\(duration)"] }
+        if let format = export.format { arguments += ["--format", format] }
+        if let scale = job.scale { arguments += ["--scale", "\(scale)"] }
+        let command: Export
+        do {
+            command = try Export.parse(arguments)
+        } catch {
+            throw CLIFailure.badInput("export: \(Export.message(for: error))")
+        }
+        let plan = try ExportPlan(command)
+        let folder = URL(fileURLWithPath: plan.pattern?.folder ?? job.output).deletingLastPathComponent().path
+        if context.resume {
+            if let sidecar = plan.sidecarPath, FileManager.default.fileExists(atPath: sidecar) { return [] }
+            if plan.pattern == nil, FileManager.default.fileExists(atPath: job.output) { return [] }
+        }
+        if plan.pattern == nil {
+            try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        }
+        try command.export(try context.source(for: job), plan: plan, budget: context.budget, quiet: true)
+        return [job.output] + (plan.sidecarPath.map { [$0] } ?? [])
+    }
+}
