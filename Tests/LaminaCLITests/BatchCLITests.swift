@@ -170,4 +170,38 @@ import Testing
         result = try CLI.run(["batch", "jobs.jsonl", "--resume"], in: folder)
         #expect(result.stderr.contains("2 jobs: 0 ok, 2 skipped, 0 failed"), "\(result.stderr)")
     }
+
+    @Test func joinedShardsAreTheWholeExportByteForByte() throws {
+        let folder = try folder()
+        let common = ["--backend", "cpu", "--fps", "10", "--duration", "1"]
+        for k in 0..<3 {
+            let result = try CLI.run(["export", "card.json"] + common + ["--shard", "\(k)/3", "-o", "part-\(k).y4m"], in: folder)
+            #expect(result.status == 0, "\(result.stderr)")
+        }
+        _ = try CLI.run(["export", "card.json"] + common + ["-o", "whole.y4m"], in: folder)
+        var result = try CLI.run(["join", "-o", "joined.y4m", "part-0.y4m", "part-1.y4m", "part-2.y4m"], in: folder)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try bytes(folder, "joined.y4m") == bytes(folder, "whole.y4m"))
+        // The joined sidecar is the whole export's, but for the output's name.
+        let whole = String(decoding: try bytes(folder, "whole.y4m.json"), as: UTF8.self)
+        #expect(String(decoding: try bytes(folder, "joined.y4m.json"), as: UTF8.self)
+                    == whole.replacingOccurrences(of: #""output": "whole.y4m""#, with: #""output": "joined.y4m""#))
+        // A shard missing, or out of order, is named.
+        result = try CLI.run(["join", "-o", "bad.y4m", "part-0.y4m", "part-2.y4m"], in: folder)
+        #expect(result.status == 2 && result.stderr.contains("part-2.y4m.json starts at frame 6: frames 3 to 5 are missing"),
+                "\(result.stderr)")
+        result = try CLI.run(["join", "-o", "bad.y4m", "part-0.y4m", "part-1.y4m"], in: folder)
+        #expect(result.status == 2 && result.stderr.contains("the parts hold frames 0 to 5 of 10"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("bad.y4m").path))
+        // Raw shards are concatenated.
+        for k in 0..<2 {
+            _ = try CLI.run(["export", "card.json"] + common + ["--shard", "\(k)/2", "-o", "r-\(k).rgba"], in: folder)
+        }
+        _ = try CLI.run(["export", "card.json"] + common + ["-o", "r.rgba"], in: folder)
+        result = try CLI.run(["join", "-o", "rj.rgba", "r-0.rgba", "r-1.rgba"], in: folder)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try bytes(folder, "rj.rgba") == bytes(folder, "r.rgba"))
+        result = try CLI.run(["join", "-o", "x.y4m", "part-0.y4m", "r-1.rgba"], in: folder)
+        #expect(result.status == 2 && result.stderr.contains("r-1.rgba is not a y4m stream"), "\(result.stderr)")
+    }
 }
