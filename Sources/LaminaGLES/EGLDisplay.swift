@@ -62,38 +62,87 @@ public final class EGLDisplayConnection {
     /// The process's display, opened on first use and kept open: EGL displays are per process and
     /// eglTerminate is not reference counted, so renderers share one and only their contexts come and go.
     /// A failed open is tried again next time.
-    public static func shared(log: (String) -> Void = { _ in }) throws -> EGLDisplayConnection {
-        try sharedState.connection(log: log)
+    /// `device`: one display per device (an EGL device's index or name from `devices()`, a render node, or
+    /// `surfaceless`), as `LAMINA_EGL_DEVICE` picks; nil: the default choice.
+    public static func shared(device: String? = nil, log: (String) -> Void = { _ in }) throws -> EGLDisplayConnection {
+        try sharedState.connection(device: device, log: log)
     }
 
     private final class SharedConnection: @unchecked Sendable {
         private let lock = NSLock()
-        private var connection: EGLDisplayConnection?
+        private var connections: [String: EGLDisplayConnection] = [:]
 
-        func connection(log: (String) -> Void) throws -> EGLDisplayConnection {
+        func connection(device: String?, log: (String) -> Void) throws -> EGLDisplayConnection {
             lock.lock()
             defer { lock.unlock() }
-            if let connection {
+            let key = device ?? ""
+            if let connection = connections[key] {
                 for attempt in connection.attempts { log("egl: \(attempt) (opened earlier)") }
                 return connection
             }
-            let opened = try EGLDisplayConnection.open(log: log)
+            let opened = try EGLDisplayConnection.open(device: device, log: log)
             if let note = opened.gpuNote { log("egl: software rendering: \(note)") }
-            connection = opened
+            connections[key] = opened
             return opened
         }
     }
 
-    /// Opens the first display that initialises; `log` receives one debug line per step.
-    /// Throws `RenderError.unavailable` naming every attempt when none works.
-    public static func open(log: (String) -> Void = { _ in }) throws -> EGLDisplayConnection {
+    /// An EGL device (EGL_EXT_device_enumeration): its name (a DRM render node or device file where EGL says,
+    /// "software" for Mesa's software device, else "device N") and whether it rasterises on the CPU.
+    public struct Device: Sendable, Equatable, CustomStringConvertible {
+        public var index: Int
+        public var name: String
+        public var isSoftware: Bool
+        public var description: String { isSoftware && name != "software" ? "\(name) (software)" : name }
+    }
+
+    /// The EGL devices, hardware ones first (none without the device extensions). Opens nothing.
+    public static func devices() -> [Device] {
+        let clientExtensions = ExtensionSet(eglQueryString(nil, EGLint(EGL_EXTENSIONS)).map { String(cString: $0) } ?? "")
+        guard ExtensionRequirement.firstMissing([.platformDevice, .deviceEnumeration, .deviceQuery],
+                                                in: clientExtensions) == nil,
+            let queryDevices: PFNEGLQUERYDEVICESEXTPROC = procedure("eglQueryDevicesEXT"),
+            let queryString: PFNEGLQUERYDEVICESTRINGEXTPROC = procedure("eglQueryDeviceStringEXT")
+        else { return [] }
+        let described = describeDevices(queryDevices, queryString)
+        return (described.filter { !$0.software } + described.filter(\.software)).map {
+            Device(index: $0.index, name: $0.name, isSoftware: $0.software)
+        }
+    }
+
+    /// Every EGL device with its index, handle, name and whether it is a software one, in EGL's order.
+    private static func describeDevices(
+        _ queryDevices: PFNEGLQUERYDEVICESEXTPROC, _ queryString: PFNEGLQUERYDEVICESTRINGEXTPROC
+    ) -> [(index: Int, device: EGLDeviceEXT, name: String, software: Bool)] {
+        var count: EGLint = 0
+        _ = queryDevices(0, nil, &count)
+        var devices = [EGLDeviceEXT?](repeating: nil, count: Int(max(count, 0)))
+        _ = queryDevices(count, &devices, &count)
+        return devices.prefix(Int(count)).enumerated().compactMap { index, device in
+            guard let device else { return nil }
+            let extensions = ExtensionSet(queryString(device, EGLint(EGL_EXTENSIONS)).map { String(cString: $0) } ?? "")
+            // Device file names come with EGL_EXT_device_drm(_render_node); without them the device has none.
+            let node = extensions.contains("EGL_EXT_device_drm_render_node")
+                ? queryString(device, EGLint(EGL_DRM_RENDER_NODE_FILE_EXT)) : nil
+            let file = node ?? (extensions.contains("EGL_EXT_device_drm")
+                ? queryString(device, EGLint(EGL_DRM_DEVICE_FILE_EXT)) : nil)
+            let software = extensions.contains("EGL_MESA_device_software")
+            let name = file.map { String(cString: $0) } ?? (software ? "software" : "device \(index)")
+            return (index, device, name, software)
+        }
+    }
+
+    /// Opens the first display that initialises; `log` receives one debug line per step. `device` (else
+    /// `LAMINA_EGL_DEVICE`) picks one and tries nothing else: an EGL device's index or name, a render node, or
+    /// `surfaceless`. Throws `RenderError.unavailable` naming every attempt when none works.
+    public static func open(device: String? = nil, log: (String) -> Void = { _ in }) throws -> EGLDisplayConnection {
         var attempts: [Attempt] = []
         func record(_ platform: String, _ device: String, _ failure: String?) {
             let attempt = Attempt(platform: platform, device: device, failure: failure)
             attempts.append(attempt)
             log("egl: \(attempt)")
         }
-        let override = ProcessInfo.processInfo.environment["LAMINA_EGL_DEVICE"]
+        let override = device ?? ProcessInfo.processInfo.environment["LAMINA_EGL_DEVICE"]
         let clientExtensions = ExtensionSet(eglQueryString(nil, EGLint(EGL_EXTENSIONS)).map { String(cString: $0) } ?? "")
         try ExtensionRequirement.check([.platformBase], in: clientExtensions, of: "EGL (client extensions)")
         guard let getPlatformDisplay: PFNEGLGETPLATFORMDISPLAYEXTPROC = procedure("eglGetPlatformDisplayEXT") else {
@@ -107,22 +156,7 @@ public final class EGLDisplayConnection {
         } else if let queryDevices: PFNEGLQUERYDEVICESEXTPROC = procedure("eglQueryDevicesEXT"),
             let queryString: PFNEGLQUERYDEVICESTRINGEXTPROC = procedure("eglQueryDeviceStringEXT")
         {
-            var count: EGLint = 0
-            _ = queryDevices(0, nil, &count)
-            var devices = [EGLDeviceEXT?](repeating: nil, count: Int(max(count, 0)))
-            _ = queryDevices(count, &devices, &count)
-            let described = devices.prefix(Int(count)).enumerated().compactMap { index, device -> (Int, EGLDeviceEXT, String, Bool)? in
-                guard let device else { return nil }
-                let extensions = ExtensionSet(queryString(device, EGLint(EGL_EXTENSIONS)).map { String(cString: $0) } ?? "")
-                // Device file names come with EGL_EXT_device_drm(_render_node); without them the device has none.
-                let node = extensions.contains("EGL_EXT_device_drm_render_node")
-                    ? queryString(device, EGLint(EGL_DRM_RENDER_NODE_FILE_EXT)) : nil
-                let file = node ?? (extensions.contains("EGL_EXT_device_drm")
-                    ? queryString(device, EGLint(EGL_DRM_DEVICE_FILE_EXT)) : nil)
-                let software = extensions.contains("EGL_MESA_device_software")
-                let name = file.map { String(cString: $0) } ?? (software ? "software" : "device \(index)")
-                return (index, device, name, software)
-            }
+            let described = describeDevices(queryDevices, queryString).map { ($0.index, $0.device, $0.name, $0.software) }
             let ordered = described.filter { !$0.3 } + described.filter { $0.3 }
             for (index, device, name, _) in ordered {
                 if let override, override != String(index), override != name { continue }
@@ -136,7 +170,8 @@ public final class EGLDisplayConnection {
             }
             if described.isEmpty { record("device", "-", "no EGL devices") }
             if let override, !ordered.contains(where: { String($0.0) == override || $0.2 == override }) {
-                record("device", override, "LAMINA_EGL_DEVICE names no EGL device (there are \(ordered.count))")
+                record("device", override, "\(device == nil ? "LAMINA_EGL_DEVICE" : "the device") names no EGL device "
+                    + "(there are \(ordered.count))")
             }
         } else {
             record("device", "-", "EGL offers the device extensions but not eglQueryDevicesEXT / eglQueryDeviceStringEXT")
@@ -176,7 +211,7 @@ public final class EGLDisplayConnection {
 
         // 3. Mesa's surfaceless platform (llvmpipe when there is no GPU).
         if let override, override != "surfaceless" {
-            record("surfaceless", "default", "skipped: LAMINA_EGL_DEVICE=\(override)")
+            record("surfaceless", "default", "skipped: \(device == nil ? "LAMINA_EGL_DEVICE=" : "device ")\(override)")
         } else if clientExtensions.contains("EGL_MESA_platform_surfaceless") {
             if let display = getPlatformDisplay(EGLenum(EGL_PLATFORM_SURFACELESS_MESA), nil, nil),
                 let version = initialize(display)

@@ -31,6 +31,10 @@ public final class GLESRenderer: Renderer {
         public var uploadsThroughUnpackBuffers: Bool?
         /// Receives one line per EGL attempt and driver message (debug logging).
         public var log: (@Sendable (String) -> Void)?
+        /// The EGL device to draw on (`EGLDisplayConnection.devices()`: an index or name, a render node, or
+        /// `surfaceless`; one renderer per GPU of a machine with several); nil: the default choice
+        /// (docs/gpu-and-kiosk.md, "Which display").
+        public var device: String?
         /// Display extensions to act as if missing (tests of the config and pbuffer paths on a driver that has them).
         var ignoredExtensions: Set<String> = []
 
@@ -102,7 +106,7 @@ public final class GLESRenderer: Renderer {
 
     public convenience init(options: Options = .init()) throws {
         let log = options.log ?? { _ in }
-        try self.init(context: GLESContext(connection: EGLDisplayConnection.shared(log: log),
+        try self.init(context: GLESContext(connection: EGLDisplayConnection.shared(device: options.device, log: log),
                                            ignoring: options.ignoredExtensions, log: log), options: options)
     }
 

@@ -204,4 +204,29 @@ import Testing
         result = try CLI.run(["join", "-o", "x.y4m", "part-0.y4m", "r-1.rgba"], in: folder)
         #expect(result.status == 2 && result.stderr.contains("r-1.rgba is not a y4m stream"), "\(result.stderr)")
     }
+
+    /// --gpus: one worker per EGL device. Here (llvmpipe) `all` finds no hardware device and says so; the software
+    /// device named by hand gives GLES's bytes, those of `lamina render --backend gles`.
+    @Test func gpusGiveOneWorkerPerDevice() throws {
+        guard GLESAvailability.renderer() != nil else { return }
+        let folder = try folder()
+        try write([##"{"scene": "card.json", "output": "g.png"}"##], to: folder.appendingPathComponent("jobs.jsonl"))
+        let devices = EGLDisplayConnection.devices()
+        var result = try CLI.run(["batch", "jobs.jsonl", "--gpus", "all", "--backend", "cpu"], in: folder)
+        #expect(result.status == 0, "\(result.stderr)")
+        let hardware = devices.filter { !$0.isSoftware }
+        if hardware.isEmpty {
+            #expect(result.stderr.contains("--gpus all: no GPU here"), "\(result.stderr)")
+        } else {
+            #expect(result.stderr.contains("on \(hardware.count) GPU"), "\(result.stderr)")
+        }
+        if let software = devices.first(where: \.isSoftware) {
+            result = try CLI.run(["batch", "jobs.jsonl", "--gpus", software.name], in: folder)
+            #expect(result.status == 0 && result.stderr.contains("1 worker on 1 GPU: \(software.name)"), "\(result.stderr)")
+            _ = try CLI.run(["render", "card.json", "--backend", "gles", "-o", "ref.png"], in: folder)
+            #expect(try bytes(folder, "g.png") == bytes(folder, "ref.png"))
+        }
+        result = try CLI.run(["batch", "jobs.jsonl", "--gpus", "99"], in: folder)
+        #expect(result.status == 2 && result.stderr.contains(#"--gpus: no EGL device "99""#), "\(result.stderr)")
+    }
 }

@@ -11,8 +11,9 @@ enum BackendChoice: String, ExpressibleByArgument, CaseIterable {
     /// llvmpipe, pixman composites faster than the GL path. `LAMINA_RENDERER` (auto, cpu, gles) stands in for
     /// `--backend auto` when set. A CPU renderer composites on `cpuThreads` threads (`lamina export` gives each
     /// of its jobs a share of the cores).
+    /// `device`: the EGL device a GLES renderer draws on (`lamina batch --gpus`); nil: the default choice.
     func makeRenderer(
-        verbose: Bool = false, cpuThreads: Int = ProcessInfo.processInfo.activeProcessorCount
+        verbose: Bool = false, cpuThreads: Int = ProcessInfo.processInfo.activeProcessorCount, device: String? = nil
     ) throws -> (Renderer, String) {
         let log: @Sendable (String) -> Void = { line in if verbose { note("lamina: \(line)") } }
         switch self {
@@ -20,7 +21,9 @@ enum BackendChoice: String, ExpressibleByArgument, CaseIterable {
             return (CPURenderer(threads: cpuThreads), "cpu renderer (requested)")
         case .gles:
             do {
-                let renderer = try GLESRenderer(options: .init(log: log))
+                var options = GLESRenderer.Options(log: log)
+                options.device = device
+                let renderer = try GLESRenderer(options: options)
                 let note = renderer.info.gpuNote.map { " (software: \($0))" } ?? ""
                 return (renderer, "gles renderer (requested): \(renderer.info.renderer) via EGL \(renderer.info.platform)\(note)")
             } catch {
@@ -31,11 +34,13 @@ enum BackendChoice: String, ExpressibleByArgument, CaseIterable {
                 guard let choice = BackendChoice(rawValue: requested) else {
                     throw CLIFailure.badInput("LAMINA_RENDERER=\(requested): expected auto, cpu or gles")
                 }
-                let (renderer, why) = try choice.makeRenderer(verbose: verbose, cpuThreads: cpuThreads)
+                let (renderer, why) = try choice.makeRenderer(verbose: verbose, cpuThreads: cpuThreads, device: device)
                 return (renderer, why.replacingOccurrences(of: "(requested)", with: "(LAMINA_RENDERER)"))
             }
             do {
-                let renderer = try GLESRenderer(options: .init(log: log))
+                var options = GLESRenderer.Options(log: log)
+                options.device = device
+                let renderer = try GLESRenderer(options: options)
                 if !renderer.info.isSoftware {
                     return (renderer, "gles renderer (auto: hardware GPU \(renderer.info.renderer))")
                 }

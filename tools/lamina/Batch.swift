@@ -37,6 +37,12 @@ struct Batch: ParsableCommand {
     @Option(help: "Renderer for jobs that do not name one: auto, cpu or gles.")
     var backend: BackendChoice = .auto
 
+    @Option(help: ArgumentHelp(
+        "One worker per GPU: all (every hardware EGL device), or EGL devices by index, name or render node, "
+            + "comma-separated; jobs that name no backend draw with GLES there. Without a GPU: the CPU renderer.",
+        valueName: "all or list"))
+    var gpus: String?
+
     @OptionGroup var input: SceneInputOptions
 
     mutating func run() throws {
@@ -74,12 +80,21 @@ struct Batch: ParsableCommand {
             }
         }
         let (budget, options) = try input.sceneOptions(wholeFrames: true)
+        let devices = try BatchDevices.resolve(gpus, available: EGLDisplayConnection.devices())
         let context = BatchContext(
             manifest: name, options: options, budget: budget, background: try input.backgroundColor(),
-            backend: backend, resume: resume, input: input)
+            backend: devices.isEmpty ? backend : .gles, resume: resume, input: input)
         let cores = ProcessInfo.processInfo.activeProcessorCount
-        let workers = max(1, min(jobs ?? cores, parsed.count))
-        let runner = BatchRunner(jobs: parsed, workers: workers, cpuThreads: max(1, cores / workers), context: context)
+        let workers = max(1, min(jobs ?? (devices.isEmpty ? cores : devices.count), parsed.count))
+        if !devices.isEmpty {
+            note("lamina: \(workers) worker\(workers == 1 ? "" : "s") on \(devices.count) GPU\(devices.count == 1 ? "" : "s"): "
+                 + devices.joined(separator: ", "))
+        } else if gpus != nil {
+            note("lamina: --gpus \(gpus!): no GPU here (EGL devices: "
+                 + "\(EGLDisplayConnection.devices().map(\.description).joined(separator: ", "))): the \(backend) renderer")
+        }
+        let runner = BatchRunner(jobs: parsed, workers: workers, cpuThreads: max(1, cores / workers), devices: devices,
+                                 context: context)
         let started = Date()
         let records = try runner.run()
         if let summary {
@@ -125,6 +140,25 @@ enum BatchShard {
             }
         }
         do { return try FrameShard(parsing: text) } catch { throw CLIFailure.badInput("--shard: \(error)") }
+    }
+}
+
+/// `--gpus`: the EGL devices the workers draw on, in turn.
+enum BatchDevices {
+    /// `all`: the hardware devices (none on a machine without a GPU); else each comma-separated entry must be a
+    /// device's index or name, or a render node.
+    static func resolve(_ text: String?, available: [EGLDisplayConnection.Device]) throws -> [String] {
+        guard let text else { return [] }
+        if text == "all" { return available.filter { !$0.isSoftware }.map(\.name) }
+        return try text.split(separator: ",").map { entry in
+            let entry = String(entry).trimmingCharacters(in: .whitespaces)
+            if let device = available.first(where: { String($0.index) == entry || $0.name == entry }) {
+                return device.name
+            }
+            if entry.hasPrefix("/dev/dri/") { return entry }
+            throw CLIFailure.badInput("--gpus: no EGL device \"\(entry)\" (there are: "
+                + (available.isEmpty ? "none" : available.map { "\($0.index) \($0)" }.joined(separator: ", ")) + ")")
+        }
     }
 }
 

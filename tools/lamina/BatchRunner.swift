@@ -9,6 +9,8 @@ final class BatchRunner: @unchecked Sendable {
     private let jobs: [Result<BatchJob, SceneProblem>]
     private let workers: Int
     private let cpuThreads: Int
+    /// `--gpus`: worker i draws GLES on devices[i % count]; empty: the default device.
+    private let devices: [String]
     private let context: BatchContext
     private let lock = NSLock()
     private var next = 0
@@ -16,10 +18,12 @@ final class BatchRunner: @unchecked Sendable {
     private var records: [BatchRecord?]
     private let progress: ExportProgress
 
-    init(jobs: [Result<BatchJob, SceneProblem>], workers: Int, cpuThreads: Int, context: BatchContext) {
+    init(jobs: [Result<BatchJob, SceneProblem>], workers: Int, cpuThreads: Int, devices: [String] = [],
+         context: BatchContext) {
         self.jobs = jobs
         self.workers = workers
         self.cpuThreads = cpuThreads
+        self.devices = devices
         self.context = context
         records = Array(repeating: nil, count: jobs.count)
         progress = ExportProgress(total: jobs.count, unit: "jobs")
@@ -28,15 +32,16 @@ final class BatchRunner: @unchecked Sendable {
     /// The records of every job, in manifest order.
     func run() throws -> [BatchRecord] {
         var threads: [pthread_t] = []
-        for _ in 0..<workers {
-            threads.append(try JoinableThread.start { [self] in work() })
+        for worker in 0..<workers {
+            let device = devices.isEmpty ? nil : devices[worker % devices.count]
+            threads.append(try JoinableThread.start { [self] in work(device: device) })
         }
         for thread in threads { pthread_join(thread, nil) }
         progress.finish()
         return records.map { $0! }
     }
 
-    private func work() {
+    private func work(device: String?) {
         var renderers: [BackendChoice: Renderer] = [:]
         while true {
             let index: Int? = lock.withLock {
@@ -54,7 +59,7 @@ final class BatchRunner: @unchecked Sendable {
             case .success(let job):
                 record = BatchRecord(line: job.line, status: .ok, seconds: 0, outputs: [])
                 do {
-                    record.outputs = try run(job, renderers: &renderers)
+                    record.outputs = try run(job, device: device, renderers: &renderers)
                     if record.outputs.isEmpty {
                         record.status = .skipped
                         record.outputs = [job.output]
@@ -83,12 +88,12 @@ final class BatchRunner: @unchecked Sendable {
     }
 
     /// Runs `job`; its outputs, or none when `--resume` found them done.
-    private func run(_ job: BatchJob, renderers: inout [BackendChoice: Renderer]) throws -> [String] {
+    private func run(_ job: BatchJob, device: String?, renderers: inout [BackendChoice: Renderer]) throws -> [String] {
         let backend = try job.backend.map { name -> BackendChoice in
             guard let choice = BackendChoice(rawValue: name) else { throw CLIFailure.badInput("backend: \(name)") }
             return choice
         } ?? context.backend
-        if let export = job.export { return try runExport(job, export, backend: backend) }
+        if let export = job.export { return try runExport(job, export, backend: backend, device: device) }
         if context.resume, FileManager.default.fileExists(atPath: job.output) { return [] }
         let source = try context.source(for: job)
         let scene = try source.load()
@@ -98,9 +103,10 @@ final class BatchRunner: @unchecked Sendable {
         if let made = renderers[backend] {
             renderer = made
         } else {
-            let (made, why) = try backend.makeRenderer(verbose: context.input.verbose, cpuThreads: cpuThreads)
+            let (made, why) = try backend.makeRenderer(verbose: context.input.verbose, cpuThreads: cpuThreads,
+                                                       device: device)
             made.memoryBudget = context.budget
-            if context.input.verbose { note("lamina: using the \(why)") }
+            if context.input.verbose { note("lamina: using the \(why)\(device.map { " on \($0)" } ?? "")") }
             renderers[backend] = made
             renderer = made
         }
@@ -126,7 +132,8 @@ final class BatchRunner: @unchecked Sendable {
 
     /// An export job: `lamina export` with the job's options on one thread (the workers are the parallelism),
     /// from the job's edited scene. Resumed when its sidecar, or its video file, exists.
-    private func runExport(_ job: BatchJob, _ export: BatchExport, backend: BackendChoice) throws -> [String] {
+    private func runExport(_ job: BatchJob, _ export: BatchExport, backend: BackendChoice,
+                           device: String?) throws -> [String] {
         var arguments = [job.scene, "-o", job.output, "--backend", backend.rawValue, "--jobs", "1",
                          "--start", "\(export.start)"]
         if let fps = export.fps { arguments += ["--fps", fps] }
@@ -148,7 +155,8 @@ final class BatchRunner: @unchecked Sendable {
         if plan.pattern == nil {
             try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         }
-        try command.export(try context.source(for: job), plan: plan, budget: context.budget, quiet: true)
+        try command.export(try context.source(for: job), plan: plan, budget: context.budget, quiet: true,
+                           device: device)
         return [job.output] + (plan.sidecarPath.map { [$0] } ?? [])
     }
 }

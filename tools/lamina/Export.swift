@@ -83,8 +83,10 @@ struct Export: ParsableCommand {
     }
 
     /// Exports `source` (the scene's bytes, with `lamina batch`'s edits) as `plan` says.
-    /// `quiet` (`lamina batch`): no progress bar, no lines on standard error.
-    func export(_ source: ExportSceneSource, plan: ExportPlan, budget: MemoryBudget, quiet: Bool = false) throws {
+    /// `quiet` (`lamina batch`): no progress bar, no lines on standard error. `device`: the EGL device of a GLES
+    /// renderer (`lamina batch --gpus`).
+    func export(_ source: ExportSceneSource, plan: ExportPlan, budget: MemoryBudget, quiet: Bool = false,
+                device: String? = nil) throws {
         let firstScene = try source.load()
         if !quiet { SceneInputOptions.warn(firstScene) }
         let timeline = try ExportTimeline(scene: firstScene, duration: duration, rate: plan.rate)
@@ -99,7 +101,7 @@ struct Export: ParsableCommand {
         let verbose = input.verbose
         let makeJob: @Sendable (Scene) -> ExportJob = { [scale, backend] scene in
             ExportJob(scene: scene, scale: scale.map { CGFloat($0) }, backend: backend, budget: budget,
-                      verbose: verbose, cpuThreads: cpuThreads,
+                      verbose: verbose, cpuThreads: cpuThreads, device: device,
                       announce: { if !quiet { announced.once("lamina: using the \($0)") } })
         }
         let first = UncheckedBox(makeJob(firstScene))

@@ -116,6 +116,7 @@ final class ExportJob {
     private let budget: MemoryBudget
     private let verbose: Bool
     private let cpuThreads: Int
+    private let device: String?
     private var renderer: Renderer?
     /// Called with why the renderer was chosen when it is made (the command prints the first job's).
     private let announce: (String) -> Void
@@ -125,9 +126,10 @@ final class ExportJob {
     /// threads (the cores divided among the jobs: the jobs are the parallelism, and more threads than cores
     /// only make them wait for each other).
     init(scene: Scene, scale: CGFloat?, backend: BackendChoice, budget: MemoryBudget, verbose: Bool,
-         cpuThreads: Int, announce: @escaping (String) -> Void) {
+         cpuThreads: Int, device: String? = nil, announce: @escaping (String) -> Void) {
         self.scene = scene
         self.cpuThreads = cpuThreads
+        self.device = device
         self.scale = scale ?? scene.scale
         self.backend = backend
         self.budget = budget
@@ -164,7 +166,7 @@ final class ExportJob {
     }
 
     private func makeRenderer() throws -> Renderer {
-        let (renderer, why) = try backend.makeRenderer(verbose: verbose, cpuThreads: cpuThreads)
+        let (renderer, why) = try backend.makeRenderer(verbose: verbose, cpuThreads: cpuThreads, device: device)
         renderer.memoryBudget = budget
         self.renderer = renderer
         announce(why)
