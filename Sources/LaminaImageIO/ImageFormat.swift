@@ -55,5 +55,12 @@ final class ByteBuffer {
         bytes = UnsafeRawBufferPointer(rebasing: storage[0..<count])
     }
 
+    /// `count` bytes written by `fill` (which returns how many it wrote, at most `count`).
+    init(count: Int, fill: (UnsafeMutableRawBufferPointer) -> Int) {
+        storage = .allocate(byteCount: max(count, 1), alignment: 16)
+        let written = fill(storage)
+        bytes = UnsafeRawBufferPointer(rebasing: storage[0..<min(written, count)])
+    }
+
     deinit { storage.deallocate() }
 }

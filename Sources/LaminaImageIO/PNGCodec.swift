@@ -68,14 +68,16 @@ enum PNGCodec {
 
         /// Reads the header: throws `noPixels` or `tooLarge` before libpng looks further, and `corrupt` for
         /// a damaged header.
-        init(_ source: ByteBuffer, name: String, limits: PixelLimits) throws {
-            let bytes = source.bytes
-            if let size = PNGCodec.headerSize(bytes) {
+        init(_ original: ByteBuffer, name: String, limits: PixelLimits) throws {
+            if let size = PNGCodec.headerSize(original.bytes) {
                 try checkSize(width: size.width, height: size.height, name: name, limits: limits)
             }
-            if let reason = PNGCodec.oversizedChunk(bytes) {
+            if let reason = PNGCodec.oversizedChunk(original.bytes) {
                 throw ImageDecodingError.corrupt(name: name, reason: reason)
             }
+            // Bombs refused, and chunks that cannot change a pixel dropped (PNGCodec+Bombs.swift).
+            let source = try PNGCodec.defused(original.bytes, name: name) ?? original
+            let bytes = source.bytes
             image = .allocate(capacity: 1)
             image.initialize(to: png_image())
             image.pointee.version = PNGCodec.imageVersion
