@@ -30,6 +30,8 @@ struct Play: ParsableCommand {
     @Flag(help: "Print a line a second on stderr: frames, skipped, frame times, damage, CPU.") var stats = false
     @Option(help: ArgumentHelp("Take JSON control lines from standard input (-) or a Unix socket at PATH.",
                                valueName: "-|PATH")) var control: String?
+    @Option(help: ArgumentHelp("The control socket's permissions, in octal (default 600: its owner only).",
+                               valueName: "mode")) var controlMode: String?
     @OptionGroup var input: SceneInputOptions
 
     mutating func run() throws {
@@ -85,7 +87,16 @@ struct Play: ParsableCommand {
         note("lamina: playing \(scene) on \(display.output.summary) with the \(display.backendName) renderer")
         let channel: ControlChannel?
         do {
-            channel = try control.map { try ControlChannel($0) }
+            var mode = ControlChannel.defaultSocketMode
+            if let controlMode {
+                guard let parsed = mode_t(controlMode, radix: 8), parsed <= 0o777 else {
+                    throw CLIFailure.badInput("--control-mode: expected permissions in octal such as 600 or 660, got \"\(controlMode)\"")
+                }
+                mode = parsed
+            }
+            channel = try control.map { try ControlChannel($0, mode: mode) }
+        } catch let error as CLIFailure {
+            throw error
         } catch {
             throw CLIFailure.failed("\(error)")
         }
