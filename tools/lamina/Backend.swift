@@ -6,6 +6,16 @@ import Lamina
 enum BackendChoice: String, ExpressibleByArgument, CaseIterable {
     case auto, cpu, gles
 
+    /// `LAMINA_RENDERER` (auto, cpu or gles), read in this one place for every command; nil when unset. A usage
+    /// error for anything else.
+    static func environment() throws -> BackendChoice? {
+        guard let requested = ProcessInfo.processInfo.environment["LAMINA_RENDERER"] else { return nil }
+        guard let choice = BackendChoice(rawValue: requested) else {
+            throw CLIFailure.badInput("LAMINA_RENDERER=\(requested): expected auto, cpu or gles")
+        }
+        return choice
+    }
+
     /// The renderer for this choice, and why it was chosen (the CLI prints it on stderr).
     /// `auto` takes GLES on a hardware GPU and the CPU renderer otherwise: on a software rasteriser such as
     /// llvmpipe, pixman composites faster than the GL path. `LAMINA_RENDERER` (auto, cpu, gles) stands in for
@@ -30,10 +40,7 @@ enum BackendChoice: String, ExpressibleByArgument, CaseIterable {
                 throw CLIFailure.failed("--backend gles: \(error)")
             }
         case .auto:
-            if let requested = ProcessInfo.processInfo.environment["LAMINA_RENDERER"], requested != "auto" {
-                guard let choice = BackendChoice(rawValue: requested) else {
-                    throw CLIFailure.badInput("LAMINA_RENDERER=\(requested): expected auto, cpu or gles")
-                }
+            if let choice = try Self.environment(), choice != .auto {
                 let (renderer, why) = try choice.makeRenderer(verbose: verbose, cpuThreads: cpuThreads, device: device)
                 return (renderer, why.replacingOccurrences(of: "(requested)", with: "(LAMINA_RENDERER)"))
             }

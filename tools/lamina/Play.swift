@@ -65,11 +65,11 @@ struct Play: ParsableCommand {
         case .cpu: backendChoice = .cpu
         case .gles: backendChoice = .gles
         case .auto:
-            let requested = ProcessInfo.processInfo.environment["LAMINA_RENDERER"] ?? "auto"
-            guard let choice = Display.Backend(rawValue: requested) else {
-                throw CLIFailure.badInput("LAMINA_RENDERER=\(requested): expected auto, cpu or gles")
+            switch try BackendChoice.environment() ?? .auto {
+            case .auto: backendChoice = .auto
+            case .cpu: backendChoice = .cpu
+            case .gles: backendChoice = .gles
             }
-            backendChoice = choice
         }
         var statistics: (@Sendable (DisplayStatistics) -> Void)?
         if stats { statistics = { figures in note("lamina: \(figures)") } }
