@@ -52,6 +52,9 @@ public enum BenchScene: String, CaseIterable, Sendable {
     /// point (right on even frames, back on odd ones) before every frame: the planner moves the container's planned
     /// subtree instead of planning 10,000 layers again (docs/architecture.md, "Model, commit, snapshot, plan").
     case parentMoving10k = "parent-moving-10k"
+    /// sprites-100k's 100,000 sprites, every one moved to a new whole-point place inside the output before every
+    /// frame, all in one transaction (BenchScenes+Moving.swift): the live tree where everything moves.
+    case moving100k = "moving-100k"
     /// sprites-10k's sprites, each running one endless animation (of four kinds in turn: a position between two
     /// points eased in and out, an opacity keyframe animation, a turn of transform.rotation.z, a spring on
     /// position.y), at phases of their own: every frame evaluates 10,000 animations (`animationMsMedian` times that
@@ -131,9 +134,9 @@ public enum BenchScene: String, CaseIterable, Sendable {
         var random = SplitMix64()
         switch self {
         case .sprites1k, .sprites10k, .sprites100k, .parentMoving10k, .animated10k, .animated1k, .roundedSprites1k,
-             .roundedSprites10k:
+             .roundedSprites10k, .moving100k:
             let count = [.sprites1k, .animated1k, .roundedSprites1k].contains(self) ? 1_000
-                : self == .sprites100k ? 100_000 : 10_000
+                : self == .sprites100k || self == .moving100k ? 100_000 : 10_000
             let rounded = self == .roundedSprites1k || self == .roundedSprites10k
             let sheet = try Self.spriteSheet()
             let parent = self == .parentMoving10k ? Layer(frame: root.bounds) : root
@@ -222,7 +225,8 @@ public enum BenchScene: String, CaseIterable, Sendable {
     /// Work done before each frame: for `upload`, a change to the big image's pixels; for `drawn-1k-redraw10`,
     /// ten layers (the next ten in turn) marked for drawing; for `deeptree`, a new turn of the chain's first level;
     /// for `cards-500-moving`, ten cards moved and one resized; for `text-1k-change10`, ten labels given new strings;
-    /// for `shadow-radius-N`, a new shadow opacity; for `parent-moving-10k`, the container moved by a point.
+    /// for `shadow-radius-N`, a new shadow opacity; for `parent-moving-10k`, the container moved by a point; for
+    /// `moving-100k`, every sprite moved.
     /// The changes are made with actions disabled: each frame measures the changed tree, not an implicit animation.
     public func prepareFrame(_ root: Layer, frame: Int) {
         Transaction.begin()
@@ -243,6 +247,8 @@ public enum BenchScene: String, CaseIterable, Sendable {
             root.sublayers?.first?.shadowOpacity = 1 - Float(frame % 64) / 1000
         case .parentMoving10k:
             root.sublayers?.first?.position.x += frame % 2 == 0 ? 1 : -1
+        case .moving100k:
+            Self.moveEverySprite(root, frame: frame)
         case .text1kChange10:
             Self.changeLabels(root, frame: frame)
         default:

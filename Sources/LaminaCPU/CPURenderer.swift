@@ -105,10 +105,12 @@ public final class CPURenderer: Renderer {
         defer { coverages.endFrame() }
         defer { textureSlots.endFrame() }
         let slots = usesFastPaths ? textureSlots : nil
+        let preparing = DispatchTime.now().uptimeNanoseconds
         let prepared = try CPUPreparedQuads(quads, slots: slots) {
             try CPUPreparedQuad($0, width: plan.width, height: plan.height, coverages: coverages, slots: slots)
                 .withMipLevels()
         }
+        stats.prepareSeconds = Double(DispatchTime.now().uptimeNanoseconds - preparing) / 1e9
         let workers = min(areas.count, threads)
         while bandViews.count < workers { bandViews.append(CPUTextureViews()) }
         let groupMemory = try reserveGroupBuffers(plan.nesting, rows: areas.map { $0.y0..<$0.y1 },

@@ -14,6 +14,10 @@ public struct RenderStatistics: Hashable, Sendable {
     public var offscreenPasses = 0
     /// Seconds spent copying image data to the GPU (0 for the CPU renderer, which reads images in place).
     public var uploadSeconds: Double = 0
+    /// Seconds of the renderer's CPU preparation of the frame before it draws: the CPU renderer's quad preparation
+    /// (coverage, mip levels, texture views); GLES encoding (texture uploads included) and the instance and span
+    /// uploads. With the plan's stages (`lastPlanTimings` in LaminaLayers), a frame's CPU build time.
+    public var prepareSeconds: Double = 0
     /// Shadows drawn and blurred this frame (each counts two offscreen passes: silhouette and blur).
     public var shadowsBlurred = 0
     /// Shadows taken from the renderer's cache: unchanged since an earlier frame, not blurred again.

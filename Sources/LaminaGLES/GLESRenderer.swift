@@ -348,6 +348,7 @@ public final class GLESRenderer: Renderer {
     ) throws {
         let started = DispatchTime.now().uptimeNanoseconds
         encodeNanoseconds = 0
+        bufferUploadNanoseconds = 0
         beginGPUTiming()
         textures.beginFrame()
         framesDrawn += 1
@@ -369,6 +370,7 @@ public final class GLESRenderer: Renderer {
         encoder.fringes.endFrame()
         stats.bytesUploaded = textures.bytesUploadedThisFrame
         stats.uploadSeconds = Double(textures.uploadNanosecondsThisFrame) / 1e9
+        stats.prepareSeconds = Double(encodeNanoseconds + bufferUploadNanoseconds) / 1e9
         statistics = stats
         endTextureFrame()
         endGPUTiming()
@@ -428,8 +430,10 @@ public final class GLESRenderer: Renderer {
             glBindBuffer(GLenum(GL_ARRAY_BUFFER), instanceBuffer)
             enableInstanceAttributes()
         } else {
+            let uploading = DispatchTime.now().uptimeNanoseconds
             uploadInstances(encoder.instances)
             if !encoder.spanRows.isEmpty { uploadSpanTable(encoder.spanRows) }
+            bufferUploadNanoseconds += DispatchTime.now().uptimeNanoseconds - uploading
             if var record {
                 record.buffer = instanceBufferTurn
                 lastEncoded = record
@@ -576,6 +580,8 @@ public final class GLESRenderer: Renderer {
     var lastEncoded: EncodedFrame?
     /// Time spent in the encoder this frame (shadow silhouettes included), for `frameTimings`.
     var encodeNanoseconds: UInt64 = 0
+    /// Time spent uploading instance data and span tables this frame, for `RenderStatistics.prepareSeconds`.
+    var bufferUploadNanoseconds: UInt64 = 0
     /// Frames drawn: the clock that ages idle offscreen targets.
     var framesDrawn = 0
     /// Offscreen buffers for groups, masks and shadows, reused between groups and frames.

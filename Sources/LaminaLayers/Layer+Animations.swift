@@ -238,8 +238,12 @@ extension Layer {
     /// completion off their layers (which changes no picture).
     /// `removingFinished`: whether animations past their end come off the layers (with `isRemovedOnCompletion`), as
     /// on a live clock; nil: only for a frame of now (time nil), since an export may draw earlier times later.
-    func presentationForFrame(at time: Double?, removingFinished: Bool? = nil) throws -> LayerSnapshot {
+    /// `stages`: marks the snapshot's end, for the frame's build time (FramePlanTimings.swift).
+    func presentationForFrame(at time: Double?, removingFinished: Bool? = nil, stages: FrameStageClock? = nil) throws
+        -> LayerSnapshot
+    {
         let snapshot = try snapshotForFrame(presentingAt: time ?? currentMediaTime())
+        stages?.markSnapshot()
         // Completion blocks that came due since the last frame, unless the main queue has run them.
         MainRunLoopEvents.shared.runReadyBlocks()
         guard snapshot.animatedSubtree else { return snapshot }

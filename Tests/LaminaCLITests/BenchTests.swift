@@ -186,7 +186,7 @@ import Testing
             (["--frames", "0"], "--frames must be at least 1"),
             (["--warmup=-1"], "--warmup must be 0 or more"),
             (["--size", "12x"], "--size must be WxH"),
-            (["--size", "32x32"], "--size must be WxH"),
+            (["--size", "32x0"], "--size must be WxH"),
             (["--backend", "vulkan"], "--backend must be cpu, gles or all"),
             (["--scene", "nope"], "unknown scene \"nope\""),
             (["--scene", "missing.json"], "missing.json"),

@@ -26,8 +26,9 @@ struct Bench: ParsableCommand {
 
     @Option(help: "Frames to count.") var frames: Int = 20
     @Option(help: "Frames to draw first, uncounted.") var warmup: Int = 3
-    @Option(help: ArgumentHelp("Output size in pixels (default 1920x1080; scene files: their own size).",
-                               valueName: "WxH"))
+    @Option(help: ArgumentHelp(
+        "Output size in pixels, sides 1...16384 (default 1920x1080; scene files: their own size). Under 64 pixels a side, built-in scenes keep a full-size layout drawn scaled down, so drawing costs next to nothing and the build time shows.",
+        valueName: "WxH"))
     var size: String?
     @Option(help: ArgumentHelp("Write every figure as JSON to this file.", valueName: "out.json"))
     var json: String?
@@ -141,8 +142,8 @@ struct Bench: ParsableCommand {
               + "\(machine.cores) cores")
         // 7 frames of each kind unless --frames says otherwise (its default, 20, is for the scenes).
         let counted = CommandLine.arguments.contains("--frames") ? frames : 7
-        let bench = LiveBench(frames: counted, size: settings.size ?? CGSize(width: 1920, height: 1080),
-                              layers: layers)
+        let layout = BenchLayout(output: settings.size ?? CGSize(width: 1920, height: 1080))
+        let bench = LiveBench(frames: counted, size: layout.points, scale: layout.scale, layers: layers)
         var lines: [String] = []
         for choice in settings.backends {
             let figures = try bench.measure(choice)
@@ -193,10 +194,16 @@ struct Bench: ParsableCommand {
         var pixels: CGSize?
         if let size {
             let parts = size.split(separator: "x", omittingEmptySubsequences: false).map { Int($0) }
-            guard parts.count == 2, let w = parts[0], let h = parts[1], (64...16384).contains(w),
-                  (64...16384).contains(h)
+            guard parts.count == 2, let w = parts[0], let h = parts[1], (1...16384).contains(w),
+                  (1...16384).contains(h)
             else {
-                throw CLIFailure.badInput("--size must be WxH with sides 64...16384, got \(size)")
+                throw CLIFailure.badInput("--size must be WxH with sides 1...16384, got \(size)")
+            }
+            // A tiny output lays the built-in scenes out larger and draws them scaled down (BenchLayout); the tiled
+            // pan has no such layout.
+            if tiledPan, min(w, h) < BenchLayout.tinySide {
+                throw CLIFailure.badInput(
+                    "--size with --tiled-pan must have sides of at least \(BenchLayout.tinySide), got \(size)")
             }
             pixels = CGSize(width: w, height: h)
         }

@@ -7,7 +7,9 @@ import LaminaBench
 /// frame where every sprite moved (docs/benchmarks.md, "Live frames").
 struct LiveBench {
     var frames: Int
+    /// The tree's size in points, and the scale it is drawn at (below 1 on a tiny output: `BenchLayout`).
     var size: CGSize
+    var scale: CGFloat = 1
     /// Sprites; nil: 100,000 on the CPU renderer, 20,000 on GLES (the issue's sizes).
     var layers: Int?
 
@@ -17,6 +19,9 @@ struct LiveBench {
         var frame: Double, plan: Double, draw: Double
         /// Median share of the target redrawn.
         var damaged: Double
+        /// The frame's CPU build time: the plan and the renderer's preparation (`RenderStatistics.prepareSeconds`),
+        /// median ms (docs/benchmarks.md, "Build time and drawing").
+        var build: Double
     }
 
     struct Figures {
@@ -35,7 +40,7 @@ struct LiveBench {
         var json: String {
             let entries = kinds.map { kind in
                 #"{"change": "\#(kind.change.rawValue)", "frameMs": \#(kind.frame), "planMs": \#(kind.plan), "#
-                    + #""drawMs": \#(kind.draw), "damagedShare": \#(kind.damaged), "ratioToAll": \#(ratio(kind.change))}"#
+                    + #""drawMs": \#(kind.draw), "buildMs": \#(kind.build), "damagedShare": \#(kind.damaged), "ratioToAll": \#(ratio(kind.change))}"#
             }
             return #"{"backend": "\#(backend)", "layers": \#(layers), "width": \#(width), "height": \#(height), "#
                 + #""identicalToFresh": \#(identical), "frames": [\#(entries.joined(separator: ", "))]}"#
@@ -44,8 +49,8 @@ struct LiveBench {
         func printSummary() {
             print("live \(backend): \(layers) sprites at \(width)x\(height), medians of the frames after each change")
             for kind in kinds {
-                print(String(format: "  %-8@ %8.2f ms (plan %7.2f, draw %7.2f), %5.1f%% of the target redrawn, %6.2f%% of a frame where all moved",
-                             kind.change.rawValue as NSString, kind.frame, kind.plan, kind.draw, kind.damaged * 100,
+                print(String(format: "  %-8@ %8.2f ms (plan %7.2f, draw %7.2f; build %7.2f), %5.1f%% of the target redrawn, %6.2f%% of a frame where all moved",
+                             kind.change.rawValue as NSString, kind.frame, kind.plan, kind.draw, kind.build, kind.damaged * 100,
                              ratio(kind.change) * 100))
             }
             print("  a live frame equals a fresh renderer's, byte for byte: \(identical ? "yes" : "NO")")
@@ -57,14 +62,15 @@ struct LiveBench {
         let count = layers ?? (renderer is GLESRenderer ? 20_000 : 100_000)
         let tree = try LiveTree(count: count, size: size)
         let frames = renderer.retainedFrames(for: tree.root)
-        func frame() throws -> (total: Double, plan: Double, draw: Double, damaged: Double) {
+        func frame() throws -> (total: Double, plan: Double, draw: Double, damaged: Double, build: Double) {
             let start = DispatchTime.now().uptimeNanoseconds
-            let plan = try renderer.plan(tree.root)
+            let plan = try renderer.plan(tree.root, scale: scale)
             let planned = DispatchTime.now().uptimeNanoseconds
             _ = try frames.render(plan, with: renderer)
             let end = DispatchTime.now().uptimeNanoseconds
+            let prepare = min(renderer.statistics.prepareSeconds * 1000, Double(end - planned) / 1e6)
             return (Double(end - start) / 1e6, Double(planned - start) / 1e6, Double(end - planned) / 1e6,
-                    renderer.statistics.damagedShare)
+                    renderer.statistics.damagedShare, Double(planned - start) / 1e6 + prepare)
         }
         // Warm-up: the first frame plans everything and uploads the sheet.
         for _ in 0..<2 { _ = try frame() }
@@ -73,7 +79,7 @@ struct LiveBench {
             // One frame of each kind first, uncounted: it carries the change from the kind before.
             tree.apply(change)
             _ = try frame()
-            var samples: [(total: Double, plan: Double, draw: Double, damaged: Double)] = []
+            var samples: [(total: Double, plan: Double, draw: Double, damaged: Double, build: Double)] = []
             for _ in 0..<self.frames {
                 tree.apply(change)
                 samples.append(try frame())
@@ -81,13 +87,14 @@ struct LiveBench {
             kinds.append(Kind(change: change, frame: FrameStats.percentile(samples.map(\.total), 0.5),
                               plan: FrameStats.percentile(samples.map(\.plan), 0.5),
                               draw: FrameStats.percentile(samples.map(\.draw), 0.5),
-                              damaged: FrameStats.percentile(samples.map(\.damaged), 0.5)))
+                              damaged: FrameStats.percentile(samples.map(\.damaged), 0.5),
+                              build: FrameStats.percentile(samples.map(\.build), 0.5)))
         }
         // The check a user would make: the incremental frame against a fresh renderer's whole frame.
         tree.apply(.hundred)
-        let live = try renderer.render(tree.root)
+        let live = try renderer.render(tree.root, scale: scale)
         let (fresh, _) = try choice.makeRenderer()
-        let expected = try fresh.render(Planner().plan(tree.root))
+        let expected = try fresh.render(Planner(scale: scale).plan(tree.root))
         let identical = live.byteCount == expected.byteCount
             && memcmp(live.baseAddress, expected.baseAddress, live.byteCount) == 0
         return Figures(backend: renderer.name, layers: count, width: live.width, height: live.height, kinds: kinds,

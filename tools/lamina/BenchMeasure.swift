@@ -27,11 +27,13 @@ struct BenchSceneSource {
         }
     }
 
-    /// A fresh layer tree and the planner's scale. Built-in scenes fill `size` (default 1920 x 1080) at scale 1;
-    /// a scene file keeps its own size and scale, or with `size` is scaled, aspect kept, to fit inside it.
+    /// A fresh layer tree and the planner's scale. Built-in scenes fill `size` (default 1920 x 1080) at scale 1,
+    /// or, on a tiny output, a larger layout at a smaller scale (`BenchLayout`); a scene file keeps its own size and
+    /// scale, or with `size` is scaled, aspect kept, to fit inside it.
     func make(size: CGSize?) throws -> (root: Layer, scale: CGFloat) {
         if let builtIn {
-            return (try builtIn.makeRoot(size: size ?? CGSize(width: 1920, height: 1080)), 1)
+            let layout = BenchLayout(output: size ?? CGSize(width: 1920, height: 1080))
+            return (try builtIn.makeRoot(size: layout.points), layout.scale)
         }
         let scene = try load()
         guard let size else { return (scene.root, scene.scale) }
@@ -97,6 +99,8 @@ struct RendererFigures {
     var peakMemoryBytes: Int
     /// gles: the frame's time split into its parts (BenchGLESSplit.swift).
     var glesSplit: GLESFrameSplit? = nil
+    /// The frame's CPU build time and its drawing (BenchBuildTime.swift).
+    var buildSplit: FrameBuildSplit? = nil
     var framesPerSecond: Double { 1000 / frame.median }
     /// The share of vector layers whose picture was not made again in a counted frame (median frame).
     var pictureHitRate: Double? {
@@ -170,6 +174,9 @@ struct SceneResult {
                 custom drawing), \(f(r.customDrawsPerFrame)) layers drawn per frame; first frame \(f(r.firstFrame)) ms\
                 \(shadows)
                 """)
+            if let build = r.buildSplit {
+                print("    \(build.text(prepareLabel: r.renderer == "gles" ? "encode and upload" : "quad preparation"))")
+            }
             if let split = r.glesSplit { print("    split: \(split.text)") }
             if let hitRate = r.pictureHitRate {
                 print("    vector pictures per frame: \(r.picturesMade) made, \(r.vectorLayers - r.picturesMade) kept of "
@@ -312,6 +319,7 @@ struct BenchRunner {
         let gles = renderer as? GLESRenderer
         gles?.measuresFrameTimes = true
         var split = GLESFrameSplit.Samples()
+        var build = FrameBuildSplit.Samples()
         var planTimes: [Double] = [], totals: [Double] = [], uploaded: [Double] = [], uploadTimes: [Double] = []
         var drawsBefore = 0, firstFrame = 0.0, first = RenderStatistics()
         var passes: [Double] = [], blurred: [Double] = [], reused: [Double] = [], made: [Double] = []
@@ -349,6 +357,8 @@ struct BenchRunner {
                 firstMade = pictures
             }
             if frame >= warmup {
+                build.add(planStep: Double(planned - start) / 1e6, frame: Double(done - start) / 1e6,
+                          stages: renderer.lastPlanTimings, statistics: renderer.statistics)
                 planTimes.append(Double(planned - start) / 1e6)
                 totals.append(Double(done - start) / 1e6)
                 uploaded.append(Double(renderer.statistics.bytesUploaded))
@@ -372,7 +382,8 @@ struct BenchRunner {
             firstFrameOffscreenPasses: first.offscreenPasses, firstFrameShadowsBlurred: first.shadowsBlurred,
             customDrawsPerFrame: Double(BenchScene.drawCount(root) - drawsBefore) / Double(frames),
             picturesMade: Int(FrameStats.percentile(made, 0.5)), firstFramePicturesMade: firstMade,
-            vectorLayers: BenchScene.vectorLayerCount(root), peakMemoryBytes: PeakMemory.bytes(), glesSplit: split.split(plan: FrameStats.percentile(planTimes, 0.5)))
+            vectorLayers: BenchScene.vectorLayerCount(root), peakMemoryBytes: PeakMemory.bytes(), glesSplit: split.split(plan: FrameStats.percentile(planTimes, 0.5)),
+            buildSplit: build.split)
     }
 
     private func measureCairo(_ source: BenchSceneSource, root: Layer, plan: RenderPlan) throws -> BaselineFigures {

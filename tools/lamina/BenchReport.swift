@@ -121,6 +121,7 @@ struct BenchReport {
                 ("framesPerSecond", .number(r.framesPerSecond)),
                 ("layersPerSecond", .number(Double(scene.layers) * r.framesPerSecond)),
                 ("planMsMedian", .number(r.planMedian)),
+            ] + (r.buildSplit?.jsonMembers ?? [("buildMs", .null), ("drawMs", .null), ("buildSplit", .null)]) + [
                 ("firstFrameMs", .number(r.firstFrame)),
                 ("drawCalls", .int(r.drawCalls)),
                 ("quadsDrawn", .int(r.quadsDrawn)),
