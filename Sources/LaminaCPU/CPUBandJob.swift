@@ -304,7 +304,9 @@ final class CPUBandJob: @unchecked Sendable {
             return try compositeTrilinear(item, mip, x0: x0, y0: y0, x1: x1, y1: y1, origin: origin, mask: mask,
                                           maskOffset: maskOffset, destination, views)
         }
-        if mask == nil, !clipped, fillSolid(item, x0: x0, y0: y0, x1: x1, y1: y1, origin: origin, destination) { return }
+        if mask == nil, !clipped, fillSolid(item, x0: x0, y0: y0, x1: x1, y1: y1, origin: origin, destination) {
+            return
+        }
         guard let source = try source(for: item, views: views, region: (x0, y0, x1, y1)) else { return }
         defer { if source.owned { pixman_image_unref(source.image) } }
         var opacity: OpaquePointer?
@@ -328,7 +330,9 @@ final class CPUBandJob: @unchecked Sendable {
         }
         if mask == nil, !clipped, source.plain, operation == PIXMAN_OP_OVER, tinted == nil, loops.over(
             image, sx: x0 + Int(offset.x), sy: y0 + Int(offset.y), opacity: opacity == nil ? 255 : item.opacityMask,
-            onto: destination, dx: x0 - Int(origin.x), dy: y0 - Int(origin.y), width: x1 - x0, height: y1 - y0) { return }
+            onto: destination, dx: x0 - Int(origin.x), dy: y0 - Int(origin.y), width: x1 - x0, height: y1 - y0) {
+            return
+        }
         pixman_image_composite32(
             operation, image, mask ?? opacity, destination,
             Int32(x0) + offset.x, Int32(y0) + offset.y, maskOffset.x, maskOffset.y, Int32(x0) - origin.x,

@@ -6,10 +6,11 @@ import Foundation
 /// constant opacity), source-over of a group's buffer through its opacity, solid fills and translucent solid
 /// colours. Lamina's own loops (CComposite: AVX2, SSE2 or scalar, chosen once at run time) or pixman's.
 ///
-/// Every form makes the bytes pixman makes (its 8-bit arithmetic and rounding, docs/benchmarks.md, "CPU compositing
-/// loops"); everything else (bilinear and transformed sampling, coverage masks, clip regions, blend modes) is
-/// pixman's in every form. `LAMINA_CPU_SIMD` (`pixman`, `scalar`, `sse2`, `avx2`) picks the default form; a form
-/// the CPU lacks runs the best one below it, and anything else set there is ignored (the best form runs).
+/// Every form makes the bytes pixman makes (its 8-bit arithmetic and rounding,
+/// docs/benchmarks.md, "CPU compositing loops (2026-11-27)"); everything else (bilinear and transformed sampling,
+/// coverage masks, clip regions, blend modes) is pixman's in every form. `LAMINA_CPU_SIMD` (`pixman`, `scalar`,
+/// `sse2`, `avx2`) picks the default form; a form the CPU lacks runs the best one below it, and anything else set
+/// there is ignored (the best form runs).
 public enum CPUCompositeLoops: String, Sendable, CaseIterable {
     /// pixman composites everything (the renderer before its own loops).
     case pixman

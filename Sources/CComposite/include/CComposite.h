@@ -1,8 +1,8 @@
-// Lamina's own compositing loops for the CPU renderer's common cases (docs/benchmarks.md, "CPU compositing
-// loops"): premultiplied source-over of a 1:1 texture (with or without a constant opacity), source-over of a
-// solid colour and solid fills, on premultiplied 32-bit pixels (B, G, R, A in memory), with pixman's 8-bit
-// arithmetic, so that every result is the byte pixman's over_8888_8888, over_8888_n_8888, over_n_8888 and its
-// SRC fill give.
+// Lamina's own compositing loops for the CPU renderer's common cases (docs/benchmarks.md,
+// "CPU compositing loops (2026-11-27)"): premultiplied source-over of a 1:1 texture (with or without a constant
+// opacity), source-over of a solid colour and solid fills, on premultiplied 32-bit pixels (B, G, R, A in memory),
+// with pixman's 8-bit arithmetic, so that every result is the byte pixman's over_8888_8888, over_8888_n_8888,
+// over_n_8888 and its SRC fill give.
 //
 // Each loop has a scalar form, an SSE2 form and an AVX2 form (x86-64); `path` picks one, and a path the CPU
 // lacks falls back to the best one below it. Strides are in pixels. Nothing is allocated; widths or heights of
