@@ -49,7 +49,9 @@ let package = Package(
         .target(name: "LaminaImageIO", dependencies: ["LaminaCore", "CPNG", "CJPEG", "CZlib"]),
         .target(name: "LaminaDrawing", dependencies: ["LaminaCore", "CCairo", "CPango"]),
         .target(name: "LaminaLayers", dependencies: ["LaminaCore", "LaminaDrawing"]),
-        .target(name: "LaminaCPU", dependencies: ["LaminaCore", "CPixman"]),
+        // The CPU renderer's own SIMD compositing loops (SSE2, AVX2), with pixman's arithmetic (docs/benchmarks.md).
+        .target(name: "CComposite"),
+        .target(name: "LaminaCPU", dependencies: ["LaminaCore", "CPixman", "CComposite"]),
         .target(name: "LaminaGLES", dependencies: ["LaminaCore", "CEGL", "CGBM"]),
         .target(name: "LaminaScene", dependencies: ["LaminaCore", "LaminaLayers", "LaminaImageIO", "LaminaDrawing", "LaminaExpressions"]),
         // Showing frames on screens: the outputs, the frame loop, `Display` and the scene player of `lamina play`.
@@ -92,7 +94,9 @@ let package = Package(
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "LaminaLayersTests",
                     dependencies: ["LaminaLayers", "LaminaDrawing", "LaminaTestSupport", "CPango", "CCairo"]),
-        .testTarget(name: "LaminaRenderTests", dependencies: ["Lamina", "LaminaBench", "LaminaTestSupport", "QuartzCore", "CEGL"],
+        // CPixman: CPUCompositeLoopsTests compares the CPU renderer's own loops with pixman's composites.
+        .testTarget(name: "LaminaRenderTests", dependencies: ["Lamina", "LaminaBench", "LaminaTestSupport", "QuartzCore", "CEGL",
+                                                              "CPixman"],
                     resources: [.copy("Scenes")]),
         .testTarget(name: "LaminaSceneTests", dependencies: ["Lamina", "LaminaScene", "LaminaTestSupport"],
                     resources: [.copy("Fixtures")]),

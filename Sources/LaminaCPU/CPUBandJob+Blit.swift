@@ -79,6 +79,10 @@ extension CPUBandJob {
             (x0, y0, x1, y1) = (t.x0 - dx, t.y0 - dy, t.x1 - dx, t.y1 - dy)
         }
         let source = try view(fast, views)
+        if loops.over(source, sx: x0 + Int(fast.offset.x), sy: y0 + Int(fast.offset.y), opacity: fast.opacity,
+                      onto: destination, dx: x0 - origin.x, dy: y0 - origin.y, width: x1 - x0, height: y1 - y0) {
+            return
+        }
         let opacity = fast.opacity < 255 ? views.opacityMask(fast.opacity) : nil
         pixman_image_composite32(
             PIXMAN_OP_OVER, source, opacity, destination, Int32(x0) + fast.offset.x, Int32(y0) + fast.offset.y,

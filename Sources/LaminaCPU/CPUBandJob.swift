@@ -16,6 +16,8 @@ final class CPUBandJob: @unchecked Sendable {
     /// Clear each area to transparent first (a retained frame's damage); else draw over what is there.
     let clear: Bool
     let views: [CPUTextureViews]
+    /// The loops for the common cases (CPUBandJob+Loops.swift).
+    let loops: CPUCompositeLoops
     private let lock = NSLock()
     private(set) var error: Error?
 
@@ -27,8 +29,9 @@ final class CPUBandJob: @unchecked Sendable {
     let singleQuadGroupCounts: [Int: Int]
 
     init(prepared: CPUPreparedQuads, plan: RenderPlan, target: Image, areas: [PixelBox], clear: Bool,
-         views: [CPUTextureViews]) {
+         views: [CPUTextureViews], loops: CPUCompositeLoops) {
         self.prepared = prepared
+        self.loops = loops
         self.plan = plan
         self.target = target
         self.areas = areas
@@ -114,6 +117,10 @@ final class CPUBandJob: @unchecked Sendable {
             let parent = stack[stack.count - 1]
             guard let into = parent.image else { return }
             if let tint = group.tintBytes { Self.multiply(image, by: tint) }
+            if group.composite == .sourceOver, loops.over(
+                image, sx: 0, sy: 0, opacity: PremultipliedColor.byte(group.opacity), onto: into,
+                dx: group.bounds.x0 - parent.origin.x, dy: done.rows.lowerBound - parent.origin.y,
+                width: group.bounds.x1 - group.bounds.x0, height: done.rows.count) { return }
             var alpha = pixman_color_t(red: 0, green: 0, blue: 0, alpha: UInt16(PremultipliedColor.byte(group.opacity)) * 257)
             let mask = pixman_image_create_solid_fill(&alpha)
             defer { if let mask { pixman_image_unref(mask) } }
@@ -258,7 +265,7 @@ final class CPUBandJob: @unchecked Sendable {
             try composite(item, x0: box.x0, y0: y0, x1: box.x1, y1: y1, origin: origin, mask: nil, destination, views)
             return
         }
-        if item.blit != nil, boxes.count <= 8 {
+        if item.blit != nil && boxes.count <= 8 || drawsBoxesOneByOne(item) {
             // A copy's pixels do not depend on where a composite starts (a transformed source's can, by pixman's
             // rounding): a few boxes one by one cost less than a clip region made for them.
             for box in boxes {
@@ -282,18 +289,23 @@ final class CPUBandJob: @unchecked Sendable {
             pixman_image_set_clip_region32(destination, nil)
             pixman_region32_fini(&region)
         }
-        try composite(item, x0: bounds.x0, y0: y0, x1: bounds.x1, y1: y1, origin: origin, mask: nil, destination, views)
+        try composite(item, x0: bounds.x0, y0: y0, x1: bounds.x1, y1: y1, origin: origin, mask: nil, destination, views,
+                      clipped: true)
     }
 
     /// Composites the quad's source over target pixels x0..<x1, y0..<y1 (the destination's (0, 0) is target pixel
     /// `origin`), through `mask` (whose (0, 0) is (x0, y0)) or the quad's opacity.
     private func composite(
         _ item: CPUPreparedQuad, x0: Int, y0: Int, x1: Int, y1: Int, origin: (x: Int32, y: Int32), mask: OpaquePointer?,
-        maskOffset: (x: Int32, y: Int32) = (0, 0), _ destination: OpaquePointer, _ views: CPUTextureViews
+        maskOffset: (x: Int32, y: Int32) = (0, 0), _ destination: OpaquePointer, _ views: CPUTextureViews,
+        clipped: Bool = false
     ) throws {
         if let mip = item.mip, mip.fraction > 0 {
             return try compositeTrilinear(item, mip, x0: x0, y0: y0, x1: x1, y1: y1, origin: origin, mask: mask,
                                           maskOffset: maskOffset, destination, views)
+        }
+        if mask == nil, !clipped, fillSolid(item, x0: x0, y0: y0, x1: x1, y1: y1, origin: origin, destination) {
+            return
         }
         guard let source = try source(for: item, views: views, region: (x0, y0, x1, y1)) else { return }
         defer { if source.owned { pixman_image_unref(source.image) } }
@@ -315,6 +327,11 @@ final class CPUBandJob: @unchecked Sendable {
                 image = tinted!
                 offset = (Int32(-x0), Int32(-y0))
             }
+        }
+        if mask == nil, !clipped, source.plain, operation == PIXMAN_OP_OVER, tinted == nil, loops.over(
+            image, sx: x0 + Int(offset.x), sy: y0 + Int(offset.y), opacity: opacity == nil ? 255 : item.opacityMask,
+            onto: destination, dx: x0 - Int(origin.x), dy: y0 - Int(origin.y), width: x1 - x0, height: y1 - y0) {
+            return
         }
         pixman_image_composite32(
             operation, image, mask ?? opacity, destination,
@@ -352,6 +369,8 @@ final class CPUBandJob: @unchecked Sendable {
         var image: OpaquePointer
         var offset: (x: Int32, y: Int32)
         var owned: Bool
+        /// An image view without transform or filter (sampled 1:1: `CPUCompositeLoops.over` may draw it).
+        var plain = false
     }
 
     /// A solid fill, or the texture view with the quad's transform and filter (nil for a degenerate mapping).
@@ -362,7 +381,7 @@ final class CPUBandJob: @unchecked Sendable {
             guard let view = views.view(slot: blit.slot, of: prepared) else {
                 throw RenderError.failed("pixman could not wrap \(blit.image)")
             }
-            return Source(image: view, offset: blit.offset, owned: false)
+            return Source(image: view, offset: blit.offset, owned: false, plain: true)
         }
         let quad = item.quad
         switch quad.paint {
@@ -402,7 +421,7 @@ final class CPUBandJob: @unchecked Sendable {
             // Whole-pixel placement at 1:1: no transform and no filtering, so pixman takes its fastest path.
             pixman_image_set_transform(view, nil)
             pixman_image_set_filter(view, PIXMAN_FILTER_NEAREST, nil, 0)
-            return Source(image: view, offset: (Int32(offset.x), Int32(offset.y)), owned: false)
+            return Source(image: view, offset: (Int32(offset.x), Int32(offset.y)), owned: false, plain: true)
         }
         if !targetToView.isAffine || texture.filter == .nearest || !Self.fitsFixedPoint(targetToView, region: region) {
             // Perspective: sampled here, as the GLES shader samples (pixman's projective path drifts). So are maps

@@ -28,6 +28,9 @@ public final class CPURenderer: Renderer {
     private let textureSlots = CPUTextureSlots()
     /// false: every quad takes the general path (tests compare the fast paths with it, pixel for pixel).
     var usesFastPaths = true
+    /// The loops that composite the common cases (`CPUCompositeLoops`): Lamina's SIMD loops by default, pixman's
+    /// with `.pixman`. Every form makes the same bytes.
+    public var compositeLoops = CPUCompositeLoops.default
 
     /// A renderer using `threads` threads (default: one per core).
     public init(threads: Int = ProcessInfo.processInfo.activeProcessorCount) {
@@ -117,7 +120,7 @@ public final class CPURenderer: Renderer {
                                                   concurrent: workers)
         defer { groupMemory.release() }
         let job = CPUBandJob(prepared: prepared, plan: plan, target: target, areas: areas, clear: clear,
-                             views: Array(bandViews.prefix(workers)))
+                             views: Array(bandViews.prefix(workers)), loops: compositeLoops)
         if workers <= 1 {
             for index in areas.indices { job.draw(area: index, slot: 0) }
         } else {
@@ -144,7 +147,11 @@ public final class CPURenderer: Renderer {
     /// Blurred shadows by source, forgotten after 4 frames unused (the GLES renderer's policy too).
     let shadows = FrameCache<ShadowKey, Image>(keep: 4)
     /// Draws silhouettes (which may hold shadows of their own).
-    lazy var silhouetteRenderer = CPURenderer(threads: threads)
+    lazy var silhouetteRenderer = {
+        let renderer = CPURenderer(threads: threads)
+        renderer.compositeLoops = compositeLoops
+        return renderer
+    }()
 
     /// Shadows whose blurred picture was kept from an earlier frame.
     public var cachedShadowCount: Int { shadows.count }
