@@ -133,9 +133,12 @@ extension Planner {
             let (kid, oldKid) = (kids[position], oldKids[position])
             guard kid.id == oldKid.id, kid.state.zPosition == oldKid.state.zPosition else { return false }
             changed.append(position)
+            // Many changed: planning the usual way (which copies or moves unchanged subtrees) is cheaper than
+            // patching each, node updates included (measured on animated-10k: docs/benchmarks.md, "Node updates
+            // (2026-11-27)").
+            if changed.count > 64 && changed.count * 4 > kids.count { return false }
         }
-        // Sublayers planned again here; when many are, planning the usual way is cheaper than patching each. Those
-        // only moved or faded (Planner+NodeUpdate.swift) cost a copy of their quads and do not count.
+        // Sublayers planned again here (node updates, Planner+NodeUpdate.swift, are not).
         var replanned = 0
         var clip = visit.clip
         if layer.masksToBounds, !changed.isEmpty {

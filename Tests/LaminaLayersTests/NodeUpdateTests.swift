@@ -155,4 +155,43 @@ import Testing
         #expect(faded.contentVersion != committed.sublayers[0].contentVersion)
         #expect(recoloured.pictureVersion != committed.sublayers[1].pictureVersion)
     }
+
+    @Test func benchLikeAnimationsArePatchedEveryFrame() throws {
+        // animated-1k's four kinds (benchmarks.md, "Scenes"), on 60 sprites: past 64 changed sublayers, and a
+        // quarter of them, the tree is planned the usual way.
+        let (root, sprites, container, _) = try tree(count: 60)
+        container.removeFromSuperlayer()
+        let move = BasicAnimation(keyPath: "position")
+        move.toValue = CGPoint(x: 100, y: 100)
+        move.timingFunction = MediaTimingFunction(name: .easeInEaseOut)
+        let fade = KeyframeAnimation(keyPath: "opacity")
+        fade.values = [1.0, 0.3, 0.8, 1.0]
+        fade.keyTimes = [0, 0.3, 0.7, 1]
+        let turn = BasicAnimation(keyPath: "transform.rotation.z")
+        turn.fromValue = 0.0
+        turn.toValue = 2 * Double.pi
+        let spring = SpringAnimation(keyPath: "position.y")
+        spring.byValue = 40.0
+        let kinds: [Animation] = [move, fade, turn, spring]
+        for kind in kinds {
+            kind.repeatCount = .infinity
+            kind.autoreverses = kind !== turn
+        }
+        for (index, sprite) in sprites.enumerated() {
+            let animation = kinds[index % kinds.count]
+            animation.duration = 1 + Double(index % 5) * 0.5
+            animation.beginTime = 1 - Double(index % 97) * 0.031
+            sprite.add(animation, forKey: "bench")
+        }
+        let cache = PlanCache()
+        for step in 0...6 {
+            let time = 2 + Double(step) * 0.0167
+            let plan = try incremental(root, cache: cache, at: time)
+            if step > 0 {
+                #expect(cache.statistics.layersPlanned == 0 && cache.statistics.layersUpdated == 60,
+                        "at \(time): \(cache.statistics)")
+                #expect(plan.quads.count == (try Planner().plan(root, at: time).quads.count))
+            }
+        }
+    }
 }
