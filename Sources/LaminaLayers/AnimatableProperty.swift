@@ -12,6 +12,8 @@ package struct AnimatableProperty: @unchecked Sendable {
     /// Only places the layer in its superlayer (position, anchorPoint, zPosition, transform): animating it changes
     /// the superlayer's picture, not the layer's own subtree's, so the subtree's plan can be moved.
     let isPlacement: Bool
+    /// Only fades the layer (`opacity`): the picture it paints stays, as its plan can (Planner+NodeUpdate.swift).
+    var fadesOnly: Bool { keyPath == "opacity" }
     /// How the property the key path starts with is read and written (from the property table, or a specialised
     /// layer's entry below), and which part of it the key path names. Resolved once.
     private let read: (LayerState) -> AnimatedValue

@@ -26,6 +26,7 @@ extension Layer {
         if fields & ~LayerState.placementFields != 0 || contentVersion == 0 { contentVersion = stamp }
         let ownFields = ~(LayerState.placementFields | LayerState.structureFields)
         if fields & ownFields != 0 || ownVersion == 0 { ownVersion = stamp }
+        if fields & ownFields & ~LayerState.Field.opacity.bit != 0 || pictureVersion == 0 { pictureVersion = stamp }
         snapshotStale = true
         invalidateAncestorsLocked(stamp: stamp)
     }
@@ -36,6 +37,7 @@ extension Layer {
         Transaction.commits &+= 1
         contentVersion = Transaction.commits
         ownVersion = Transaction.commits
+        pictureVersion = Transaction.commits
         snapshotStale = true
         invalidateAncestorsLocked(stamp: Transaction.commits)
     }

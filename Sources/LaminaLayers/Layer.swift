@@ -45,6 +45,9 @@ open class Layer: @unchecked Sendable {
     /// The commit that last changed what this layer paints itself (any field but its placement and its lists of
     /// sublayers and mask): `LayerSnapshot.ownVersion`.
     var ownVersion: UInt64 = 0
+    /// The commit that last changed the picture this layer paints itself, before it is faded: `ownVersion` without
+    /// `opacity` (`LayerSnapshot.pictureVersion`).
+    var pictureVersion: UInt64 = 0
     /// The snapshot of the committed subtree, while it stays valid.
     var snapshotNode: LayerSnapshot?
     /// The layer's committed state changed since `snapshotNode` was made.

@@ -33,6 +33,8 @@ struct PresentedState {
     var hasEffects = false
     /// An animation changed something the layer's own subtree paints (not only its placement in the superlayer).
     var contentChanged = false
+    /// An animation changed the picture the layer paints itself, not only its placement or its opacity.
+    var pictureChanged = false
 
     init(_ state: LayerState) {
         self.state = state
@@ -40,7 +42,10 @@ struct PresentedState {
 
     /// Writes an animated value to its key path.
     mutating func write(_ value: AnimatedValue, to property: AnimatableProperty) {
-        if !property.isPlacement { contentChanged = true }
+        if !property.isPlacement {
+            contentChanged = true
+            if !property.fadesOnly { pictureChanged = true }
+        }
         if case .dissolve(let from, let to, let progress) = value {
             property.set(&state, .image(to))
             effects.dissolveFrom = from
@@ -95,7 +100,7 @@ extension LayerSnapshot {
                     id: node.id, state: presented.state,
                     sublayers: children[index].map(SnapshotChildren.init) ?? node.sharedChildren,
                     mask: masks[index] ?? node.mask, contentVersion: stamp, ownVersion: presented.ownVersion,
-                    effects: presented.effects)
+                    pictureVersion: presented.pictureVersion, effects: presented.effects)
             }
             if let delayed = node.delayedInstances(presentedState: presented.state, at: local, stamp: stamp) {
                 var effects = presented.effects ?? PresentationEffects()
@@ -204,7 +209,9 @@ private struct EvaluationBuffers: @unchecked Sendable {
             (results + index).initialize(to: LayerSnapshot(
                 id: node.id, state: presented.state, sublayers: node.sharedChildren, mask: node.mask,
                 contentVersion: version,
-                ownVersion: presented.contentChanged || presented.hasEffects ? stamp : node.ownVersion, effects: effects))
+                ownVersion: presented.contentChanged || presented.hasEffects ? stamp : node.ownVersion,
+                pictureVersion: presented.pictureChanged || presented.hasEffects ? stamp : node.pictureVersion,
+                effects: effects))
         }
     }
 

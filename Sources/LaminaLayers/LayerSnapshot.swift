@@ -27,6 +27,10 @@ public final class LayerSnapshot: @unchecked Sendable {
     /// and mask (a layer whose child moved keeps it). Plan caches patch such a layer's plan in place
     /// (Planner+Patch.swift).
     let ownVersion: UInt64
+    /// Changes when the picture this layer paints itself changes before it is faded: `ownVersion` without `opacity`.
+    /// A leaf whose picture version is the same is placed and faded anew without being planned again
+    /// (Planner+NodeUpdate.swift).
+    let pictureVersion: UInt64
     /// Something in this subtree has an animation attached, or is an emitter that makes particles: its
     /// presentation at a time differs from the committed state (LayerSnapshot+Presentation.swift).
     let animatedSubtree: Bool
@@ -35,13 +39,14 @@ public final class LayerSnapshot: @unchecked Sendable {
     let effects: PresentationEffects?
 
     init(id: LayerID, state: LayerState, sublayers: SnapshotChildren, mask: LayerSnapshot?, contentVersion: UInt64,
-         ownVersion: UInt64? = nil, effects: PresentationEffects? = nil) {
+         ownVersion: UInt64? = nil, pictureVersion: UInt64? = nil, effects: PresentationEffects? = nil) {
         self.id = id
         self.state = state
         self.children = sublayers
         self.mask = mask
         self.contentVersion = contentVersion
         self.ownVersion = ownVersion ?? contentVersion
+        self.pictureVersion = pictureVersion ?? self.ownVersion
         self.effects = effects
         self.animatedSubtree = !state.animations.isEmpty || state.special.emits || (mask?.animatedSubtree ?? false)
             || sublayers.items.contains { $0.animatedSubtree }
@@ -143,7 +148,8 @@ extension Layer {
                 mask = layer.committedMask.flatMap { $0.snapshotInProgress ? nil : $0.snapshotNode }
             }
             layer.snapshotNode = LayerSnapshot(id: layer.id, state: layer.committed, sublayers: sublayers, mask: mask,
-                                               contentVersion: layer.contentVersion, ownVersion: layer.ownVersion)
+                                               contentVersion: layer.contentVersion, ownVersion: layer.ownVersion,
+                                               pictureVersion: layer.pictureVersion)
             layer.snapshotStale = false
             layer.childrenStale = false
         }

@@ -85,6 +85,9 @@ public struct PlanStatistics: Hashable, Sendable {
     public var subtreesMoved = 0
     /// Quads copied from the last plan (both kinds).
     public var quadsReused = 0
+    /// Layers whose planned quads followed a new placement or opacity (moved, made again from their geometry, or
+    /// faded) without being planned: node updates (docs/architecture.md, "Property trees").
+    public var layersUpdated = 0
     /// Gradient, shape and text pictures made (laid out and rasterised) for this frame.
     public var picturesMade = 0
     /// Pictures of gradient, shape and text layers taken from the cache, unchanged, for layers planned this frame

@@ -197,7 +197,7 @@ final class PlanRun {
     }
 
     /// Moves `quads` by `d` target pixels; false when one cannot be moved so (then some are moved, some not).
-    private static func move(_ quads: inout ArraySlice<Quad>, by d: CGPoint, clipsOnGrid: Bool) -> Bool {
+    static func move(_ quads: inout ArraySlice<Quad>, by d: CGPoint, clipsOnGrid: Bool) -> Bool {
         for index in quads.indices {
             if case .shadow = quads[index].paint { return false }
             let m = quads[index].unitToTarget
@@ -216,7 +216,7 @@ final class PlanRun {
         return true
     }
 
-    private static func moved(_ clip: ConvexPolygon?, by d: CGPoint) -> ConvexPolygon? {
+    static func moved(_ clip: ConvexPolygon?, by d: CGPoint) -> ConvexPolygon? {
         clip.map { ConvexPolygon(vertices: $0.vertices.map { CGPoint(x: $0.x + d.x, y: $0.y + d.y) }) }
     }
 

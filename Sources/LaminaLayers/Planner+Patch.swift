@@ -7,13 +7,6 @@ import LaminaCore
 // each) and the one sprite, instead of copying 100,000 quads and their records.
 
 extension Planner {
-    /// A sublayer planned again: the quads that replace its old ones, and the record it keeps.
-    private struct Replacement {
-        var fragment: Int
-        var quads: [Quad]
-        var record: PlanFragment
-    }
-
     /// The last plan of `cache` with the changed sublayers of `root` planned again in place, its identity and damage
     /// set and the cache updated; nil when the tree changed in a way patching does not cover (then the plan is made
     /// the usual way).
@@ -29,7 +22,7 @@ extension Planner {
         let old = cache.fragments[index]
         guard old.layerToTarget == rootToTarget, old.opacity == 1, old.clip == nil, old.quads == 0..<count
         else { return nil }
-        var replacements: [Replacement] = []
+        var replacements: [PlanReplacement] = []
         var patched: [(fragment: Int, node: LayerSnapshot)] = [(index, root)]
         let visit = Visit(layer: root, layerToTarget: rootToTarget, opacity: 1, clip: nil)
         guard try patch(visit, fragment: index, cache: cache, size: (width, height), into: &replacements,
@@ -43,7 +36,7 @@ extension Planner {
         for replacement in replacements {
             let range = cache.fragments[replacement.fragment].quads
             // A layer planned again into the same quads (an animation that set the same values) damages nothing.
-            let same = replacement.quads.count == range.count
+            let same = !replacement.differs && replacement.quads.count == range.count
                 && zip(range, replacement.quads).allSatisfy { quads[$0] == $1 }
             for position in range where !same {
                 // The old quad's box as the last plan kept it (worked out only where it did not).
@@ -57,8 +50,24 @@ extension Planner {
                 bounds?[range.lowerBound + offset] = box
                 quads[range.lowerBound + offset] = quad
             }
-            fresh += replacement.quads
+            if replacement.made { fresh += replacement.quads }
             cache.fragments[replacement.fragment] = replacement.record
+            if let (records, d) = replacement.movedDescendants {
+                // The records inside a moved subtree move with it, as a reused subtree's do (PlanRun.reuse).
+                for position in records {
+                    let m = cache.fragments[position].layerToTarget
+                    if m.m13 == 0, m.m23 == 0, m.m33 == 1 {
+                        // Affine: what concatenating the translation gives, without the product.
+                        cache.fragments[position].layerToTarget.m31 = m.m31 + d.x
+                        cache.fragments[position].layerToTarget.m32 = m.m32 + d.y
+                    } else {
+                        cache.fragments[position].layerToTarget = m.concatenating(.translation(d.x, d.y))
+                    }
+                    if cache.fragments[position].clip != nil {
+                        cache.fragments[position].clip = PlanRun.moved(cache.fragments[position].clip, by: d)
+                    }
+                }
+            }
         }
         for (fragment, node) in patched {
             cache.fragments[fragment].node = node
@@ -72,7 +81,8 @@ extension Planner {
         result.identity = PlanIdentity.next()
         result.damage = PlanDamage(region: region, since: lastIdentity)
         var statistics = PlanStatistics()
-        statistics.layersPlanned = replacements.count
+        statistics.layersUpdated = replacements.count(where: { $0.updated })
+        statistics.layersPlanned = replacements.count - statistics.layersUpdated
         statistics.subtreesReused = 1
         statistics.quadsReused = quads.count - fresh.count
         cache.statistics = statistics
@@ -98,7 +108,7 @@ extension Planner {
     /// quads, a group or a shadow.
     private func patch(
         _ visit: Visit, fragment: Int, cache: PlanCache, size: (width: Int, height: Int),
-        into replacements: inout [Replacement], patched: inout [(fragment: Int, node: LayerSnapshot)]
+        into replacements: inout [PlanReplacement], patched: inout [(fragment: Int, node: LayerSnapshot)]
     ) throws -> Bool {
         let layer = visit.layer
         guard let old = cache.fragments[fragment].node, old.ownVersion == layer.ownVersion, layer.effects == nil,
@@ -123,9 +133,13 @@ extension Planner {
             let (kid, oldKid) = (kids[position], oldKids[position])
             guard kid.id == oldKid.id, kid.state.zPosition == oldKid.state.zPosition else { return false }
             changed.append(position)
-            // Many changed: planning the usual way is cheaper than patching each.
+            // Many changed: planning the usual way (which copies or moves unchanged subtrees) is cheaper than
+            // patching each, node updates included (measured on animated-10k: docs/benchmarks.md, "Node updates
+            // (2026-11-27)").
             if changed.count > 64 && changed.count * 4 > kids.count { return false }
         }
+        // Sublayers planned again here (node updates, Planner+NodeUpdate.swift, are not).
+        var replanned = 0
         var clip = visit.clip
         if layer.masksToBounds, !changed.isEmpty {
             guard let bounds = ConvexPolygon(projecting: unitCorners.map(Matrix3.unitSquare(to: layer.bounds)
@@ -150,6 +164,12 @@ extension Planner {
                 continue
             }
             let record = cache.fragments[kidIndex]
+            if let update = nodeUpdate(kid: kid, record: record, index: kidIndex, visit: childVisit, cache: cache) {
+                replacements.append(update)
+                continue
+            }
+            replanned += 1
+            if replanned > 64 && replanned * 4 > kids.count { return false }
             if record.firstDescendant == kidIndex {
                 // A leaf's record: its quads planned again must fit its place.
                 guard childVisit.layerToTarget.isFinite, !kid.shouldRasterize,
@@ -169,7 +189,7 @@ extension Planner {
                 updated.layerToTarget = childVisit.layerToTarget
                 updated.opacity = childVisit.opacity
                 updated.clip = childVisit.clip
-                replacements.append(Replacement(fragment: kidIndex, quads: quads, record: updated))
+                replacements.append(PlanReplacement(fragment: kidIndex, quads: quads, record: updated))
             } else {
                 // A branch placed as before: patch inside it.
                 guard record.layerToTarget == childVisit.layerToTarget, record.opacity == childVisit.opacity,

@@ -101,12 +101,19 @@ import Testing
         _ = try incremental(root, cache: cache)
         root.sublayers![3].position.x += 2
         let moved = try incremental(root, cache: cache)
-        // The root is planned again (its sublayer moved); the moved group's three leaves are not.
-        #expect(cache.statistics.subtreesMoved == 1 && cache.statistics.layersPlanned == 1)
+        // Nothing is planned again: the moved group's node moves its quads in place (Planner+NodeUpdate.swift).
+        #expect(cache.statistics.layersUpdated == 1 && cache.statistics.layersPlanned == 0)
         #expect(moved.quads == (try fresh(root)))
-        // A change inside the moved subtree later re-plans its branch: the root, the group and its three leaves
-        // (a move brings the records of layers with descendants, not of leaves); once planned, they are kept.
+        // The records inside the moved group moved with it: a change inside it later plans only the changed leaf.
         leaves[10].backgroundColor = .blue
+        #expect(try incremental(root, cache: cache).quads == (try fresh(root)))
+        #expect(cache.statistics.layersPlanned == 1)
+        // A parent moved while another layer changes is planned the usual way, its subtree moved.
+        root.sublayers![3].position.x += 2
+        root.backgroundColor = .gray
+        #expect(try incremental(root, cache: cache).quads == (try fresh(root)))
+        #expect(cache.statistics.subtreesMoved == 1 && cache.statistics.layersPlanned == 1)
+        leaves[10].backgroundColor = .red
         #expect(try incremental(root, cache: cache).quads == (try fresh(root)))
         #expect(cache.statistics.layersPlanned == 5)
         leaves[11].backgroundColor = .blue

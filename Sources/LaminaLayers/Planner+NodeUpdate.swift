@@ -1,0 +1,122 @@
+import Foundation
+import LaminaCore
+
+// Node updates (docs/architecture.md, "Property trees"): a sublayer whose picture is as the last plan has it, and
+// that was only moved, turned, scaled or faded (a new position, transform, anchorPoint or opacity; animated or set),
+// keeps its planned quads: they are moved by the translation between its old and new map to the target, given the
+// new opacity, or (a turned or scaled leaf) its quads are made again from its own geometry without planning it. Its
+// record in the plan cache is the node: the map to the target, the inherited opacity and clip it was planned under.
+
+/// A sublayer planned again or updated in place: the quads that replace its old ones, the record it keeps and, for
+/// a moved subtree, the records of its descendants to move with it.
+struct PlanReplacement {
+    var fragment: Int
+    var quads: [Quad]
+    var record: PlanFragment
+    /// The records of the subtree's descendants (`firstDescendant..<fragment`) and the translation that moves them.
+    var movedDescendants: (records: Range<Int>, by: CGPoint)?
+    /// Whether the quads were made anew (their images are marked as sampled); a moved or faded quad samples what
+    /// it sampled before.
+    var made = true
+    /// A node update (the sublayer was not planned).
+    var updated = false
+    /// The quads are known to differ from the old ones (moved by a translation other than 0): the patch does not
+    /// compare them.
+    var differs = false
+}
+
+extension Planner {
+    /// The replacement of the subtree of `kid` (kept as fragment `index` with `record`) when the last plan's quads
+    /// can follow its new placement `visit` and opacity without planning it; nil when it must be planned.
+    ///
+    /// - A subtree whose content is the same (`contentVersion`) at the same inherited opacity is moved, when its map
+    ///   differs by a translation it can follow (`PlanFragment.movable`, no groups): two additions per affine quad.
+    /// - A leaf whose own picture is the same (`pictureVersion`: only its placement or opacity changed) is moved
+    ///   the same way or, when it turned or was scaled, its quads are made again from its bounds and contents
+    ///   (`emit`), as planning it would make them; its quads take the new opacity (every quad of a leaf without
+    ///   a shadow, group or border carries the layer's faded opacity, which is checked).
+    func nodeUpdate(kid: LayerSnapshot, record: PlanFragment, index: Int, visit: Visit, cache: PlanCache)
+        -> PlanReplacement?
+    {
+        guard let old = record.node, let last = cache.plan, record.groups.isEmpty, !record.quads.isEmpty,
+            kid.effects == nil, old.effects == nil, !kid.isHidden, visit.layerToTarget.isFinite,
+            cache.tiledSubtrees.isEmpty || !cache.tiledSubtrees.contains(kid.id)
+        else { return nil }
+        let leaf = record.firstDescendant == index
+        let sameContent = record.contentVersion == kid.contentVersion
+        if !leaf {
+            // A branch: moved whole, or planned (patched inside by the caller when it lies where it lay).
+            guard sameContent, record.opacity == visit.opacity, record.layerToTarget != visit.layerToTarget
+                || record.clip != visit.clip
+            else { return nil }
+            guard let (quads, d) = moved(record, to: visit, quads: last.quads[record.quads]) else { return nil }
+            return PlanReplacement(
+                fragment: index, quads: quads, record: updated(record, kid: kid, visit: visit),
+                movedDescendants: (record.firstDescendant..<index, d), made: false, updated: true,
+                differs: d != .zero)
+        }
+        // A leaf: its picture must be the one planned, at most faded anew.
+        guard kid.sublayers.isEmpty, kid.mask == nil, old.sublayers.isEmpty, old.mask == nil,
+            sameContent || old.pictureVersion == kid.pictureVersion, Self.isPlainLeaf(kid), Self.isPlainLeaf(old)
+        else { return nil }
+        let oldFade = record.opacity * min(max(old.opacity, 0), 1)
+        let fade = visit.opacity * min(max(kid.opacity, 0), 1)
+        guard fade > 0 else { return nil }
+        // Every quad of a plain leaf carries its faded opacity: one that does not was made some other way.
+        for position in record.quads {
+            if case .shadow = last.quads[position].paint { return nil }
+            guard last.quads[position].opacity == oldFade else { return nil }
+        }
+        var quads: [Quad]
+        var made = false, differs = false
+        if record.layerToTarget == visit.layerToTarget, record.clip == visit.clip {
+            quads = Array(last.quads[record.quads])
+        } else if let (movedQuads, d) = moved(record, to: visit, quads: last.quads[record.quads]) {
+            quads = movedQuads
+            differs = d != .zero
+        } else {
+            // Turned, scaled or projected: made again from the layer's geometry, as planning the leaf makes them.
+            guard kid.isDoubleSided || visit.layerToTarget.determinant >= 0 else { return nil }
+            quads = []
+            quads.reserveCapacity(record.quads.count)
+            emit(kid, layerToTarget: visit.layerToTarget, opacity: fade, clip: visit.clip, into: &quads)
+            guard quads.count == record.quads.count else { return nil }
+            made = true
+        }
+        if !made, fade != oldFade {
+            for position in quads.indices { quads[position].opacity = fade }
+        }
+        return PlanReplacement(fragment: index, quads: quads, record: updated(record, kid: kid, visit: visit),
+                               made: made, updated: true, differs: differs)
+    }
+
+    /// A leaf whose planned quads are its background, contents and border only, each at the layer's faded opacity:
+    /// no shadow, group (mask, blend mode), rasterized picture, special picture or border bands planned after it.
+    private static func isPlainLeaf(_ layer: LayerSnapshot) -> Bool {
+        guard case .none = layer.state.special else { return false }
+        return layer.shadowOpacity <= 0 && !layer.shouldRasterize && layer.blendMode == nil && layer.mask == nil
+            && layer.borderWidth <= 0
+    }
+
+    /// The quads of `record` moved to `visit`'s map, when it differs from the planned one by a translation they can
+    /// follow (as a reused subtree is moved: `PlanRun.reuse`); nil otherwise.
+    private func moved(_ record: PlanFragment, to visit: Visit, quads: ArraySlice<Quad>) -> ([Quad], CGPoint)? {
+        guard record.movable, let d = record.translation(to: visit.layerToTarget, hasClips: false),
+            PlanRun.moved(record.clip, by: d) == visit.clip
+        else { return nil }
+        var copy = quads
+        guard PlanRun.move(&copy, by: d, clipsOnGrid: PlanFragment.onClipGrid(d)) else { return nil }
+        return (Array(copy), d)
+    }
+
+    /// `record` as kept for `kid` placed by `visit`.
+    private func updated(_ record: PlanFragment, kid: LayerSnapshot, visit: Visit) -> PlanFragment {
+        var updated = record
+        updated.node = kid
+        updated.contentVersion = kid.contentVersion
+        updated.layerToTarget = visit.layerToTarget
+        updated.opacity = visit.opacity
+        updated.clip = visit.clip
+        return updated
+    }
+}
