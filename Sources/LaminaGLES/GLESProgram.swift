@@ -28,7 +28,15 @@ final class GLESProgram {
         case solidContinuous, nearestContinuous, bilinearContinuous, trilinearContinuous
 
         /// The shape programs, compiled when a frame first draws a shape (`GLESRenderer.program(_:)`).
-        var isShape: Bool { shaped(continuous: false) == self || shaped(continuous: true) == self }
+        var isShape: Bool {
+            switch self {
+            case .solidShape, .nearestShape, .bilinearShape, .trilinearShape, .solidContinuous, .nearestContinuous,
+                 .bilinearContinuous, .trilinearContinuous:
+                return true
+            default:
+                return false
+            }
+        }
 
         /// The variant of a quad program that computes shapes' coverage (and reads the span table).
         func shaped(continuous: Bool) -> Kind {
