@@ -69,7 +69,7 @@ void main() {
         // Seen through a shape: the mask value (coverage x opacity in 8 bits) replaces the opacity, times the
         // tint's alpha where there is one, as GLESBatchEncoder.textureColor folds them.
         float alpha = shapeAlpha(gl_FragCoord.xy + u_origin);
-        if (alpha <= 0.0) discard;
+        if (!(alpha > 0.0)) discard;
         opacity = v_shape7.x < 0.0 ? alpha / 255.0 : alpha / 255.0 * v_shape7.x / 255.0;
     }
 #endif

@@ -251,8 +251,9 @@ extension CoverageShape {
     struct Prepared {
         let shape: CoverageShape
         let fromTarget: Matrix3
-        /// The shape in floats, for the coverage formula.
-        let parameters: ShapeCoverage
+        /// The shape in floats, for the coverage formula; nil for a shape too large for floats, whose coverage is
+        /// the same formula in doubles.
+        let parameters: ShapeCoverage?
         /// Pixels whose centres satisfy these are wholly inside the outer shape (two bands: the cross).
         let fullBands: [[HalfPlane]]
         /// Pixels whose centres fail these are wholly outside the outer shape.
@@ -263,11 +264,9 @@ extension CoverageShape {
         let holeBands: [[HalfPlane]]
 
         init?(_ shape: CoverageShape) {
-            guard !shape.outer.isEmpty, let fromTarget = shape.toTarget.inverted,
-                let parameters = ShapeCoverage(shape)
-            else { return nil }
+            guard !shape.outer.isEmpty, let fromTarget = shape.toTarget.inverted else { return nil }
             self.shape = shape
-            self.parameters = parameters
+            self.parameters = ShapeCoverage(shape)
             self.fromTarget = fromTarget
             // Half a pixel, and a little more so that rounding never marks a partly covered pixel full.
             let margin: CGFloat = 0.5 + 1.0 / 64
@@ -359,7 +358,25 @@ extension CoverageShape {
         /// The coverage of pixel (x, y), 0...1, in 8-bit steps: `ShapeCoverage`'s formula in floats, the one the
         /// GLES fragment shader evaluates (docs/semantics.md, "Coverage in the shader").
         func coverage(_ x: Int, _ y: Int) -> CGFloat {
-            CGFloat(parameters.coverageByte(x, y)) / 255
+            if let parameters { return CGFloat(parameters.coverageByte(x, y)) / 255 }
+            let px = CGFloat(x) + 0.5, py = CGFloat(y) + 0.5
+            let m = fromTarget
+            let u = px * m.m11 + py * m.m21 + m.m31, v = px * m.m12 + py * m.m22 + m.m32
+            let w = px * m.m13 + py * m.m23 + m.m33
+            guard w > 1e-9 else { return 0 }
+            let qx = u / w, qy = v / w
+            let dxdx = (m.m11 - qx * m.m13) / w, dydx = (m.m12 - qy * m.m13) / w
+            let dxdy = (m.m21 - qx * m.m23) / w, dydy = (m.m22 - qy * m.m23) / w
+            func pixels(_ shape: RoundedRect) -> CGFloat {
+                let (d, nx, ny) = shape.signedDistance(qx, qy)
+                let gx = nx * dxdx + ny * dydx, gy = nx * dxdy + ny * dydy
+                let gradient = (gx * gx + gy * gy).squareRoot()
+                guard gradient > 1e-12 else { return d < 0 ? -.infinity : .infinity }
+                return d / gradient
+            }
+            var value = min(max(0.5 - pixels(shape.outer), 0), 1)
+            if let inner = shape.inner, value > 0 { value = max(0, value - min(max(0.5 - pixels(inner), 0), 1)) }
+            return value
         }
     }
 

@@ -50,6 +50,14 @@ public struct ShapeCoverage: Hashable, Sendable {
         outer = Outline(shape.outer)
         inner = shape.inner.map(Outline.init)
         continuous = shape.outer.curve == .continuous
+        // Floats hold a distance to 1/128 pixel up to 1e5; past that (or overflowing) the shape is left to the
+        // CPU's coverage in doubles (CoverageShape.Prepared), on both renderers.
+        let limit: Float = 1e5
+        for value in [m11, m12, m13, m21, m22, m23, m31, m32, m33] where !value.isFinite { return nil }
+        for o in [outer, inner ?? outer] {
+            for value in [o.cx, o.cy, o.hw, o.hh, o.topLeft, o.topRight, o.bottomRight, o.bottomLeft]
+            where !(abs(value) < limit) { return nil }
+        }
     }
 
     /// Appends the shape's table entry: m11 m12 m13 m21 | m22 m23 m31 m32 | m33 continuous hasInner opacity |
@@ -71,8 +79,9 @@ public struct ShapeCoverage: Hashable, Sendable {
     /// The coverage of pixel (x, y) in 8-bit steps, 0...255: floor(coverage x 255 + 0.5), as the shader rounds it.
     @inlinable
     public func coverageByte(_ x: Int, _ y: Int) -> UInt8 {
-        let value = coverage(Float(x) + 0.5, Float(y) + 0.5)
-        return UInt8((value * 255 + 0.5).rounded(.down))
+        let byte = (coverage(Float(x) + 0.5, Float(y) + 0.5) * 255 + 0.5).rounded(.down)
+        // NaN (never from finite parameters) gives 0.
+        return byte >= 255 ? 255 : byte > 0 ? UInt8(byte) : 0
     }
 
     /// The coverage, 0...1, of the pixel whose centre is (px, py).
@@ -218,7 +227,10 @@ struct ContinuousCornerF {
 extension Quad {
     /// True when the quad's coverage is its own pixels times its shape's coverage alone (a shape, no antialiased
     /// edges): renderers that compute the shape's coverage per pixel (the GLES fragment shader) draw `shapeBoxes`.
-    public var hasShapeCoverageOnly: Bool { shape != nil && antialiasedEdges.isEmpty }
+    public var hasShapeCoverageOnly: Bool {
+        guard let shape, antialiasedEdges.isEmpty else { return false }
+        return ShapeCoverage(shape) != nil || shape.outer.isEmpty || shape.toTarget.inverted == nil
+    }
 
     /// The boxes of pixels that `analyticCoverage` multiplies by the shape's coverage, for a quad with
     /// `hasShapeCoverageOnly`: for a solid quad that fills its shape, every pixel the shape may touch (within the clip

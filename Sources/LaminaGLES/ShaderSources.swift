@@ -578,7 +578,7 @@ void main() {
         // Seen through a shape: v_color is the colour alone; it is multiplied by the mask value as pixman
         // multiplies (round(c x m / 255)), the bytes the CPU renderer composites.
         float alpha = shapeAlpha(gl_FragCoord.xy + u_origin);
-        if (alpha <= 0.0) discard;
+        if (!(alpha > 0.0)) discard;
         ivec4 t = ivec4(v_color * 255.0 + 0.5) * int(alpha) + 128;
         c = vec4((t + (t >> 8)) >> 8) / 255.0;
     }
@@ -818,7 +818,7 @@ void main() {
         // Seen through a shape: the mask value (coverage x opacity in 8 bits) replaces the opacity, times the
         // tint's alpha where there is one, as GLESBatchEncoder.textureColor folds them.
         float alpha = shapeAlpha(gl_FragCoord.xy + u_origin);
-        if (alpha <= 0.0) discard;
+        if (!(alpha > 0.0)) discard;
         opacity = v_shape7.x < 0.0 ? alpha / 255.0 : alpha / 255.0 * v_shape7.x / 255.0;
     }
 #endif
