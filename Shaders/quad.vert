@@ -21,6 +21,16 @@ flat out vec4 v_clamp;
 flat out vec4 v_color;
 flat out highp int v_rows;
 flat out highp int v_top;
+#ifdef SHAPES
+// a_rows <= -2: the quad is seen through shape -2 - a_rows of the shape table (8 RGBA32F texels a shape, 4096
+// texels a line; GLESRenderer+Shapes.swift), read here once per vertex rather than per pixel (shape.glsl).
+uniform highp sampler2D u_shapes;
+flat out vec4 v_shape0, v_shape1, v_shape2, v_shape3, v_shape4, v_shape5, v_shape6, v_shape7;
+
+vec4 shapeTexel(int i) {
+    return texelFetch(u_shapes, ivec2(i & 4095, i >> 12), 0);
+}
+#endif
 
 void main() {
     // Triangle strip: (x0, y0), (x1, y0), (x0, y1), (x1, y1).
@@ -33,4 +43,11 @@ void main() {
     v_color = a_color;
     v_rows = int(a_rows);
     v_top = int(a_rect.y);
+#ifdef SHAPES
+    int base = a_rows <= -2.0 ? (-2 - int(a_rows)) * 8 : 0;
+    v_shape0 = shapeTexel(base); v_shape1 = shapeTexel(base + 1);
+    v_shape2 = shapeTexel(base + 2); v_shape3 = shapeTexel(base + 3);
+    v_shape4 = shapeTexel(base + 4); v_shape5 = shapeTexel(base + 5);
+    v_shape6 = shapeTexel(base + 6); v_shape7 = shapeTexel(base + 7);
+#endif
 }

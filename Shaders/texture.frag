@@ -18,6 +18,7 @@ flat in vec4 v_clamp;
 flat in vec4 v_color;               // .a: opacity; TRILINEAR: .r the finer mip level, .g the coarser's weight (0-255)
 out vec4 o_color;
 #include "spans.glsl"
+#include "shape.glsl"
 
 vec4 fetch(ivec2 texel, ivec2 lo, ivec2 hi, int level) {
     return texelFetch(u_image, clamp(texel, lo, hi), level);
@@ -62,6 +63,16 @@ void main() {
 #ifdef SPANS
     discardOutsideSpan();
 #endif
+    float opacity = v_color.a;
+#ifdef SHAPES
+    if (v_rows <= -2) {
+        // Seen through a shape: the mask value (coverage x opacity in 8 bits) replaces the opacity, times the
+        // tint's alpha where there is one, as GLESBatchEncoder.textureColor folds them.
+        float alpha = shapeAlpha(gl_FragCoord.xy + u_origin);
+        if (!(alpha > 0.0)) discard;
+        opacity = v_shape7.x < 0.0 ? alpha / 255.0 : alpha / 255.0 * v_shape7.x / 255.0;
+    }
+#endif
     // Interpolated at the pixel centre, this is the centre's sample point.
     vec2 t = v_texel.xy / v_texel.z;
     ivec2 lo = ivec2(v_clamp.xy);
@@ -92,7 +103,7 @@ void main() {
     // pixman rounds a point exactly on a texel boundary down (it subtracts its smallest step first).
     c = fetch(ivec2(floor(t - 1.0 / 65536.0)), lo, hi);
 #endif
-    c *= v_color.a;
+    c *= opacity;
 #if !defined(TRILINEAR)
     // A tinted group (a replicator's instance colour): .rgb holds 1 - the tint of each stored channel (B, G, R);
     // 0 for everything else, which leaves it as it is.

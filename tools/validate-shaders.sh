@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Validates every shader of Shaders/ offline with glslangValidator (Debian's glslang-tools), in every variant the
 # renderer compiles (texture.frag with BILINEAR, with TRILINEAR and with neither, each with and without SPANS;
-# solid.frag with and without SPANS; blur.frag with and without DOWNSAMPLE; blend.frag per blend mode), so a GLSL error fails CI
+# solid.frag with and without SPANS; the shape variants (SPANS SHAPES, with and without CONTINUOUS); blur.frag with and without DOWNSAMPLE; blend.frag per blend mode), so a GLSL error fails CI
 # even on a machine whose driver would accept it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -40,6 +40,14 @@ variant texture.frag spans.frag SPANS
 variant texture.frag bilinear-spans.frag BILINEAR SPANS
 variant texture.frag trilinear-spans.frag TRILINEAR SPANS
 variant solid.frag solid-spans.frag SPANS
+# The shape programs (GLESProgram.Kind.*Shape, *Continuous): quad.vert reads the shape table with SHAPES.
+variant quad.vert quad-shapes.vert SPANS SHAPES
+for extra in "" CONTINUOUS; do
+    variant solid.frag "solid-shapes$extra.frag" SPANS SHAPES $extra
+    variant texture.frag "shapes$extra.frag" SPANS SHAPES $extra
+    variant texture.frag "bilinear-shapes$extra.frag" BILINEAR SPANS SHAPES $extra
+    variant texture.frag "trilinear-shapes$extra.frag" TRILINEAR SPANS SHAPES $extra
+done
 variant blur.frag downsample.frag DOWNSAMPLE
 # blend.frag once per blend mode, as GLESRenderer+Blend.swift compiles it (glslang does not know
 # GL_EXT_shader_framebuffer_fetch, so the FRAMEBUFFER_FETCH variants are checked by the driver, in the tests).

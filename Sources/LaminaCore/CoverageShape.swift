@@ -251,6 +251,9 @@ extension CoverageShape {
     struct Prepared {
         let shape: CoverageShape
         let fromTarget: Matrix3
+        /// The shape in floats, for the coverage formula; nil for a shape too large for floats, whose coverage is
+        /// the same formula in doubles.
+        let parameters: ShapeCoverage?
         /// Pixels whose centres satisfy these are wholly inside the outer shape (two bands: the cross).
         let fullBands: [[HalfPlane]]
         /// Pixels whose centres fail these are wholly outside the outer shape.
@@ -263,6 +266,7 @@ extension CoverageShape {
         init?(_ shape: CoverageShape) {
             guard !shape.outer.isEmpty, let fromTarget = shape.toTarget.inverted else { return nil }
             self.shape = shape
+            self.parameters = ShapeCoverage(shape)
             self.fromTarget = fromTarget
             // Half a pixel, and a little more so that rounding never marks a partly covered pixel full.
             let margin: CGFloat = 0.5 + 1.0 / 64
@@ -351,15 +355,16 @@ extension CoverageShape {
             return (reach, [(full.lo, gap.lo), (gap.hi, full.hi)].filter { $0.1 > $0.0 }, empty)
         }
 
-        /// The coverage of pixel (x, y), 0...1.
+        /// The coverage of pixel (x, y), 0...1, in 8-bit steps: `ShapeCoverage`'s formula in floats, the one the
+        /// GLES fragment shader evaluates (docs/semantics.md, "Coverage in the shader").
         func coverage(_ x: Int, _ y: Int) -> CGFloat {
+            if let parameters { return CGFloat(parameters.coverageByte(x, y)) / 255 }
             let px = CGFloat(x) + 0.5, py = CGFloat(y) + 0.5
             let m = fromTarget
             let u = px * m.m11 + py * m.m21 + m.m31, v = px * m.m12 + py * m.m22 + m.m32
             let w = px * m.m13 + py * m.m23 + m.m33
             guard w > 1e-9 else { return 0 }
             let qx = u / w, qy = v / w
-            // d(q)/d(pixel): the projective map's Jacobian at this centre.
             let dxdx = (m.m11 - qx * m.m13) / w, dydx = (m.m12 - qy * m.m13) / w
             let dxdy = (m.m21 - qx * m.m23) / w, dydy = (m.m22 - qy * m.m23) / w
             func pixels(_ shape: RoundedRect) -> CGFloat {

@@ -8,6 +8,9 @@ public struct RenderStatistics: Hashable, Sendable {
     public var quadsDrawn = 0
     /// Rasteriser calls (pixman composites, or GL draw calls).
     public var drawCalls = 0
+    /// GL instances drawn (boxes of pixels; a sprite seen through a rounded rectangle is one, its coverage
+    /// computed by the fragment shader); 0 for the CPU renderer.
+    public var instances = 0
     /// Bytes of image data uploaded or converted for this frame.
     public var bytesUploaded = 0
     /// Offscreen passes (group opacity, masks, shadows); 0 for a flat plan.

@@ -10,8 +10,8 @@ import LaminaCore
 // a seam merged as one encoder would have merged them, and the span table rows renumbered. The result is the
 // instances and batches the one-thread encoding gives, float for float (GLESParallelEncodingTests).
 //
-// Only plans of plain quads go this way: antialiased and rounded quads use the coverage caches and may make fringe
-// images (GL uploads), and groups and shadows need the encoder's group bookkeeping; such plans, and small ones,
+// Only plans of plain quads (and quads seen through a shape alone, whose coverage the shader computes) go this way:
+// antialiased quads use the coverage caches and may make fringe images (GL uploads), and groups and shadows need the encoder's group bookkeeping; such plans, and small ones,
 // are encoded on one thread.
 
 /// A quad's textures, looked up before a parallel encoding.
@@ -30,7 +30,8 @@ extension GLESBatchEncoder {
             ProcessInfo.processInfo.activeProcessorCount > 1
         else { return false }
         return !plan.quads.contains { quad in
-            if quad.hasAnalyticCoverage { return true }
+            // Quads seen through a shape alone are encoded like plain ones (GLESPass+Shapes.swift).
+            if quad.hasAnalyticCoverage, !quad.hasShapeCoverageOnly { return true }
             if case .shadow = quad.paint { return true }
             return false
         }
@@ -89,6 +90,14 @@ extension GLESBatchEncoder {
             }
         }
         spanRows.append(contentsOf: part.spanRows)
+        let firstShape = Float(shapeTable.count / ShapeCoverage.tableFloats)
+        if firstShape > 0, !part.shapeTable.isEmpty {
+            // The part numbered its shape table entries from 0 too (a_rows = -2 - entry).
+            for rows in stride(from: start + floats - 1, to: instances.count, by: floats) where instances[rows] <= -2 {
+                instances[rows] -= firstShape
+            }
+        }
+        shapeTable.append(contentsOf: part.shapeTable)
         for var batch in part.batches {
             batch.first += firstInstance
             if let last = batches.last, last.group == nil, batch.group == nil, last.textured == batch.textured,
@@ -97,6 +106,7 @@ extension GLESBatchEncoder {
                 batches[batches.count - 1].count += batch.count
                 if batch.filter != .nearest { batches[batches.count - 1].filter = batch.filter }
                 if batch.coverage { batches[batches.count - 1].coverage = true }
+                batches[batches.count - 1].shape = max(batches[batches.count - 1].shape, batch.shape)
             } else {
                 batches.append(batch)
             }

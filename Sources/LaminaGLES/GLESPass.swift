@@ -21,6 +21,9 @@ struct GLESBatchEncoder {
         /// Some of its instances are drawn by coverage: drawn with the program that reads the span table
         /// (GLESPass+Spans.swift).
         var coverage = false
+        /// Some of its instances are seen through a shape whose coverage the shader computes (GLESPass+Shapes.swift):
+        /// 0 none, 1 circular corners only, 2 continuous corners too. Drawn with the shape program of that kind.
+        var shape: UInt8 = 0
         /// The quads are added to what is below (ONE, ONE) rather than composited source-over: an additive
         /// emitter's particles.
         var additive = false
@@ -41,6 +44,9 @@ struct GLESBatchEncoder {
     var instances: [Float] = []
     /// The span table of quads drawn by coverage (GLESPass+Spans.swift): x0, x1 of each row's run.
     var spanRows: [Int32] = []
+    /// The shape table of quads whose coverage the shader computes (GLESPass+Shapes.swift):
+    /// `ShapeCoverage.tableFloats` floats a quad.
+    var shapeTable: [Float] = []
     var batches: [Batch] = []
     var quadsDrawn = 0
     /// The B, G, R, A colour to clear the target to instead of drawing the first quads, when the plan starts
@@ -67,6 +73,7 @@ struct GLESBatchEncoder {
     mutating func encode(_ plan: RenderPlan, textures: GLESTextureCache) throws {
         instances.removeAll(keepingCapacity: true)
         spanRows.removeAll(keepingCapacity: true)
+        shapeTable.removeAll(keepingCapacity: true)
         batches.removeAll(keepingCapacity: true)
         quadsDrawn = 0
         clearColor = nil
@@ -106,6 +113,7 @@ struct GLESBatchEncoder {
         let opacity = min(max(quad.opacity, 0), 1)
         if case .texture(let source) = quad.paint { encodingAdditive = source.additive } else { encodingAdditive = false }
         if quad.hasAnalyticCoverage {
+            if try encodeShaped(quad, index: index, opacity: opacity, plan: plan, textures: textures) { return }
             try encodeAntialiased(quad, opacity: opacity, plan: plan, textures: textures)
             return
         }
@@ -184,7 +192,7 @@ struct GLESBatchEncoder {
     }
 
     /// A trilinear instance's colour attribute: the finer level, the coarser level's weight (0-255) and the opacity.
-    private static func trilinearColor(_ mip: MipSelection, alpha: UInt8) -> (Float, Float, Float, Float) {
+    static func trilinearColor(_ mip: MipSelection, alpha: UInt8) -> (Float, Float, Float, Float) {
         (Float(mip.level), Float(mip.fraction), 0, Float(alpha) / 255)
     }
 
@@ -307,13 +315,13 @@ struct GLESBatchEncoder {
 
     /// The textures behind `paint`, uploading an image if needed; nil for a solid colour or a shadow that was not
     /// made (which the renderer does before encoding).
-    private func sampling(_ paint: Paint, index: Int, textures: GLESTextureCache) throws -> Sampling? {
+    func sampling(_ paint: Paint, index: Int, textures: GLESTextureCache) throws -> Sampling? {
         if let prefetched { return prefetched[index].sampling }
         return try sampling(paint, textures: textures)
     }
 
     /// The mip texture and levels of a trilinear quad (see `trilinear(_:textures:)`), prefetched or looked up.
-    private func trilinear(
+    func trilinear(
         _ texture: TextureSource, index: Int, textures: GLESTextureCache
     ) throws -> (GLuint, MipSelection)? {
         if let prefetched { return prefetched[index].mip }
@@ -390,16 +398,16 @@ struct GLESBatchEncoder {
 
     /// The tile to place a single-texture image's texels by: nil for a texture of its own (image texels are
     /// texture texels), the tile for an atlas slot away from the page's corner.
-    private static func placement(_ tile: GLESTile) -> GLESTile? {
+    static func placement(_ tile: GLESTile) -> GLESTile? {
         tile.offsetX == 0 && tile.offsetY == 0 ? nil : tile
     }
 
     /// Appends one instance per box, extending the last batch when it matches. With a tile, the map and clamp
     /// are moved from image texels to the texels of the tile's texture (a tile of a large image, or a slot of an
     /// atlas page), and the clamp is limited to what the tile stores.
-    private mutating func add(
+    mutating func add(
         boxes: [PixelBox], textured: Bool, texture: GLuint, requested: Filter, filter: Filter, map: Matrix3,
-        clamp: TexelRect, color: (Float, Float, Float, Float), tile: GLESTile? = nil, rows: Int = -1
+        clamp: TexelRect, color: (Float, Float, Float, Float), tile: GLESTile? = nil, rows: Int = -1, shape: UInt8 = 0
     ) {
         guard !boxes.isEmpty else { return }
         var m = map
@@ -445,12 +453,13 @@ struct GLESBatchEncoder {
             // Like the filter: a batch with any quad drawn by coverage is drawn with the program that reads the
             // span table (quads without rows, -1, pass its test untouched), so turned and upright quads still batch.
             if rows >= 0 { batches[batches.count - 1].coverage = true }
+            batches[batches.count - 1].shape = max(batches[batches.count - 1].shape, shape)
             batches[batches.count - 1].count += boxes.count
             if filter != .nearest { batches[batches.count - 1].filter = filter }
         } else {
             batches.append(Batch(textured: textured, texture: texture, requested: requested, filter: filter,
                                  first: instances.count / GLESProgram.instanceFloats, count: boxes.count,
-                                 coverage: rows >= 0, additive: encodingAdditive))
+                                 coverage: rows >= 0, shape: shape, additive: encodingAdditive))
         }
         for box in boxes { appendInstance(box, map: m, clamp: c, color: color, rows: rows) }
     }

@@ -22,6 +22,37 @@ final class GLESProgram {
         /// The solid, nearest, bilinear and trilinear programs for quads drawn by coverage: each pixel is kept only
         /// inside its row's run of the span table (GLESPass+Spans.swift).
         case solidCoverage, nearestCoverage, bilinearCoverage, trilinearCoverage
+        /// The coverage variants that also compute the coverage of quads seen through a shape (Shaders/shape.glsl):
+        /// circular corners only, and with continuous corners too. Compiled on first use.
+        case solidShape, nearestShape, bilinearShape, trilinearShape
+        case solidContinuous, nearestContinuous, bilinearContinuous, trilinearContinuous
+
+        /// The shape programs, compiled when a frame first draws a shape (`GLESRenderer.program(_:)`).
+        var isShape: Bool {
+            switch self {
+            case .solidShape, .nearestShape, .bilinearShape, .trilinearShape, .solidContinuous, .nearestContinuous,
+                 .bilinearContinuous, .trilinearContinuous:
+                return true
+            default:
+                return false
+            }
+        }
+
+        /// The variant of a quad program that computes shapes' coverage (and reads the span table).
+        func shaped(continuous: Bool) -> Kind {
+            switch self {
+            case .solid, .solidCoverage, .solidShape, .solidContinuous:
+                return continuous ? .solidContinuous : .solidShape
+            case .nearest, .nearestCoverage, .nearestShape, .nearestContinuous:
+                return continuous ? .nearestContinuous : .nearestShape
+            case .bilinear, .bilinearCoverage, .bilinearShape, .bilinearContinuous:
+                return continuous ? .bilinearContinuous : .bilinearShape
+            case .trilinear, .trilinearCoverage, .trilinearShape, .trilinearContinuous:
+                return continuous ? .trilinearContinuous : .trilinearShape
+            case .blur, .downsample:
+                return self
+            }
+        }
 
         /// The variant of a quad program that reads the span table.
         var coverage: Kind {
@@ -36,8 +67,10 @@ final class GLESProgram {
 
         var shaders: (vertex: String, fragment: String) {
             switch self {
-            case .solid, .solidCoverage: return ("quad.vert", "solid.frag")
-            case .nearest, .bilinear, .trilinear, .nearestCoverage, .bilinearCoverage, .trilinearCoverage:
+            case .solid, .solidCoverage, .solidShape, .solidContinuous: return ("quad.vert", "solid.frag")
+            case .nearest, .bilinear, .trilinear, .nearestCoverage, .bilinearCoverage, .trilinearCoverage,
+                 .nearestShape, .bilinearShape, .trilinearShape, .nearestContinuous, .bilinearContinuous,
+                 .trilinearContinuous:
                 return ("quad.vert", "texture.frag")
             case .blur, .downsample: return ("quad.vert", "blur.frag")
             }
@@ -53,6 +86,12 @@ final class GLESProgram {
             case .solidCoverage, .nearestCoverage: return ["SPANS"]
             case .bilinearCoverage: return ["BILINEAR", "SPANS"]
             case .trilinearCoverage: return ["TRILINEAR", "SPANS"]
+            case .solidShape, .nearestShape: return ["SPANS", "SHAPES"]
+            case .bilinearShape: return ["BILINEAR", "SPANS", "SHAPES"]
+            case .trilinearShape: return ["TRILINEAR", "SPANS", "SHAPES"]
+            case .solidContinuous, .nearestContinuous: return ["SPANS", "SHAPES", "CONTINUOUS"]
+            case .bilinearContinuous: return ["BILINEAR", "SPANS", "SHAPES", "CONTINUOUS"]
+            case .trilinearContinuous: return ["TRILINEAR", "SPANS", "SHAPES", "CONTINUOUS"]
             }
         }
     }
@@ -85,9 +124,10 @@ final class GLESProgram {
         try self.init(vertex: kind.shaders.vertex, fragment: kind.shaders.fragment, defines: kind.defines)
     }
 
-    /// The program of two files of Shaders/, with `defines` for the fragment shader.
+    /// The program of two files of Shaders/, with `defines` for both shaders (quad.vert reads the shape table only
+    /// with SHAPES).
     init(vertex vertexName: String, fragment fragmentName: String, defines: [String]) throws {
-        let vertex = try Self.compile(vertexName, type: GLenum(GL_VERTEX_SHADER))
+        let vertex = try Self.compile(vertexName, type: GLenum(GL_VERTEX_SHADER), defines: defines)
         defer { glDeleteShader(vertex) }
         let fragment = try Self.compile(fragmentName, type: GLenum(GL_FRAGMENT_SHADER), defines: defines)
         defer { glDeleteShader(fragment) }

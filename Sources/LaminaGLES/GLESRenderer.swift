@@ -141,11 +141,12 @@ public final class GLESRenderer: Renderer {
         if context.extensions.contains("GL_KHR_debug"), ProcessInfo.processInfo.environment["LAMINA_GL_DEBUG"] != nil {
             GLESDebug.install()
         }
-        for kind in GLESProgram.Kind.allCases { programs[kind] = try GLESProgram(kind) }
+        for kind in GLESProgram.Kind.allCases where !kind.isShape { programs[kind] = try GLESProgram(kind) }
         glGenVertexArrays(1, &vertexArray)
         makeInstanceBuffers()
         makeTimerQuery()
         makeSpanTable()
+        shapeTable.make()
         glGenFramebuffers(1, &framebuffer)
         try checkErrors("creating the renderer")
     }
@@ -168,6 +169,7 @@ public final class GLESRenderer: Renderer {
         releaseReadbackRing()
         releaseTimerQuery()
         releaseSpanTable()
+        shapeTable.release()
         if passInstanceBuffer != 0 { glDeleteBuffers(1, &passInstanceBuffer) }
         (passInstanceBuffer, passInstanceSize) = (0, (0, 0))
         glDeleteFramebuffers(1, &framebuffer)
@@ -425,6 +427,7 @@ public final class GLESRenderer: Renderer {
         glBlendFunc(GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA))
         glBindVertexArray(vertexArray)
         bindSpanTable()
+        shapeTable.bind()
         if reuse, let last = lastEncoded {
             instanceBufferTurn = last.buffer
             glBindBuffer(GLenum(GL_ARRAY_BUFFER), instanceBuffer)
@@ -433,6 +436,7 @@ public final class GLESRenderer: Renderer {
             let uploading = DispatchTime.now().uptimeNanoseconds
             uploadInstances(encoder.instances)
             if !encoder.spanRows.isEmpty { uploadSpanTable(encoder.spanRows) }
+            if !encoder.shapeTable.isEmpty { shapeTable.upload(encoder.shapeTable) }
             bufferUploadNanoseconds += DispatchTime.now().uptimeNanoseconds - uploading
             if var record {
                 record.buffer = instanceBufferTurn
@@ -519,8 +523,8 @@ public final class GLESRenderer: Renderer {
             }
             let base: GLESProgram.Kind = !batch.textured ? .solid
                 : batch.filter == .nearest ? .nearest : batch.filter == .trilinear ? .trilinear : .bilinear
-            let kind = batch.coverage ? base.coverage : base
-            let program = programs[kind]!
+            let kind = batch.shape > 0 ? base.shaped(continuous: batch.shape > 1) : batch.coverage ? base.coverage : base
+            let program = try self.program(kind)
             if current != kind {
                 glUseProgram(program.id)
                 glUniform2f(program.targetSize, GLfloat(destination.width), GLfloat(destination.height))
@@ -543,6 +547,7 @@ public final class GLESRenderer: Renderer {
             if batch.additive { additive = true }
             if additive { glBlendFunc(GLenum(GL_ONE), GLenum(GL_ONE)) }
             drawInstances(first: first, count: count)
+            stats.instances += count
             if additive { glBlendFunc(GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA)) }
             stats.drawCalls += 1
         }
@@ -570,6 +575,8 @@ public final class GLESRenderer: Renderer {
     var passInstanceBuffer: GLuint = 0
     /// The span table of quads drawn by coverage (GLESRenderer+Spans.swift) and its texture lines.
     var spanTexture: GLuint = 0
+    /// The shape table of quads whose coverage the shader computes (GLESRenderer+Shapes.swift).
+    let shapeTable = GLESShapeTable()
     var spanTableLines = 0
     var passInstanceSize = (width: 0, height: 0)
     /// Whether a plan drawn again unchanged reuses the last frame's instances (GLESRenderer+Encoding.swift); on by
