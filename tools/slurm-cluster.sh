@@ -23,6 +23,16 @@ free_port() {
     echo "slurm-cluster: no free port" >&2; exit 1
 }
 
+# Runs "$@" with no descriptor above 2 open: a daemon must not keep the caller's pipes or sockets (a caller
+# waiting for their end, as Foundation's Process does, would wait for ever).
+without_inherited_fds() (
+    for fd in /proc/$BASHPID/fd/*; do
+        fd=${fd##*/}
+        ((fd > 2)) && eval "exec $fd>&-" 2>/dev/null || true
+    done
+    exec "$@"
+)
+
 stop_pid_file() {
     local file=$1 pid
     [ -s "$file" ] || return 0
@@ -70,7 +80,7 @@ start() {
         || dd if=/dev/urandom of="$dir/munge/munge.key" bs=1024 count=1 status=none
     chmod 0400 "$dir/munge/munge.key"
     # --force: the folder is under /tmp, which munged would otherwise refuse as writable by others.
-    munged --force --socket="$dir/munge/munge.socket" --key-file="$dir/munge/munge.key" \
+    without_inherited_fds munged --force --socket="$dir/munge/munge.socket" --key-file="$dir/munge/munge.key" \
         --pid-file="$dir/munged.pid" --log-file="$dir/munged.log" --seed-file="$dir/munge/munged.seed"
 
     local host ctld_port slurmd_port cpus
@@ -123,8 +133,8 @@ IgnoreSystemd=yes
 EOF
     export SLURM_CONF="$dir/slurm.conf"
     # Both daemonize and write their pid files; -i: ignore state from an earlier run (there is none).
-    slurmctld -i -f "$SLURM_CONF"
-    slurmd -N lamina -f "$SLURM_CONF"
+    without_inherited_fds slurmctld -i -f "$SLURM_CONF"
+    without_inherited_fds slurmd -N lamina -f "$SLURM_CONF"
 
     # Ready when the node takes jobs.
     local state=""
