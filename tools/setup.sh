@@ -24,6 +24,7 @@ packages=(
     fonts-lohit-deva     # a Devanagari font: complex-script fallback in the text tests
     glslang-tools        # offline shader validation in CI
     qemu-system-x86 busybox-static zstd cpio kmod python3  # the kiosk VM test (tools/vm, docs/kiosk.md, "DRM/KMS and fbdev in a virtual machine")
+    slurm-wlm munge python3-venv  # the scheduler tests: a one-node Slurm cluster (tools/slurm-cluster.sh), Dask's venv (docs/scale.md, "Tools and CI")
 )
 
 missing=()
@@ -32,7 +33,12 @@ for package in "${packages[@]}"; do
         missing+=("$package")
     fi
 done
-((${#missing[@]} == 0)) && exit 0
+# Where the scheduler tests are required (CI), their Python tools too: made once from PyPI, reused after.
+scheduler_venv() {
+    [ "${LAMINA_REQUIRE_SCHEDULERS:-}" = 1 ] || return 0
+    "$(dirname "$0")/scheduler-venv.sh" >/dev/null
+}
+((${#missing[@]} == 0)) && { scheduler_venv; exit 0; }
 
 echo "lamina: installing ${missing[*]}" >&2
 sudo=""
@@ -43,3 +49,4 @@ fi
 export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -qq >/dev/null
 $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+scheduler_venv
