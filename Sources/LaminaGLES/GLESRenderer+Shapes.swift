@@ -50,20 +50,9 @@ final class GLESShapeTable {
         }
         glActiveTexture(GLenum(GL_TEXTURE2))
         glBindTexture(GLenum(GL_TEXTURE_2D), texture)
-        glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 4)
-        glPixelStorei(GLenum(GL_UNPACK_ROW_LENGTH), 0)
         table.withUnsafeBufferPointer { floats in
-            // Whole lines, then the last part line.
-            let whole = texels / Self.width
-            if whole > 0 {
-                glTexSubImage2D(GLenum(GL_TEXTURE_2D), 0, 0, 0, GLsizei(Self.width), GLsizei(whole),
-                                GLenum(GL_RGBA), GLenum(GL_FLOAT), floats.baseAddress)
-            }
-            let rest = texels - whole * Self.width
-            if rest > 0 {
-                glTexSubImage2D(GLenum(GL_TEXTURE_2D), 0, 0, GLint(whole), GLsizei(rest), 1,
-                                GLenum(GL_RGBA), GLenum(GL_FLOAT), floats.baseAddress! + 4 * whole * Self.width)
-            }
+            uploadTableRows(floats.baseAddress!, count: texels, width: Self.width, bytesPerTexel: 16,
+                            format: GLenum(GL_RGBA), type: GLenum(GL_FLOAT))
         }
         glActiveTexture(GLenum(GL_TEXTURE0))
     }

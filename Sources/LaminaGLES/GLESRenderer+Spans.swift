@@ -47,21 +47,9 @@ extension GLESRenderer {
         }
         glActiveTexture(GLenum(GL_TEXTURE1))
         glBindTexture(GLenum(GL_TEXTURE_2D), spanTexture)
-        glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 4)
-        glPixelStorei(GLenum(GL_UNPACK_ROW_LENGTH), 0)
         rows.withUnsafeBufferPointer { table in
-            // Whole lines, then the last part line.
-            let whole = count / Self.spanTableWidth
-            if whole > 0 {
-                glTexSubImage2D(GLenum(GL_TEXTURE_2D), 0, 0, 0, GLsizei(Self.spanTableWidth), GLsizei(whole),
-                                GLenum(GL_RG_INTEGER), GLenum(GL_INT), table.baseAddress)
-            }
-            let rest = count - whole * Self.spanTableWidth
-            if rest > 0 {
-                glTexSubImage2D(GLenum(GL_TEXTURE_2D), 0, 0, GLint(whole), GLsizei(rest), 1,
-                                GLenum(GL_RG_INTEGER), GLenum(GL_INT),
-                                table.baseAddress! + 2 * whole * Self.spanTableWidth)
-            }
+            uploadTableRows(table.baseAddress!, count: count, width: Self.spanTableWidth, bytesPerTexel: 8,
+                            format: GLenum(GL_RG_INTEGER), type: GLenum(GL_INT))
         }
         glActiveTexture(GLenum(GL_TEXTURE0))
     }

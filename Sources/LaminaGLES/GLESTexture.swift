@@ -426,3 +426,21 @@ enum GLESError {
         }
     }
 }
+
+/// Uploads `count` texels at `texels` (`componentsPerTexel` values of `valueSize` bytes each) into the texture bound
+/// to GL_TEXTURE_2D, as a table of rows of `width` texels: the whole rows, then the last part row. For the per-frame
+/// lookup tables the shaders read by index (span rows, shape entries).
+func uploadTableRows(_ texels: UnsafeRawPointer, count: Int, width: Int, bytesPerTexel: Int, format: GLenum,
+                     type: GLenum) {
+    glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 4)
+    glPixelStorei(GLenum(GL_UNPACK_ROW_LENGTH), 0)
+    let whole = count / width
+    if whole > 0 {
+        glTexSubImage2D(GLenum(GL_TEXTURE_2D), 0, 0, 0, GLsizei(width), GLsizei(whole), format, type, texels)
+    }
+    let rest = count - whole * width
+    if rest > 0 {
+        glTexSubImage2D(GLenum(GL_TEXTURE_2D), 0, 0, GLint(whole), GLsizei(rest), 1, format, type,
+                        texels + whole * width * bytesPerTexel)
+    }
+}
