@@ -70,10 +70,7 @@ public final class DRMOutput: DisplayOutput {
         }
     }
 
-    deinit {
-        close()
-        gbm = nil
-    }
+    deinit { close() }
 
     public func present(_ frame: Image, damage: DamageRegion) throws {
         guard !closed else { throw DisplayError("\(card.path): the output is closed") }
@@ -150,6 +147,9 @@ public final class DRMOutput: DisplayOutput {
         }
         atomic = nil
         dumbBuffers = []
-        gbm?.releaseFramebuffers()
+        // The GBM surface and device (the EGL surface and display made on them are gone: `Display` releases its
+        // renderer first).
+        gbm = nil
+        flipCompleted = nil
     }
 }
