@@ -11,7 +11,7 @@ import LaminaCore
 public final class X11Output: DisplayOutput {
     public let kind = DisplayOutputKind.x11
     public private(set) var size: PixelSize
-    /// 60 until Present's completions show the rate (two of them).
+    /// 60 until Present's completions show the rate (over a fifth of a second).
     public var refreshRate: Double { present?.measuredRate ?? 60 }
     public var summary: String { "x11 \(displayName) window 0x\(String(window, radix: 16)) \(size)\(shm == nil ? ", XPutImage" : ", MIT-SHM")" }
     public var eventDescriptors: [Int32] { [XConnectionNumber(display)] }

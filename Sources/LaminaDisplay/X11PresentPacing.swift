@@ -18,12 +18,14 @@ final class X11PresentPacing {
     private var serial: UInt32 = 0
     /// The notify asked for and not completed yet, and when it was asked.
     private var pending: (serial: UInt32, askedAt: Double)?
-    /// The last completion's UST (seconds, CLOCK_MONOTONIC as the media clock) and MSC.
-    private var last: (ust: Double, msc: UInt64)?
+    /// The completion the refresh rate is measured from: UST (seconds, CLOCK_MONOTONIC as the media clock) and MSC.
+    private var reference: (ust: Double, msc: UInt64)?
     /// Notifies in a row that timed out; at `maxMissed` the output falls back to the timer.
     private var missed = 0
     private let log: @Sendable (String) -> Void
-    /// The refresh rate the completions show (MSC counts over UST seconds), nil until two came.
+    /// The refresh rate the completions show: MSC counts over UST seconds, over at least a fifth of a second (a
+    /// server's UST may jitter from one completion to the next; measured again from each ten seconds, to follow a
+    /// mode change). Nil until then.
     private(set) var measuredRate: Double?
     /// False once the completions stopped coming: the timer paces from then on.
     private(set) var isWorking = true
@@ -93,11 +95,13 @@ final class X11PresentPacing {
         let complete = data.assumingMemoryBound(to: XPresentCompleteNotifyEvent.self).pointee
         guard complete.kind == UInt8(PresentCompleteKindNotifyMSC), complete.window == window else { return .some(nil) }
         let ust = Double(complete.ust) / 1e6
-        if let last, complete.msc > last.msc, ust > last.ust {
-            let rate = Double(complete.msc - last.msc) / (ust - last.ust)
+        if let reference, complete.msc > reference.msc, ust - reference.ust >= 0.2 {
+            let rate = Double(complete.msc - reference.msc) / (ust - reference.ust)
             if rate.isFinite, rate >= 1, rate <= 1000 { measuredRate = rate }
+            if ust - reference.ust >= 10 { self.reference = (ust, complete.msc) }
+        } else if reference == nil || complete.msc <= reference!.msc {
+            reference = (ust, complete.msc)
         }
-        last = (ust, complete.msc)
         completions += 1
         guard let pending, complete.serial_number == pending.serial else { return .some(nil) }
         self.pending = nil

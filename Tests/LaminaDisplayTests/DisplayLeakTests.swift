@@ -67,7 +67,7 @@ import Testing
     }
 
     @Test(.enabled(if: WestonServer.canRun)) func waylandDisplaysLeaveDescriptorsAndMemoryFlat() throws {
-        let weston = try WestonServer.start(width: 160, height: 120)
+        let weston = try WestonServer.start(width: 320, height: 240)
         defer { weston.stop() }
         let cpu = try Self.cycle(["--output", "wayland", "--backend", "cpu", "--count", "\(Self.cpuCount)"],
                                  environment: weston.environment)
