@@ -18,7 +18,7 @@ packages=(
     duktape-dev          # CDuktape: Lottie expressions (the amalgamation in /usr/share/duktape is compiled, docs/expressions.md)
     wayland-protocols libwayland-bin  # xdg-shell.xml and wayland-scanner, for tools/generate-wayland.sh
     weston xvfb xdotool  # the Wayland output's tests: weston's kiosk shell on its X11 backend, on Xvfb
-    sway                 # the Wayland resize and close tests: sway's headless backend, driven with swaymsg
+    sway grim            # the Wayland resize and close tests: sway's headless backend driven with swaymsg, grim's captures
     libegl-mesa0 libgl1-mesa-dri       # Mesa's EGL driver and llvmpipe, for GLES without a GPU
     fonts-dejavu-core fonts-dejavu-extra  # text in the demo; the text tests name DejaVu Sans/Serif (Latin, Hebrew, Arabic)
     fonts-wqy-microhei   # a CJK font: fontconfig's fallback for CJK text, and the text tests' reference

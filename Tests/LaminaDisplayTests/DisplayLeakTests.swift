@@ -63,7 +63,7 @@ import Testing
         cpu.checkFlat(bytesPerDisplay: 256)
         let gles = try Self.cycle(["--output", "x11", "--backend", "gles", "--mode", "64x64",
                                    "--count", "\(Self.glesCount)"], environment: environment)
-        gles.checkFlat(bytesPerDisplay: 4096)
+        gles.checkFlat(bytesPerDisplay: 16384)
     }
 
     @Test(.enabled(if: WestonServer.canRun)) func waylandDisplaysLeaveDescriptorsAndMemoryFlat() throws {
@@ -75,6 +75,6 @@ import Testing
         cpu.checkFlat(bytesPerDisplay: 256)
         let gles = try Self.cycle(["--output", "wayland", "--backend", "gles", "--count", "\(Self.glesCount)"],
                                   environment: weston.environment)
-        gles.checkFlat(bytesPerDisplay: 4096)
+        gles.checkFlat(bytesPerDisplay: 16384)
     }
 }
