@@ -58,7 +58,7 @@ struct KioskVMTests {
     /// 640 x 480 with the CPU renderer costs 100 ms, an fbdev one (1280 x 800) 124 ms, a GLES one (the renderer's
     /// programs compiled on llvmpipe) 1.7 s on DRM and 0.35 s on fbdev; 1,000 of each CPU one took 100 s and 124 s
     /// (flat: no descriptor, +784 and +288 bytes in all), too long for CI.
-    static let cycleCounts = (cpu: 100, gles: 6)
+    static let cycleCounts = (cpu: 50, gles: 4)
 
     static func cycle(_ name: String, _ output: String, _ backend: String, count: Int) -> [String: Any] {
         ["name": name, "command": "lamina display-cycle --output \(output) --backend \(backend) --count \(count) "
