@@ -36,7 +36,7 @@ let package = Package(
         systemLibrary("CGBM", pkgConfig: "gbm", apt: "libgbm-dev"),
         // The display outputs (docs/kiosk.md): DRM/KMS and fbdev, X11 (Xlib + MIT-SHM).
         systemLibrary("CDRM", pkgConfig: "libdrm", apt: "libdrm-dev"),
-        systemLibrary("CX11", pkgConfig: "x11 xext", apt: "libx11-dev libxext-dev"),
+        systemLibrary("CX11", pkgConfig: "x11 xext xpresent", apt: "libx11-dev libxext-dev libxpresent-dev"),
         systemLibrary("CWayland", pkgConfig: "wayland-client wayland-egl", apt: "libwayland-dev"),
         // The xdg-shell client code wayland-scanner generates (tools/generate-wayland.sh), committed.
         .target(name: "CXdgShell", dependencies: ["CWayland"]),
@@ -83,8 +83,8 @@ let package = Package(
         .target(name: "LaminaTestSupport", dependencies: ["Lamina", "LaminaBench"]),
         .executableTarget(
             name: "lamina",
-            // CCairo: the benchmark's plain-cairo baseline draws the same scenes without Lamina.
-            dependencies: ["Lamina", "LaminaBench", "CCairo", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            // CCairo: the benchmark's plain-cairo baseline draws the same scenes without Lamina. CLinux: mallinfo2.
+            dependencies: ["Lamina", "LaminaBench", "CCairo", "CLinux", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "tools/lamina"
         ),
 

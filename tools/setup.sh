@@ -13,11 +13,12 @@ packages=(
     libpango1.0-dev      # CPango: text layers and drawn text (Pango, HarfBuzz shaping, fontconfig)
     libegl-dev libgles-dev libgbm-dev  # CEGL, CGBM: the GLES side
     libdrm-dev           # CDRM: DRM/KMS and fbdev outputs
-    libx11-dev libxext-dev  # CX11: the X11 output (Xlib, MIT-SHM)
+    libx11-dev libxext-dev libxpresent-dev  # CX11: the X11 output (Xlib, MIT-SHM, Present for the pacing)
     libwayland-dev       # CWayland: the Wayland output (wayland-client, wayland-egl)
     duktape-dev          # CDuktape: Lottie expressions (the amalgamation in /usr/share/duktape is compiled, docs/expressions.md)
     wayland-protocols libwayland-bin  # xdg-shell.xml and wayland-scanner, for tools/generate-wayland.sh
     weston xvfb xdotool  # the Wayland output's tests: weston's kiosk shell on its X11 backend, on Xvfb
+    sway grim            # the Wayland resize and close tests: sway's headless backend driven with swaymsg, grim's captures
     libegl-mesa0 libgl1-mesa-dri       # Mesa's EGL driver and llvmpipe, for GLES without a GPU
     fonts-dejavu-core fonts-dejavu-extra  # text in the demo; the text tests name DejaVu Sans/Serif (Latin, Hebrew, Arabic)
     fonts-wqy-microhei   # a CJK font: fontconfig's fallback for CJK text, and the text tests' reference

@@ -3,6 +3,8 @@
 #include <X11/Xutil.h>
 #include <X11/Xatom.h>
 #include <X11/extensions/XShm.h>
+// The Present extension (libXpresent): the X11 output's frames paced by the server's vertical blank (PresentNotifyMSC).
+#include <X11/extensions/Xpresent.h>
 #include <sys/ipc.h>
 #include <sys/shm.h>
 

@@ -81,12 +81,14 @@ final class DRMGBMState {
         shown = nil
     }
 
-    /// The surface and device are not destroyed: EGL's display and window surface made on them may outlive the
-    /// output (Display releases its output before its renderer, and EGL keeps a display per native display for the
-    /// process), and destroying them first would leave EGL with freed memory. One pair per GPU output opened, which a
-    /// kiosk does once; the buffers locked for scanout are given back.
+    /// Gives back the buffers locked for scanout (their framebuffers go with them), then destroys the surface and
+    /// the device, in that order (docs/reliability.md, "Displays"). EGL's window surface and display made on them
+    /// must be gone first: `Display` releases its renderer (eglDestroySurface, eglTerminate) before it closes the
+    /// output. The card's descriptor is closed after this, by `DRMCard`.
     deinit {
         releaseFramebuffers()
+        gbm_surface_destroy(surface)
+        gbm_device_destroy(device)
     }
 }
 

@@ -70,10 +70,7 @@ public final class DRMOutput: DisplayOutput {
         }
     }
 
-    deinit {
-        close()
-        gbm = nil
-    }
+    deinit { close() }
 
     public func present(_ frame: Image, damage: DamageRegion) throws {
         guard !closed else { throw DisplayError("\(card.path): the output is closed") }
@@ -131,9 +128,24 @@ public final class DRMOutput: DisplayOutput {
 
     public func close() {
         guard !closed else { return }
+        giveBackScreen()
+        closed = true
+        atomic = nil
+        dumbBuffers = []
+        // The GBM surface, then the device (the EGL surface and display made on them are gone: `Display` releases
+        // its renderer first); the card's descriptor goes with `card`.
+        gbm = nil
+        flipCompleted = nil
+    }
+
+    /// Puts back the CRTC as it was and gives the GBM buffers locked for scanout back to their surface: the first
+    /// step of the teardown (docs/reliability.md, "Displays"), which `Display` takes before it releases its
+    /// renderer, since destroying the EGL window surface destroys those buffers (and removing the framebuffer on
+    /// screen would turn the CRTC off). Safe to call twice; `close()` calls it.
+    func giveBackScreen() {
+        guard !closed else { return }
         // A flip still pending would make the restore fail with EBUSY: let it land first.
         if isWaitingForFrame, hasPendingEvent(timeoutMilliseconds: 500) { _ = try? dispatchEvents() }
-        closed = true
         if let saved = savedCrtc {
             var connectorID = connector.id
             var savedMode = saved.pointee.mode
@@ -148,8 +160,6 @@ public final class DRMOutput: DisplayOutput {
             drmModeFreeCrtc(saved)
             savedCrtc = nil
         }
-        atomic = nil
-        dumbBuffers = []
         gbm?.releaseFramebuffers()
     }
 }

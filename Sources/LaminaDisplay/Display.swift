@@ -127,7 +127,10 @@ public final class Display: @unchecked Sendable {
     }
 
     deinit {
-        // The renderer's EGL surface and display first, then the window or GBM device they were made on.
+        // DRM: the CRTC put back and the scanout buffers given back to the GBM surface while it still has them; then
+        // the renderer's EGL surface and display, then the window or GBM surface and device they were made on
+        // (docs/reliability.md, "Displays").
+        (output as? DRMOutput)?.giveBackScreen()
         windowRenderer = nil
         renderer = nil
         output.close()

@@ -77,6 +77,8 @@ public protocol DisplayOutput: AnyObject {
     func dispatchEvents() throws -> [DisplayEvent]
     /// True from a present until the output can take the next one (a flip or frame callback pending).
     var isWaitingForFrame: Bool { get }
+    /// What paces the frames now (docs/kiosk.md, "Pacing"); a default says `.timer`.
+    var pacing: DisplayPacing { get }
     /// Whether this output can give an EGL window target (`makeEGLWindow()`); fbdev cannot, so the GPU renderer
     /// draws offscreen there and its frames are presented as images.
     var supportsEGLWindow: Bool { get }

@@ -19,12 +19,14 @@ public struct DisplayStatistics: Sendable, CustomStringConvertible {
     /// The median and 99th percentile of the time between presented frames, in seconds (0 with fewer than two).
     public var medianInterval: Double = 0
     public var p99Interval: Double = 0
+    /// What paced the frames at the end of the interval (docs/kiosk.md, "Pacing").
+    public var pacing: DisplayPacing = .timer
 
     public var description: String {
         String(format: "%d frames, %d skipped, frame %.2f ms mean, %.2f ms worst, interval %.2f ms median, "
                    + "%.2f ms p99, %.1f%% redrawn, cpu %.1f%%",
                frames, skipped, meanFrameTime * 1000, worstFrameTime * 1000, medianInterval * 1000,
-               p99Interval * 1000, damagedShare * 100, cpuPercent)
+               p99Interval * 1000, damagedShare * 100, cpuPercent) + ", paced by \(pacing.rawValue)"
     }
 
     /// The value below which `fraction` of `values` lie (nearest rank); 0 for none.
@@ -50,6 +52,8 @@ struct StatisticsWindow {
     var intervals: [Double] = []
     /// When the last frame was presented (carried over from window to window).
     var lastPresent: Double?
+    /// The output's pacing, set by the frame loop (carried over).
+    var pacing = DisplayPacing.timer
 
     init(report: (@Sendable (DisplayStatistics) -> Void)?) {
         self.report = report
@@ -85,10 +89,12 @@ struct StatisticsWindow {
         figures.cpuPercent = (cpu - cpuStart) / (now - start) * 100
         figures.medianInterval = DisplayStatistics.percentile(intervals, 0.5)
         figures.p99Interval = DisplayStatistics.percentile(intervals, 0.99)
+        figures.pacing = pacing
         report(figures)
-        let last = lastPresent
+        let last = lastPresent, pacing = self.pacing
         self = StatisticsWindow(report: report)
         lastPresent = last
+        self.pacing = pacing
         start = now
         cpuStart = cpu
     }

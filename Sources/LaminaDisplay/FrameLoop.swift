@@ -66,6 +66,7 @@ struct FrameLoop {
             }
             if display.options.statistics != nil { timeout = timeout < 0 ? 1000 : min(timeout, 1000) }
             try wait(timeout: timeout)
+            statistics.pacing = display.output.pacing
             statistics.tick(now: currentMediaTime())
         }
     }
@@ -144,6 +145,7 @@ struct FrameLoop {
         presentWhole = plan.identity == 0
         display.didPresent?()
         let finished = currentMediaTime()
+        statistics.pacing = display.output.pacing
         statistics.frame(duration: finished - started, redrawn: damage.area, pixels: plan.width * plan.height,
                          presentedAt: finished)
         statistics.tick(now: finished)
@@ -197,6 +199,7 @@ struct FrameLoop {
         Transaction.setDisableActions(true)
         root.removeFromSuperlayer()
         Transaction.commit()
+        statistics.pacing = display.output.pacing
         statistics.flush(now: currentMediaTime())
     }
 }

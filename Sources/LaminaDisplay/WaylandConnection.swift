@@ -1,7 +1,6 @@
 import CWayland
 import CXdgShell
 import Foundation
-import Synchronization
 
 /// One connection to a Wayland compositor and the globals Lamina binds on it: wl_compositor, wl_shm, xdg_wm_base
 /// (pings answered), the seats (the pointer hidden over Lamina's surfaces) and the outputs (their current modes).
@@ -133,11 +132,10 @@ final class WaylandConnection {
 
     /// Destroys the globals' proxies and disconnects. Safe to call twice.
     ///
-    /// `keepingDisplay`: the wl_display itself stays connected for the rest of the process, idle. EGL (Mesa) makes
-    /// proxies of its own on the display of a window surface and destroys them when the surface is destroyed and the
-    /// EGL display terminated; disconnecting first makes those calls crash in libwayland, and the owner of the EGL
-    /// objects may release them after the output is closed (`Display`'s deinit does).
-    func disconnect(keepingDisplay: Bool = false) {
+    /// EGL (Mesa) makes proxies of its own on the display of a window surface and destroys them when the surface is
+    /// destroyed and the EGL display terminated: those must come first (disconnecting before makes them crash in
+    /// libwayland). `Display` releases its renderer before it closes its output.
+    func disconnect() {
         guard let display else { return }
         for (pointer, version, _) in pointers {
             if version >= 3 { wl_pointer_release(pointer) } else { wl_pointer_destroy(pointer) }
@@ -160,17 +158,9 @@ final class WaylandConnection {
         compositor = nil
         registry = nil
         wl_display_flush(display)
-        if keepingDisplay {
-            let address = UInt(bitPattern: UnsafeMutableRawPointer(display))
-            Self.keptDisplays.withLock { $0.append(address) }
-        } else {
-            wl_display_disconnect(display)
-        }
+        wl_display_disconnect(display)
         self.display = nil
     }
-
-    /// The displays `disconnect(keepingDisplay: true)` left connected (addresses: pointers are not Sendable).
-    private static let keptDisplays = Mutex<[UInt]>([])
 }
 
 /// A wl_output and its current mode, as its events told.

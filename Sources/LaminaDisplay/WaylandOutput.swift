@@ -20,9 +20,10 @@ import LaminaCore
 /// - The pointer is hidden over the window; xdg_wm_base pings are answered; xdg_toplevel.close is
 ///   `.closeRequested`.
 ///
-/// `close()` destroys the window and disconnects. After `makeEGLWindow()` the wl_display itself stays connected
-/// (idle, until the process exits): EGL's surface and display use it until they are destroyed, which may come
-/// after the output is closed.
+/// `close()` destroys the window and disconnects, in the order EGL needs (docs/reliability.md, "Displays"): the
+/// EGL window surface and display made on `makeEGLWindow()`'s target must be destroyed before it (`Display`
+/// releases its renderer first: eglDestroySurface, eglTerminate), then the wl_egl_window, the xdg objects and the
+/// surface go, then the globals, then wl_display_disconnect; nothing stays behind.
 public final class WaylandOutput: DisplayOutput {
     public let kind = DisplayOutputKind.wayland
     public let supportsEGLWindow = true
@@ -130,8 +131,6 @@ public final class WaylandOutput: DisplayOutput {
         buffers = []
         retiredBuffers = []
         lastBuffer = nil
-        // Mesa copes with the wl_egl_window going before its EGL surface (it is told through a callback).
-        let madeEGLWindow = eglWindow != nil
         if let eglWindow { wl_egl_window_destroy(eglWindow) }
         eglWindow = nil
         if let toplevel { xdg_toplevel_destroy(toplevel) }
@@ -140,6 +139,6 @@ public final class WaylandOutput: DisplayOutput {
         toplevel = nil
         xdgSurface = nil
         surface = nil
-        connection.disconnect(keepingDisplay: madeEGLWindow)
+        connection.disconnect()
     }
 }

@@ -6,14 +6,18 @@ import LaminaCore
 /// The X11 output (docs/kiosk.md): a window the size of the screen, full-screen through EWMH where a window manager
 /// runs, with an empty cursor, closed by WM_DELETE_WINDOW. The CPU path puts frames with MIT-SHM (plain XPutImage
 /// where the server cannot share memory, e.g. over a network); the GPU path is EGL on the X11 platform. Paced by
-/// the frame loop's timer at 60 Hz (X11 without Present tells no refresh).
+/// the server's Present extension (a PresentNotifyMSC after each frame, `X11PresentPacing`), else by the frame
+/// loop's timer at 60 Hz (LAMINA_X11_PRESENT=0, or a server without Present).
 public final class X11Output: DisplayOutput {
     public let kind = DisplayOutputKind.x11
     public private(set) var size: PixelSize
-    public let refreshRate: Double = 60
+    /// 60 until Present's completions show the rate (over a fifth of a second).
+    public var refreshRate: Double { present?.measuredRate ?? 60 }
     public var summary: String { "x11 \(displayName) window 0x\(String(window, radix: 16)) \(size)\(shm == nil ? ", XPutImage" : ", MIT-SHM")" }
     public var eventDescriptors: [Int32] { [XConnectionNumber(display)] }
-    public let isWaitingForFrame = false
+    public var isWaitingForFrame: Bool { present?.isWaiting ?? false }
+    /// `.present` while the Present extension paces the frames, else `.timer`.
+    public var pacing: DisplayPacing { present?.isWorking == true ? .present : .timer }
     public let supportsEGLWindow = true
 
     let display: OpaquePointer
@@ -25,6 +29,8 @@ public final class X11Output: DisplayOutput {
     private let deleteWindow: Atom
     private var cursor: Cursor = 0
     private var shm: X11SharedImage?
+    /// The Present extension's notifies; nil without it (the timer paces).
+    private var present: X11PresentPacing?
     private var windowID: UnsafeMutablePointer<Window>?
     private var closed = false
     private let log: @Sendable (String) -> Void
@@ -66,6 +72,7 @@ public final class X11Output: DisplayOutput {
         XMapRaised(display, window)
         XSync(display, 0)
         shm = X11SharedImage(display: display, visual: visual, depth: depth, size: size, log: log)
+        present = X11PresentPacing(display: display, window: window, log: log)
         log("x11: \(summary)")
     }
 
@@ -108,6 +115,8 @@ public final class X11Output: DisplayOutput {
                 if event.xexpose.count == 0 { events.append(.exposed) }
             case ClientMessage:
                 if Atom(event.xclient.data.l.0) == deleteWindow { events.append(.closeRequested) }
+            case GenericEvent:
+                if let shown = present?.handle(&event), let time = shown { events.append(.frameShown(mediaTime: time)) }
             default:
                 break
             }
@@ -145,6 +154,7 @@ public final class X11Output: DisplayOutput {
             lamina_XDestroyImage(image)
         }
         XSync(display, 0)
+        present?.frameWasPresented()
         try checkConnection()
     }
 
@@ -157,12 +167,17 @@ public final class X11Output: DisplayOutput {
                                visualID: Int32(truncatingIfNeeded: XVisualIDFromVisual(visual)))
     }
 
-    public func didSwapBuffers(damage: DamageRegion) throws { try checkConnection() }
+    public func didSwapBuffers(damage: DamageRegion) throws {
+        try checkConnection()
+        present?.frameWasPresented()
+    }
 
     public func close() {
         guard !closed else { return }
         closed = true
         shm = nil
+        present?.close()
+        present = nil
         XFreeGC(display, graphics)
         XDestroyWindow(display, window)
         if cursor != 0 { XFreeCursor(display, cursor) }

@@ -12,7 +12,8 @@ struct LaminaCommand: ParsableCommand {
             Exit status: 0 on success, 1 when rendering fails (or `diff` finds images that differ), \
             2 for a bad scene, bad image or bad usage.
             """,
-        subcommands: [Render.self, Export.self, Batch.self, Join.self, Play.self, Info.self, Diff.self, Bench.self, Soak.self],
+        subcommands: [Render.self, Export.self, Batch.self, Join.self, Play.self, Info.self, Diff.self, Bench.self, Soak.self,
+                      DisplayCycle.self],
         defaultSubcommand: nil)
 
     /// Runs the command and maps errors to Lamina's exit codes: 2 for bad input or usage, 1 for failures.

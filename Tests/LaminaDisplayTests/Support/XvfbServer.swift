@@ -15,7 +15,9 @@ final class XvfbServer: @unchecked Sendable {
         let pipe = Pipe()
         server = try DisplayServerProcess(
             name: "Xvfb", executable: Self.executable,
-            arguments: ["-displayfd", "1", "-screen", "0", "\(width)x\(height)x24", "-nolisten", "tcp"]
+            // -noreset: without it the server resets when its last client leaves, dropping the connections that
+            // come during the reset (a program that closes its display and opens another at once).
+            arguments: ["-displayfd", "1", "-screen", "0", "\(width)x\(height)x24", "-nolisten", "tcp", "-noreset"]
                 + (screenFolder.map { ["-fbdir", $0.path] } ?? []),
             log: logFolder.appendingPathComponent("xvfb.log"), stdout: pipe)
         // Xvfb writes the display number and a newline on fd 1 once it accepts connections.
