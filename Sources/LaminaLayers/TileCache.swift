@@ -129,6 +129,8 @@ public final class TileCache: @unchecked Sendable {
     private var storedMemoryBudget: MemoryBudget?
     /// A tile that a background thread could not reserve: the next frame throws it.
     private var refusal: MemoryLimitError?
+    /// A frame threw `refusal`: the one after it plans the tiled layers again (their tiles are wanted again).
+    private var refused = false
 
     /// `threads`: by default one fewer than the cores (so a frame keeps a core of its own), 1 to 4.
     public init(threads: Int = min(4, max(1, ProcessInfo.processInfo.activeProcessorCount - 1))) {
@@ -168,7 +170,9 @@ public final class TileCache: @unchecked Sendable {
                 frameStatistics.tilesArrived += 1
             }
             inbox = []
-            return arrived || lastFading || (time == nil && lastIncomplete)
+            let again = refused
+            refused = false
+            return arrived || lastFading || again || (time == nil && lastIncomplete)
         }
     }
 
@@ -248,10 +252,11 @@ public final class TileCache: @unchecked Sendable {
         }
         let jobs = selection.tiles.map(job)
         lock.lock()
-        if let refused = refusal {
+        if let error = refusal {
             refusal = nil
+            refused = true
             lock.unlock()
-            throw refused
+            throw error
         }
         let time = liveTime
         let memoryBudget = storedMemoryBudget

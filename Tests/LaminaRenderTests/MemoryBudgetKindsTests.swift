@@ -236,6 +236,28 @@ private final class RedTiles: LayerDelegate, @unchecked Sendable {
         }
     }
 
+    @Test func aLiveTileThatDoesNotFitFailsTheNextFrame() throws {
+        let delegate = RedTiles()
+        let renderer = CPURenderer(threads: 1)
+        renderer.memoryBudget = MemoryBudget(limit: 20_000)
+        let root = tiledScene(delegate)
+        // A live frame never waits: it queues the tiles for the background threads and shows none.
+        let (first, animated) = try renderer.livePlan(root, scale: 1, at: 1)
+        #expect(animated && first.quads.isEmpty)
+        let tiles = renderer.planCache(for: root).tiles
+        #expect(tiles.waitUntilIdle())
+        // Some tile could not be reserved there and was not drawn: the next frame throws its error.
+        #expect(throws: MemoryLimitError.self) { try renderer.livePlan(root, scale: 1, at: 2) }
+        #expect(tiles.byteCount <= 20_000)
+        // With room, the frames after it draw the tiles.
+        renderer.memoryBudget = MemoryBudget(limit: 1 << 20)
+        _ = try renderer.livePlan(root, scale: 1, at: 3)
+        #expect(tiles.waitUntilIdle())
+        _ = try renderer.livePlan(root, scale: 1, at: 4)
+        let (full, _) = try renderer.livePlan(root, scale: 1, at: 10)
+        #expect(try renderer.render(full).rgba(x: 90, y: 90) == RGBA8(r: 255, g: 0, b: 0, a: 255))
+    }
+
     /// Every kind at once: the mip chain, the shadow with its group, the shape, the text and the tiles.
     func everything(_ delegate: LayerDelegate) -> Layer {
         let root = Layer()
