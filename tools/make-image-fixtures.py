@@ -7,16 +7,22 @@ change both together.
 
 PNG files are built byte by byte with zlib and struct, so every colour type, bit depth, chunk and
 corruption is exactly what the test expects. JPEG files are made by the system's libturbojpeg through
-ctypes (the library Lamina itself links), so no third-party Python package is needed.
+ctypes (the library Lamina itself links), so no third-party Python package is needed; the progressive JPEGs
+with hundreds of scans by tools/fixtures/jpeg-scans.c, built here with the C compiler and libjpeg (Debian's
+libjpeg62-turbo-dev), since neither TurboJPEG nor cjpeg writes a scan script that long. Those are also
+written to Fuzz/Corpus/jpeg/ as seeds.
 """
 
 import ctypes
 import ctypes.util
 import os
 import struct
+import subprocess
+import tempfile
 import zlib
 
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "LaminaImageIOTests", "Fixtures")
+CORPUS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Fuzz", "Corpus", "jpeg")
 
 # PNG colour types.
 GREY, RGB, PALETTE, GREY_ALPHA, RGBA = 0, 2, 3, 4, 6
@@ -161,9 +167,10 @@ def make_pngs():
 TJPF_RGB, TJPF_GRAY, TJPF_CMYK = 0, 6, 11
 TJSAMP_444, TJSAMP_420, TJSAMP_GRAY = 0, 2, 3
 TJFLAG_ACCURATEDCT = 4096
+TJFLAG_PROGRESSIVE = 16384
 
 
-def jpeg(width, height, pixel_format, samples, subsampling, quality=100):
+def jpeg(width, height, pixel_format, samples, subsampling, quality=100, flags=TJFLAG_ACCURATEDCT):
     tj = ctypes.CDLL(ctypes.util.find_library("turbojpeg") or "libturbojpeg.so.0")
     tj.tjInitCompress.restype = ctypes.c_void_p
     tj.tjCompress2.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_int, ctypes.c_int, ctypes.c_int,
@@ -175,7 +182,7 @@ def jpeg(width, height, pixel_format, samples, subsampling, quality=100):
     out = ctypes.POINTER(ctypes.c_ubyte)()
     size = ctypes.c_ulong(0)
     if tj.tjCompress2(handle, bytes(samples), width, 0, height, pixel_format, ctypes.byref(out),
-                      ctypes.byref(size), subsampling, quality, TJFLAG_ACCURATEDCT) != 0:
+                      ctypes.byref(size), subsampling, quality, flags) != 0:
         raise RuntimeError("tjCompress2 failed")
     data = ctypes.string_at(out, size.value)
     tj.tjFree(out)
@@ -207,7 +214,41 @@ def make_jpegs():
     write("cmyk.jpg", jpeg(8, 8, TJPF_CMYK, [0, 255, 255, 0] * 64, TJSAMP_444))
 
 
+def make_scan_jpegs():
+    """16x16 greyscale progressive JPEGs of 120, 500 and 501 scans (pixels x * 16 + y, quality 100): TurboJPEG's
+    TJFLAG_LIMITSCANS, which Lamina sets, refuses more than 500; 500 and fewer decode."""
+    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures", "jpeg-scans.c")
+    with tempfile.TemporaryDirectory() as folder:
+        tool = os.path.join(folder, "jpeg-scans")
+        subprocess.run(["cc", "-O1", source, "-ljpeg", "-o", tool], check=True)
+        for scans in (120, 500, 501):
+            data = subprocess.run([tool, str(scans)], check=True, stdout=subprocess.PIPE).stdout
+            assert data.count(b"\xff\xda") == scans, "one SOS marker a scan"
+            write("scans-%d.jpg" % scans, data)
+            with open(os.path.join(CORPUS, "scans-%d.jpg" % scans), "wb") as f:
+                f.write(data)
+            if scans == 500:
+                # The same with its frame header saying 4096 x 4096: 500 passes over 16.8 million pixels, refused
+                # before decoding (JPEGScanTests patches the fixture the same way).
+                frame = data.index(b"\xff\xc2")
+                big = data[:frame + 5] + b"\x10\x00\x10\x00" + data[frame + 9:]
+                with open(os.path.join(CORPUS, "scans-500-4096.jpg"), "wb") as f:
+                    f.write(big)
+
+    # 2048x2048 colour, progressive, 4:4:4, a smooth gradient (a small file): libjpeg keeps all its coefficients
+    # while it decodes, 24 MiB beside the 16 MiB image, which DecodingMemoryTests measures. Not a fuzz seed (too
+    # slow to decode for a fuzzer's many runs).
+    size = 2048
+    gradient = bytearray(size * size * 3)
+    for y in range(size):
+        row = bytes(c for x in range(size) for c in (x // 8, y // 8, 128))
+        gradient[y * size * 3:(y + 1) * size * 3] = row
+    write("progressive-2048.jpg", jpeg(size, size, TJPF_RGB, gradient, TJSAMP_444, quality=75,
+                                       flags=TJFLAG_ACCURATEDCT | TJFLAG_PROGRESSIVE))
+
+
 if __name__ == "__main__":
     os.makedirs(OUT, exist_ok=True)
     make_pngs()
     make_jpegs()
+    make_scan_jpegs()

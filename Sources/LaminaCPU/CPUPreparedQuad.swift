@@ -122,14 +122,15 @@ struct CPUPreparedQuad: @unchecked Sendable {
 }
 
 extension CPUPreparedQuad {
-    /// This quad with its texture's mip chain, when it samples levels other than level 0 alone.
-    func withMipLevels() throws -> CPUPreparedQuad {
+    /// This quad with its texture's mip chain, when it samples levels other than level 0 alone (a chain not built
+    /// yet reserves its bytes from `budget` first).
+    func withMipLevels(budget: MemoryBudget) throws -> CPUPreparedQuad {
         guard !isEmpty, case .texture(let texture) = quad.paint, let selection = texture.mipSelection else {
             return self
         }
         var copy = self
         copy.mip = selection
-        copy.mipLevels = try texture.image.mipChain()
+        copy.mipLevels = try texture.image.mipChain(budget: budget)
         return copy
     }
 }

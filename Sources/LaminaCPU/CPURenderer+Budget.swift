@@ -55,26 +55,4 @@ extension CPURenderer {
             for: "the offscreen memory of \(count) group\(count == 1 ? "" : "s") and masks (nested \(deepest) deep, "
                 + "the largest \(largest.width)x\(largest.height))")
     }
-
-    /// Reserves the buffers of the frame's shadows: for each distinct shadow, its silhouette, a scratch buffer
-    /// for the blur and the blurred picture (4 bytes a pixel each). Released by the caller when the frame is
-    /// done (the cached pictures of earlier frames are not counted again).
-    func reserveShadowBuffers(_ quads: [Quad]) throws -> MemoryReservation {
-        // By identity: hashing a source hashes its whole silhouette plan, which this per-frame count need not pay
-        // for; equal sources in distinct objects are counted twice, erring on the safe side.
-        var seen = Set<ObjectIdentifier>()
-        var total = 0
-        var largest = (width: 0, height: 0)
-        for quad in quads {
-            guard case .shadow(let source) = quad.paint, seen.insert(ObjectIdentifier(source)).inserted else { continue }
-            let (area, overflow) = source.width.multipliedReportingOverflow(by: source.height)
-            total = overflow || area > Int.max / 16 ? Int.max / 2 : min(Int.max / 2, total + area * 12)
-            if area > largest.width * largest.height { largest = (source.width, source.height) }
-        }
-        guard total > 0 else { return try memoryBudget.reserve(0, for: "") }
-        return try memoryBudget.reserve(
-            total,
-            for: "the offscreen memory of \(seen.count) shadow\(seen.count == 1 ? "" : "s") (the largest "
-                + "\(largest.width)x\(largest.height))")
-    }
 }

@@ -22,6 +22,10 @@ extension CPURenderer {
             if !shadows.contains(key), seen.insert(source).inserted { missing.append(source) }
         }
         if !missing.isEmpty {
+            // Each buffer reserves its bytes from the budget as it is made (CPUShadowJob), the silhouette renderers'
+            // own group buffers included.
+            let budget = memoryBudget
+            if silhouetteRenderer.memoryBudget !== budget { silhouetteRenderer.memoryBudget = budget }
             let made = CPUShadowJob(missing)
             if missing.count == 1 || threads == 1 {
                 for index in missing.indices { made.make(index, renderer: silhouetteRenderer) }
@@ -29,6 +33,7 @@ extension CPURenderer {
                 let (workers, count) = (min(threads, missing.count), missing.count)
                 DispatchQueue.concurrentPerform(iterations: workers) { worker in
                     let renderer = CPURenderer(threads: 1)
+                    renderer.memoryBudget = budget
                     var index = worker
                     while index < count {
                         made.make(index, renderer: renderer)

@@ -100,8 +100,6 @@ public final class CPURenderer: Renderer {
     {
         defer { target.markModified() }
         var stats = RenderStatistics()
-        let shadowMemory = try reserveShadowBuffers(plan.quads)
-        defer { shadowMemory.release() }
         let quads = try resolveShadows(plan.quads, statistics: &stats)
         defer { shadows.endFrame() }
         // Mip chains are built here, before the bands start (once per image generation; cached on the image).
@@ -109,9 +107,10 @@ public final class CPURenderer: Renderer {
         defer { textureSlots.endFrame() }
         let slots = usesFastPaths ? textureSlots : nil
         let preparing = DispatchTime.now().uptimeNanoseconds
+        let budget = memoryBudget
         let prepared = try CPUPreparedQuads(quads, slots: slots) {
             try CPUPreparedQuad($0, width: plan.width, height: plan.height, coverages: coverages, slots: slots)
-                .withMipLevels()
+                .withMipLevels(budget: budget)
         }
         stats.prepareSeconds = Double(DispatchTime.now().uptimeNanoseconds - preparing) / 1e9
         let workers = min(areas.count, threads)
@@ -150,6 +149,7 @@ public final class CPURenderer: Renderer {
     lazy var silhouetteRenderer = {
         let renderer = CPURenderer(threads: threads)
         renderer.compositeLoops = compositeLoops
+        renderer.memoryBudget = memoryBudget
         return renderer
     }()
 

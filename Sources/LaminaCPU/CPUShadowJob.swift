@@ -22,11 +22,27 @@ final class CPUShadowJob: @unchecked Sendable {
     var results: [Result<(Image, Int), Error>] { Array(UnsafeBufferPointer(start: slots, count: sources.count)) }
 
     /// Draws shadow `index`'s silhouette with `renderer` and blurs it; keeps the picture and the offscreen passes
-    /// the silhouette took.
+    /// the silhouette took. Every buffer is reserved from the renderer's budget first: the silhouette, its group
+    /// buffers (by the renderer, while it draws), then the blurred picture (held by the picture, which the shadow
+    /// cache keeps) and the blur's scratch (the float row pass, and the reduced silhouette when the blur is reduced).
     func make(_ index: Int, renderer: CPURenderer) {
         slots[index] = Result {
-            let silhouette = try renderer.render(sources[index].silhouette)
-            return (try sources[index].blurred(from: silhouette), renderer.statistics.offscreenPasses)
+            let source = sources[index]
+            let budget = renderer.memoryBudget
+            let plan = source.silhouette
+            let held = try budget.reserve(plan.width * plan.height * 4,
+                                          for: "the \(plan.width)x\(plan.height) silhouette of a shadow")
+            let silhouette = try Image(width: plan.width, height: plan.height)
+            silhouette.memoryReservation = held
+            try renderer.render(plan, into: silhouette)
+            let (width, height) = (source.blurWidth, source.blurHeight)
+            let picture = try budget.reserve(width * height * 4, for: "the blurred picture of a \(width)x\(height) shadow")
+            let scratch = try budget.reserve(width * height * (source.blur.factor == 1 ? 4 : 8),
+                                             for: "the blur buffers of a \(width)x\(height) shadow")
+            defer { scratch.release() }
+            let image = try source.blurred(from: silhouette)
+            image.memoryReservation = picture
+            return (image, renderer.statistics.offscreenPasses)
         }
     }
 }

@@ -56,6 +56,16 @@ public final class MemoryBudget: @unchecked Sendable {
         return MemoryReservation(budget: self, bytes: bytes)
     }
 
+    /// Reserves every one of `parts` (bytes, and what asks for them) as one reservation, or throws the
+    /// `MemoryLimitError` of the first part that does not fit; nothing is reserved then.
+    public func reserve(_ parts: [(bytes: Int, what: String)]) throws(MemoryLimitError) -> MemoryReservation {
+        var held: [MemoryReservation] = []
+        for part in parts { held.append(try reserve(part.bytes, for: part.what)) }
+        // The parts' bytes stay reserved, now held by one reservation.
+        for reservation in held { reservation.handOver() }
+        return MemoryReservation(budget: self, bytes: held.reduce(0) { $0 + $1.bytes })
+    }
+
     /// Whether `bytes` more would fit now (a question only: nothing is reserved).
     public func canReserve(_ bytes: Int) -> Bool {
         lock.lock()
@@ -83,6 +93,13 @@ public final class MemoryReservation: @unchecked Sendable {
     fileprivate init(budget: MemoryBudget, bytes: Int) {
         self.budget = budget
         self.bytes = bytes
+    }
+
+    /// Marks the bytes as held elsewhere: this reservation no longer gives them back.
+    fileprivate func handOver() {
+        lock.lock()
+        released = true
+        lock.unlock()
     }
 
     /// Gives the bytes back now (once: later calls do nothing).

@@ -12,11 +12,20 @@ final class MipStore: @unchecked Sendable {
     private var generation: UInt64 = 0
     /// Levels 1 ... of the chain; empty: not built (or built for another generation).
     private var levels: [Image] = []
+    /// The chain's bytes in the budget it was built under (docs/architecture.md, "Memory budget"); given back with
+    /// the chain (a new generation, or the image freed).
+    private var reservation: MemoryReservation?
 
-    func levels(of image: Image) throws -> [Image] {
+    func levels(of image: Image, budget: MemoryBudget?) throws -> [Image] {
         lock.lock()
         defer { lock.unlock() }
         if !levels.isEmpty && generation == image.generation { return levels }
+        // The old chain goes first, so a new generation's chain does not count twice.
+        levels = []
+        reservation = nil
+        let bytes = MipChain.chainBytes(width: image.width, height: image.height)
+        let held = try budget?.reserve(bytes, for: "the CPU mip chain of \(image) (levels 1 to "
+            + "\(MipChain.levelCount(width: image.width, height: image.height) - 1))")
         var chain: [Image] = []
         var level = image
         while level.width > 1 || level.height > 1 {
@@ -24,6 +33,7 @@ final class MipStore: @unchecked Sendable {
             chain.append(level)
         }
         levels = chain
+        reservation = held
         generation = image.generation
         return chain
     }
@@ -40,6 +50,16 @@ public enum MipChain {
     /// The size of level `level` of a width x height image.
     public static func size(width: Int, height: Int, level: Int) -> (width: Int, height: Int) {
         (max(1, width >> level), max(1, height >> level))
+    }
+
+    /// The bytes of levels 1 ... of a width x height image's chain (level 0 is the image): about a third of it.
+    public static func chainBytes(width: Int, height: Int) -> Int {
+        var total = 0
+        for level in 1..<max(1, levelCount(width: width, height: height)) {
+            let (w, h) = size(width: width, height: height, level: level)
+            total += w * h * 4
+        }
+        return total
     }
 
     /// The next level of `image`: each channel the 2 x 2 box average, (a + b + c + d + 2) / 4 rounded down.
@@ -70,9 +90,11 @@ public enum MipChain {
 
 extension Image {
     /// The image's mip chain: [self, level 1, level 2, ..., the 1 x 1 level], built on first use per generation
-    /// (thread-safe; renderers build it before drawing in parallel).
-    public func mipChain() throws -> [Image] {
-        [self] + (try mipStore.levels(of: self))
+    /// (thread-safe; renderers build it before drawing in parallel). `budget`: where the levels' bytes are reserved
+    /// before they are made (held while the chain is kept); over it, `MemoryLimitError`. A chain already built is
+    /// returned as it is, counted in the budget it was built under.
+    public func mipChain(budget: MemoryBudget? = nil) throws -> [Image] {
+        [self] + (try mipStore.levels(of: self, budget: budget))
     }
 }
 

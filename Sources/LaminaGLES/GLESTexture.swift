@@ -241,7 +241,7 @@ final class GLESTextureCache {
     /// Uploads every level of `image`'s mip chain into the bound texture (allocating each level); returns the bytes.
     @discardableResult
     private func transferMipChain(_ image: Image) throws -> Int {
-        let levels = try image.mipChain()
+        let levels = try image.mipChain(budget: memory.budget)
         let start = DispatchTime.now().uptimeNanoseconds
         defer { uploadNanosecondsThisFrame += DispatchTime.now().uptimeNanoseconds - start }
         glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_BASE_LEVEL), 0)

@@ -11,12 +11,25 @@ enum FileBytes {
             return try FileInput.read(path, upTo: prefix, limit: maxFileBytes, what: "an image file",
                                       allowStreams: false)
         } catch {
-            switch error {
-            case .unreadable(_, let reason): throw ImageDecodingError.unreadable(name: path, reason: reason)
-            case .notAFile(_, let kind): throw ImageDecodingError.notAFile(name: path, kind: kind)
-            case .tooLarge(_, let size, let limit, _):
-                throw ImageDecodingError.fileTooLarge(name: path, size: size, limit: limit)
-            }
+            throw imageError(error, path: path)
+        }
+    }
+
+    /// The whole file in a `ByteBuffer`, read straight into it (the only copy of the file in memory while it is
+    /// decoded), after the checks of `load`. Throws `ImageDecodingError`.
+    static func loadBuffer(_ path: String, maxFileBytes: Int = FileInput.defaultImageFileLimit) throws -> ByteBuffer {
+        do {
+            return try FileInput.readBuffer(path, limit: maxFileBytes, what: "an image file")
+        } catch {
+            throw imageError(error, path: path)
+        }
+    }
+
+    private static func imageError(_ error: FileInputError, path: String) -> ImageDecodingError {
+        switch error {
+        case .unreadable(_, let reason): return .unreadable(name: path, reason: reason)
+        case .notAFile(_, let kind): return .notAFile(name: path, kind: kind)
+        case .tooLarge(_, let size, let limit, _): return .fileTooLarge(name: path, size: size, limit: limit)
         }
     }
 

@@ -40,6 +40,16 @@ public enum FileInput {
     static func read(
         _ path: String, upTo prefix: Int, limit: Int, what: String, allowStreams: Bool
     ) throws(FileInputError) -> (data: Data, isComplete: Bool) {
+        let (fd, size) = try openChecked(path, limit: limit, what: what, allowStreams: allowStreams)
+        defer { close(fd) }
+        return try readToEnd(fd: fd, path: path, upTo: prefix, limit: limit, what: what, knownSize: size)
+    }
+
+    /// Opens `path` for reading after the checks of `read`: a regular file (or, with `allowStreams`, a stream) of
+    /// at most `limit` bytes. Returns the descriptor, which the caller closes, and the size of a regular file.
+    static func openChecked(
+        _ path: String, limit: Int, what: String, allowStreams: Bool
+    ) throws(FileInputError) -> (fd: Int32, size: Int?) {
         // stat before open: opening a FIFO for reading blocks until a writer comes, which may be never.
         var info = stat()
         guard stat(path, &info) == 0 else { throw .unreadable(path: path, reason: FileInputError.reason(errno)) }
@@ -51,14 +61,16 @@ public enum FileInput {
         // then sees what was really opened.
         let fd = open(path, O_RDONLY | O_CLOEXEC | (regular ? O_NONBLOCK : 0))
         guard fd >= 0 else { throw .unreadable(path: path, reason: FileInputError.reason(errno)) }
-        defer { close(fd) }
+        var opened = false
+        defer { if !opened { close(fd) } }
         guard fstat(fd, &info) == 0 else { throw .unreadable(path: path, reason: FileInputError.reason(errno)) }
         if info.st_mode & S_IFMT != S_IFREG, regular || !isStream(info.st_mode) {
             throw .notAFile(path: path, kind: kindName(info.st_mode))
         }
         let size = info.st_mode & S_IFMT == S_IFREG ? Int(info.st_size) : nil
         if let size, size > limit { throw .tooLarge(path: path, size: size, limit: limit, what: what) }
-        return try readToEnd(fd: fd, path: path, upTo: prefix, limit: limit, what: what, knownSize: size)
+        opened = true
+        return (fd, size)
     }
 
     /// Reads `fd` until its end, `prefix` bytes or past `limit` (an error), whichever comes first.

@@ -20,12 +20,16 @@ extension Image {
     ) throws {
         // Look at the start first, so that a large file that is not an image is refused without reading it all.
         let head = try FileBytes.load(path, upTo: 65536, maxFileBytes: maxFileBytes)
-        var data = head.data
-        if !head.isComplete {
-            _ = try data.withUnsafeBytes { try ImageFormat.detect($0, name: path) }
-            data = try FileBytes.load(path, maxFileBytes: maxFileBytes).data
+        let bytes: ByteBuffer
+        if head.isComplete {
+            bytes = ByteBuffer(head.data)
+        } else {
+            _ = try head.data.withUnsafeBytes { try ImageFormat.detect($0, name: path) }
+            // Read straight into the buffer the decoder reads: one copy of the file in memory, not two
+            // (docs/reliability.md, "Hostile images").
+            bytes = try FileBytes.loadBuffer(path, maxFileBytes: maxFileBytes)
         }
-        try self.init(data: data, name: path, limits: limits)
+        try self.init(bytes: bytes, name: path, limits: limits)
     }
 
     /// Decodes PNG or JPEG bytes, as `init(contentsOfFile:limits:)` decodes a file; `name` stands for the
@@ -33,7 +37,12 @@ extension Image {
     public convenience init(data: Data, name: String = "<data>", limits: PixelLimits = .default) throws {
         // The header is read before self.init so that nothing is allocated for a refused size; the bytes are
         // copied because Data.withUnsafeBytes cannot span self.init and libpng keeps its pointer in between.
-        let decoder = try ImageFormat.decoder(for: ByteBuffer(data), name: name, limits: limits)
+        try self.init(bytes: ByteBuffer(data), name: name, limits: limits)
+    }
+
+    /// Decodes `bytes`, which the decoder may change (a PNG's droppable chunks are cut out in place).
+    convenience init(bytes: ByteBuffer, name: String, limits: PixelLimits) throws {
+        let decoder = try ImageFormat.decoder(for: bytes, name: name, limits: limits)
         try self.init(width: decoder.width, height: decoder.height, limits: limits)
         try decoder.decode(into: self)
     }

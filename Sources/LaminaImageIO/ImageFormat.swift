@@ -46,7 +46,7 @@ protocol PixelDecoder: AnyObject {
 /// given to png_image_begin_read_from_memory until png_image_finish_read, which a pointer lent by
 /// `Data.withUnsafeBytes` may not outlive.
 final class ByteBuffer {
-    let bytes: UnsafeRawBufferPointer
+    private(set) var bytes: UnsafeRawBufferPointer
     private let storage: UnsafeMutableRawBufferPointer
 
     init(_ data: Data) {
@@ -60,6 +60,21 @@ final class ByteBuffer {
         storage = .allocate(byteCount: max(count, 1), alignment: 16)
         let written = fill(storage)
         bytes = UnsafeRawBufferPointer(rebasing: storage[0..<min(written, count)])
+    }
+
+    /// Cuts `ranges` (ascending, apart, inside `bytes`) out of the bytes in place, moving what follows each down.
+    func remove(_ ranges: [Range<Int>]) {
+        var written = ranges.first?.lowerBound ?? bytes.count
+        for (index, range) in ranges.enumerated() {
+            let next = index + 1 < ranges.count ? ranges[index + 1].lowerBound : bytes.count
+            let kept = range.upperBound..<next
+            if !kept.isEmpty {
+                (storage.baseAddress! + written).copyMemory(from: storage.baseAddress! + kept.lowerBound,
+                                                            byteCount: kept.count)
+            }
+            written += kept.count
+        }
+        bytes = UnsafeRawBufferPointer(rebasing: storage[0..<written])
     }
 
     deinit { storage.deallocate() }

@@ -59,6 +59,7 @@ final class JPEGDecoder: PixelDecoder {
         }
         if let limits {
             try checkSize(width: self.width, height: self.height, name: name, limits: limits)
+            try JPEGDecoder.checkCoefficientMemory(bytes, name: name, width: self.width, height: self.height)
         }
     }
 

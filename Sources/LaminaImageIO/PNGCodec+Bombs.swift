@@ -34,10 +34,12 @@ extension PNGCodec {
         var end: Int { data.upperBound + 4 }
     }
 
-    /// The bytes libpng should read: `bytes` as they are, or a copy without the chunks that cannot change a pixel.
-    /// Throws `corrupt` for a bomb. Structural damage is left to libpng, which words its own errors.
-    static func defused(_ bytes: UnsafeRawBufferPointer, name: String) throws -> ByteBuffer? {
-        guard let size = headerSize(bytes), bytes.count >= 33 else { return nil }
+    /// Makes `buffer` the bytes libpng should read: the chunks that cannot change a pixel are cut out, in place (no
+    /// second copy of the file). Throws `corrupt` for a bomb. Structural damage is left to libpng, which words its
+    /// own errors.
+    static func defuse(_ buffer: ByteBuffer, name: String) throws {
+        let bytes = buffer.bytes
+        guard let size = headerSize(bytes), bytes.count >= 33 else { return }
         var chunks: [Chunk] = []
         var offset = signature.count
         while offset + 12 <= bytes.count {
@@ -76,24 +78,8 @@ extension PNGCodec {
             let ancillary = chunk.type.utf8.first.map { $0 & 0x20 != 0 } ?? false
             return ancillary && !pixelChunks.contains(chunk.type)
         }
-        guard !dropped.isEmpty else { return nil }
-        // Written straight into the buffer libpng reads: one copy of the file, not two.
-        return ByteBuffer(count: bytes.count) { copy in
-            var written = 0
-            func append(_ range: Range<Int>) {
-                guard !range.isEmpty else { return }
-                copy.baseAddress!.advanced(by: written).copyMemory(from: bytes.baseAddress!.advanced(by: range.lowerBound),
-                                                                   byteCount: range.count)
-                written += range.count
-            }
-            var kept = 0
-            for chunk in dropped {
-                append(kept..<chunk.start)
-                kept = chunk.end
-            }
-            append(kept..<bytes.count)
-            return written
-        }
+        guard !dropped.isEmpty else { return }
+        buffer.remove(dropped.map { $0.start..<$0.end })
     }
 
     /// The bytes a PNG's rows take inflated (a filter byte and the packed samples a row, over the seven Adam7

@@ -76,7 +76,8 @@ enum PNGCodec {
                 throw ImageDecodingError.corrupt(name: name, reason: reason)
             }
             // Bombs refused, and chunks that cannot change a pixel dropped (PNGCodec+Bombs.swift).
-            let source = try PNGCodec.defused(original.bytes, name: name) ?? original
+            try PNGCodec.defuse(original, name: name)
+            let source = original
             let bytes = source.bytes
             image = .allocate(capacity: 1)
             image.initialize(to: png_image())

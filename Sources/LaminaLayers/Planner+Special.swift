@@ -52,19 +52,27 @@ extension Planner {
         guard let shown = VectorPicture.area(area, within: visible),
               let density = Self.pictureDensity(layerToTarget, area: shown) else { return }
         let limits = self.limits
+        let budget = memoryBudget
         let make = { () throws -> VectorPicture? in
-            switch special {
+            // Reserved before the picture is made, held by its image (Planner+Budget.swift).
+            let held = try Self.reservePicture(special, layer: layer, shown: shown, density: density, limits: limits,
+                                               budget: budget)
+            let picture: VectorPicture? = switch special {
             case .gradient(let style): try style.picture(bounds: bounds, density: density, visible: visible, limits: limits)
             case .shape: try prepared?.picture(density: density, visible: visible, limits: limits)
             case .text(let style): try style.picture(bounds: bounds, density: density, visible: visible, limits: limits)
             case .drawing(let drawing): try drawing.picture(density: density, visible: visible, limits: limits)
             case .none, .replicator, .tiled, .emitter, .transform, .scroll: nil
             }
+            picture?.image.memoryReservation = held
+            return picture
         }
         let picture: VectorPicture?
         do {
             let key = VectorPictureCache.Key(special: special, bounds: keyBounds, density: density, visible: visible)
             picture = try pictures.map { try $0.picture(for: layer.id, key: key, make: make) } ?? make()
+        } catch let error as MemoryLimitError {
+            throw error
         } catch {
             throw PlanError.drawingFailed("\(layer.debugName): cannot draw its \(special.typeName): \(error)")
         }

@@ -90,16 +90,17 @@ extension Planner {
         shaped: Bool, target: (width: Int, height: Int), into quads: inout [Quad]
     ) throws {
         let cache = tiles ?? TileCache(threads: 1)
+        if tiles == nil { cache.memoryBudget = memoryBudget }
         guard let selection = Self.tileSelection(layer, style, layerToTarget: layerToTarget, clip: clip,
                                                  target: target)
         else {
             // Nothing to show: the layer's queued tiles are no longer wanted.
-            _ = cache.pieces(layer: layer.id, style: style,
+            _ = try cache.pieces(layer: layer.id, style: style,
                              selection: TileSelection(grid: TileGrid(style: style, contentsScale: 1, bounds: .zero),
                                                       level: 0, tiles: []))
             return
         }
-        let pieces = cache.pieces(layer: layer.id, style: style, selection: selection)
+        let pieces = try cache.pieces(layer: layer.id, style: style, selection: selection)
         guard !pieces.isEmpty,
             let contentsClip = Self.contentsClip(layer, layerToTarget: layerToTarget, clip: clip)
         else { return }

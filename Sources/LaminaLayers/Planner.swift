@@ -51,6 +51,10 @@ public struct Planner {
     /// The time of a live frame, whose tiled layers show the tiles drawn so far and queue the rest for drawing on
     /// background threads (`Renderer.livePlan` sets it); nil: an offline frame, which draws every visible tile first.
     public var liveTileTime: Double?
+    /// Where the pictures of gradient, shape, text and drawing layers (with the glyph masks of text) and the tiles of
+    /// tiled layers reserve their bytes before they are made (Planner+Budget.swift): the renderer's `memoryBudget`
+    /// for a renderer's planner (`rasterizingPlanner`); nil: not counted.
+    public var memoryBudget: MemoryBudget?
 
     public init(scale: CGFloat = 1, limits: PixelLimits = .default) {
         self.scale = scale
@@ -90,6 +94,7 @@ public struct Planner {
         var planner = self
         planner.pictures = cache.pictures
         planner.tiles = cache.tiles
+        cache.tiles.memoryBudget = memoryBudget
         cache.pictures.resetCounters()
         cache.tilesChanged = cache.tiles.beginFrame(liveAt: liveTileTime)
         defer { cache.tiles.endFrame() }
@@ -630,6 +635,7 @@ extension Renderer {
     public func rasterizingPlanner(scale: CGFloat, limits: PixelLimits = .default) -> Planner {
         var planner = Planner(scale: scale, limits: limits)
         planner.rasterizer = { [unowned self] plan in try self.render(plan) }
+        planner.memoryBudget = memoryBudget
         return planner
     }
 

@@ -38,6 +38,13 @@ public final class TileCache: @unchecked Sendable {
         get { locked { storedBudget } }
         set { locked { storedBudget = max(0, newValue) } }
     }
+    /// Where tiles reserve their pixels before they are drawn (docs/architecture.md, "Memory budget"): the renderer's
+    /// `memoryBudget`, which the planner sets each frame. Over it, an offline frame throws `MemoryLimitError` before
+    /// any tile is drawn; a tile a background thread cannot fit is not drawn and the next frame throws the error.
+    public var memoryBudget: MemoryBudget? {
+        get { locked { storedMemoryBudget } }
+        set { locked { storedMemoryBudget = newValue } }
+    }
     /// The last frame's counters.
     public var statistics: Statistics { locked { lastStatistics } }
     /// Tiles drawn since the cache was made, on any thread.
@@ -117,6 +124,13 @@ public final class TileCache: @unchecked Sendable {
     private var incomplete = false
     private var frameStatistics = Statistics()
     private var lastStatistics = Statistics()
+    /// Where tiles reserve their pixels before they are drawn (the renderer's, set by the planner each frame); nil:
+    /// not counted. A tile holds its reservation while it is kept.
+    private var storedMemoryBudget: MemoryBudget?
+    /// A tile that a background thread could not reserve: the next frame throws it.
+    private var refusal: MemoryLimitError?
+    /// A frame threw `refusal`: the one after it plans the tiled layers again (their tiles are wanted again).
+    private var refused = false
 
     /// `threads`: by default one fewer than the cores (so a frame keeps a core of its own), 1 to 4.
     public init(threads: Int = min(4, max(1, ProcessInfo.processInfo.activeProcessorCount - 1))) {
@@ -156,7 +170,9 @@ public final class TileCache: @unchecked Sendable {
                 frameStatistics.tilesArrived += 1
             }
             inbox = []
-            return arrived || lastFading || (time == nil && lastIncomplete)
+            let again = refused
+            refused = false
+            return arrived || lastFading || again || (time == nil && lastIncomplete)
         }
     }
 
@@ -223,7 +239,7 @@ public final class TileCache: @unchecked Sendable {
     /// The pieces that show `selection` of layer `layer`, bottom first: each visible tile that is drawn (offline: all,
     /// drawn now where missing or stale), and live, under a missing or fading tile, the picture it replaces or a
     /// coarser level's tile that covers it.
-    func pieces(layer: LayerID, style: TiledStyle, selection: TileSelection) -> [Piece] {
+    func pieces(layer: LayerID, style: TiledStyle, selection: TileSelection) throws -> [Piece] {
         let grid = selection.grid, level = selection.level
         let invalidation = style.invalidation
         func job(_ index: TileIndex) -> Job {
@@ -236,7 +252,14 @@ public final class TileCache: @unchecked Sendable {
         }
         let jobs = selection.tiles.map(job)
         lock.lock()
+        if let error = refusal {
+            refusal = nil
+            refused = true
+            lock.unlock()
+            throw error
+        }
         let time = liveTime
+        let memoryBudget = storedMemoryBudget
         emitted.insert(layer)
         layerFrames[layer] = frame
         frameStatistics.tilesVisible += jobs.count
@@ -246,8 +269,10 @@ public final class TileCache: @unchecked Sendable {
         }
         lock.unlock()
         if time == nil, !missing.isEmpty {
-            // Offline: every visible tile is drawn before the frame is planned, on all cores.
-            let drawn = Self.drawAll(missing)
+            // Offline: every visible tile is drawn before the frame is planned, on all cores, each reserving its
+            // pixels first (all of them before any is drawn).
+            let held = try missing.map { try Self.reserve($0, in: memoryBudget) }
+            let drawn = Self.drawAll(missing, reservations: held)
             lock.lock()
             for (job, image) in zip(missing, drawn) {
                 guard let image else { continue }
@@ -341,14 +366,14 @@ public final class TileCache: @unchecked Sendable {
     // MARK: Drawing
 
     /// Draws `jobs` in parallel (offline frames, at most `TileGrid.mostTilesPerFrame`).
-    private static func drawAll(_ jobs: [Job]) -> [Image?] {
+    private static func drawAll(_ jobs: [Job], reservations: [MemoryReservation?]) -> [Image?] {
         let results = UnsafeMutableBufferPointer<Image?>.allocate(capacity: jobs.count)
         results.initialize(repeating: nil)
         defer { results.deallocate() }
         let base = results.baseAddress!
         nonisolated(unsafe) let slots = base
         DispatchQueue.concurrentPerform(iterations: jobs.count) { index in
-            slots[index] = draw(jobs[index])
+            slots[index] = draw(jobs[index], reservation: reservations[index])
         }
         let images = Array(results)
         results.deinitialize()
@@ -357,8 +382,8 @@ public final class TileCache: @unchecked Sendable {
 
     /// Draws one tile: a transparent image of the tile's pixels, a context scaled to its density and moved so the
     /// tile's corner is the image's, clipped to the tile's part of the bounds, and the layer's `draw(in:)`. nil when
-    /// the layer is gone.
-    static func draw(_ job: Job) -> Image? {
+    /// the layer is gone. The image holds `reservation`, the bytes reserved for it (`reserve(_:in:)`).
+    static func draw(_ job: Job, reservation: MemoryReservation? = nil) -> Image? {
         guard let layer = job.drawer.layer,
             let image = try? Image(width: job.width, height: job.height),
             let context = try? DrawingContext(image: image, scale: CGFloat(job.density))
@@ -367,7 +392,15 @@ public final class TileCache: @unchecked Sendable {
         context.clip(to: job.rect)
         layer.draw(in: context)
         context.flush()
+        image.memoryReservation = reservation
         return image
+    }
+
+    /// Reserves the pixels of `job`'s tile from `budget` (nil: none).
+    static func reserve(_ job: Job, in budget: MemoryBudget?) throws(MemoryLimitError) -> MemoryReservation? {
+        try budget?.reserve(
+            job.width * job.height * 4,
+            for: "a \(job.width)x\(job.height) tile (level \(job.key.level), column \(job.key.column), row \(job.key.row))")
     }
 
     /// A background thread's loop: draws queued tiles until the queue is empty.
@@ -381,9 +414,17 @@ public final class TileCache: @unchecked Sendable {
             }
             let job = queue.removeFirst()
             inFlight.insert(job.key)
+            let memoryBudget = storedMemoryBudget
             lock.unlock()
-            let image = Self.draw(job)
+            var image: Image?
+            var refused: MemoryLimitError?
+            do {
+                image = Self.draw(job, reservation: try Self.reserve(job, in: memoryBudget))
+            } catch {
+                refused = error
+            }
             lock.lock()
+            if let refused { refusal = refused }
             inFlight.remove(job.key)
             if let image {
                 inbox.append(Arrival(job: job, image: image))

@@ -57,6 +57,19 @@ import Testing
         held.release()
     }
 
+    @Test func partsAreReservedAsOneOrNotAtAll() throws {
+        let budget = MemoryBudget(limit: 1000)
+        // The first part that does not fit is named; none of them stays reserved.
+        #expect(throws: MemoryLimitError(limit: 1000, requested: 700, inUse: 400, what: "the picture")) {
+            try budget.reserve([(bytes: 400, what: "the glyphs"), (bytes: 700, what: "the picture")])
+        }
+        #expect(budget.inUse == 0)
+        var held: MemoryReservation? = try budget.reserve([(bytes: 400, what: "the glyphs"), (bytes: 500, what: "the picture")])
+        #expect(held?.bytes == 900 && budget.inUse == 900)
+        held = nil
+        #expect(budget.inUse == 0)
+    }
+
     @Test func reservingFromManyThreadsKeepsCount() throws {
         let budget = MemoryBudget(limit: 1 << 40)
         DispatchQueue.concurrentPerform(iterations: 8) { _ in
