@@ -22,6 +22,8 @@ struct FrameLoop {
     var animated = false
     /// Tiles of a tiled layer are being drawn or fading in: frames are due even while the clock stands still.
     var tilesPending = false
+    /// The animation time of the last frame made.
+    var lastFrameTime: Double?
     /// The start of the next refresh interval at which a frame may be made.
     var nextTick: Double = 0
     var statistics: StatisticsWindow
@@ -54,8 +56,10 @@ struct FrameLoop {
             let now = currentMediaTime()
             if let deadline = display.nextDeadline?(), let at = display.clock.mediaTime(reaching: deadline, from: now),
                at <= now + interval { dirty = true }
-            // While the clock stands still only a change (or tiles arriving) needs a frame.
-            let due = dirty || (animated && (display.clock.isMoving(atMedia: now) || tilesPending))
+            // While the clock stands still (paused, rate 0, held at 0 running backwards) only a change (or tiles
+            // arriving) needs a frame, once the frame of the time it stands at is drawn.
+            let clockMoves = display.clock.time(atMedia: max(now, nextTick) + interval) != lastFrameTime
+            let due = dirty || (animated && (clockMoves || tilesPending))
             if due, !display.output.isWaitingForFrame, now >= nextTick - 0.0005 {
                 try drawFrame(now: now)
                 continue
@@ -116,6 +120,7 @@ struct FrameLoop {
         nextTick = tick + interval
         let shownAt = tick + interval
         let time = display.clock.time(atMedia: shownAt)
+        lastFrameTime = time
         onFrame?(time)
         try layOut()
         let (plan, animated) = try display.renderer.livePlan(stage, scale: layout!.scale, at: time)
