@@ -69,6 +69,7 @@ struct lamina_duk {
     int cached;
     size_t baseline;  // the bytes after the prelude
     duk_uint32_t global_entries, global_array;  // the global object's property table after the last cleanup
+    int tainted;  // the last cleanup could not make the environment the builtins' alone again
     double scratch[LAMINA_SCRATCH];
     char name_scratch[1024];
 };
@@ -328,6 +329,8 @@ void lamina_duk_destroy(lamina_duk *heap) {
     free(heap);
 }
 
+int lamina_duk_tainted(const lamina_duk *heap) { return heap ? heap->tainted : 0; }
+
 size_t lamina_duk_allocated(const lamina_duk *heap) { return heap ? heap->allocated : 0; }
 int lamina_duk_cached(const lamina_duk *heap) { return heap ? heap->cached : 0; }
 
@@ -480,6 +483,7 @@ static duk_ret_t lamina_cleanup(duk_context *ctx, void *udata) {
     duk_get_prop_string(ctx, -1, "cleanup");
     duk_push_boolean(ctx, entries != heap->global_entries || array != heap->global_array);
     duk_call(ctx, 1);
+    heap->tainted = duk_get_boolean(ctx, -1) ? 1 : 0;
     lamina_global_table(ctx, &heap->global_entries, &heap->global_array);
     return 0;
 }
@@ -582,9 +586,14 @@ int lamina_duk_evaluate(lamina_duk *heap, const char *source, size_t source_leng
     duk_set_top(ctx, 0);
     // Housekeeping outside the deadline, so that one expression's leftovers do not cost the next one time: the
     // globals it made go (no expression code runs in that), and its garbage when there is much of it.
-    if (duk_safe_call(ctx, lamina_cleanup, heap, 0, 1) != DUK_EXEC_SUCCESS && code == LAMINA_DUK_OK) {
-        code = heap->refused ? LAMINA_DUK_MEMORY : LAMINA_DUK_RUNTIME;
-        lamina_copy(message, message_capacity, "the environment could not be reset after the expression");
+    // An environment it cannot reset (tainted) is thrown away by the caller: the next evaluation starts afresh.
+    heap->tainted = 0;
+    if (duk_safe_call(ctx, lamina_cleanup, heap, 0, 1) != DUK_EXEC_SUCCESS) {
+        heap->tainted = 1;
+        if (code == LAMINA_DUK_OK) {
+            code = heap->refused ? LAMINA_DUK_MEMORY : LAMINA_DUK_RUNTIME;
+            lamina_copy(message, message_capacity, "the environment could not be reset after the expression");
+        }
     }
     duk_set_top(ctx, 0);
     if (code == LAMINA_DUK_TIMEOUT || heap->allocated > heap->baseline + heap->limit / 16) duk_gc(ctx, 0);

@@ -70,8 +70,9 @@ public final class Display: @unchecked Sendable {
     private(set) var windowRenderer: GLESRenderer?
     let wake: WakePipe
     var sources: [(fd: Int32, handler: () -> Void)] = []
-    /// Media time at which the animation clock is 0 (`lamina play`: the start of play); 0 for the API.
-    package var clockOrigin: Double = 0
+    /// The frames' clock: media time as it is for the API; `lamina play`'s starts at 0 when play starts, and playback
+    /// lines pause, seek and scale it (SceneClock.swift).
+    package var clock = SceneClock()
     /// The next time (animation clock) at which something is due although nothing changed (a scene timeline's
     /// next entry).
     package var nextDeadline: (() -> Double?)?

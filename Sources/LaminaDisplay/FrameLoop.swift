@@ -20,6 +20,10 @@ struct FrameLoop {
     /// Something changed or an animation runs: a frame is due at the next tick.
     var dirty = true
     var animated = false
+    /// Tiles of a tiled layer are being drawn or fading in: frames are due even while the clock stands still.
+    var tilesPending = false
+    /// The animation time of the last frame made.
+    var lastFrameTime: Double?
     /// The start of the next refresh interval at which a frame may be made.
     var nextTick: Double = 0
     var statistics: StatisticsWindow
@@ -50,8 +54,12 @@ struct FrameLoop {
         nextTick = currentMediaTime()
         while !display.stopped.isSet {
             let now = currentMediaTime()
-            if let deadline = display.nextDeadline?(), deadline + display.clockOrigin <= now + interval { dirty = true }
-            let due = dirty || animated
+            if let deadline = display.nextDeadline?(), let at = display.clock.mediaTime(reaching: deadline, from: now),
+               at <= now + interval { dirty = true }
+            // While the clock stands still (paused, rate 0, held at 0 running backwards) only a change (or tiles
+            // arriving) needs a frame, once the frame of the time it stands at is drawn.
+            let clockMoves = display.clock.time(atMedia: max(now, nextTick) + interval) != lastFrameTime
+            let due = dirty || (animated && (clockMoves || tilesPending))
             if due, !display.output.isWaitingForFrame, now >= nextTick - 0.0005 {
                 try drawFrame(now: now)
                 continue
@@ -61,8 +69,8 @@ struct FrameLoop {
                 timeout = Int32(max(1, ((nextTick - now) * 1000).rounded(.up)))
             } else if display.output.isWaitingForFrame {
                 timeout = 1000  // A flip that never completes must not hang the loop.
-            } else if let deadline = display.nextDeadline?() {
-                timeout = Int32(max(1, min(((deadline + display.clockOrigin - now - interval) * 1000).rounded(.up), 60_000)))
+            } else if let deadline = display.nextDeadline?(), let at = display.clock.mediaTime(reaching: deadline, from: now) {
+                timeout = Int32(max(1, min(((at - now - interval) * 1000).rounded(.up), 60_000)))
             }
             if display.options.statistics != nil { timeout = timeout < 0 ? 1000 : min(timeout, 1000) }
             try wait(timeout: timeout)
@@ -112,11 +120,13 @@ struct FrameLoop {
         let tick = nextTick + Double(missed) * interval
         nextTick = tick + interval
         let shownAt = tick + interval
-        let time = shownAt - display.clockOrigin
+        let time = display.clock.time(atMedia: shownAt)
+        lastFrameTime = time
         onFrame?(time)
         try layOut()
         let (plan, animated) = try display.renderer.livePlan(stage, scale: layout!.scale, at: time)
         self.animated = animated
+        tilesPending = animated && display.renderer.planCache(for: stage).tiles.needsFrames
         dirty = false
         var damage: DamageRegion
         if !presentWhole, let planDamage = plan.damage, planDamage.since == presentedPlan {

@@ -4,8 +4,8 @@ import LaminaLayers
 import LaminaScene
 
 /// `lamina play`: a scene file on a `Display`, with its timeline on the clock from the start of play, hot reload
-/// (the file or a file it uses changes, or SIGHUP), control lines, and SIGTERM/SIGINT ending play cleanly
-/// (docs/kiosk.md).
+/// (the file or a file it uses changes, or SIGHUP), control lines (changes of the layers, and playback lines that
+/// pause, seek and scale the clock), and SIGTERM/SIGINT ending play cleanly (docs/kiosk.md).
 public final class ScenePlayer {
     let path: String
     let sceneOptions: SceneOptions
@@ -68,17 +68,24 @@ public final class ScenePlayer {
             }
         }
         show(scene)
-        display.nextDeadline = { [unowned self] in
-            let timeline = scene.timeline
-            let times = timeline.times
-            return timeline.appliedCount < times.count ? times[timeline.appliedCount] : nil
-        }
+        display.nextDeadline = { [unowned self] in nextTimelineTime() }
         try display.run(holder) { [unowned self] time in
             scene.advance(to: time)
         }
     }
 
-    /// Puts `scene` on screen from the next frame, its timeline starting now.
+    /// The scene time at which the timeline next changes the layers, in the direction the clock runs: the next entry
+    /// forwards; backwards, the last applied one (going below it takes it back; one at 0 stays, as the clock does).
+    func nextTimelineTime() -> Double? {
+        let timeline = scene.timeline
+        let times = timeline.times
+        let applied = timeline.appliedCount
+        if display.clock.rate >= 0 { return applied < times.count ? times[applied] : nil }
+        return applied > 0 && times[applied - 1] > 0 ? times[applied - 1] : nil
+    }
+
+    /// Puts `scene` on screen from the next frame, its timeline starting now (at time 0; a paused clock stays paused,
+    /// and the rate stays).
     func show(_ scene: Scene) {
         Transaction.begin()
         Transaction.setDisableActions(true)
@@ -88,7 +95,7 @@ public final class ScenePlayer {
         scene.root.position = CGPoint(x: scene.size.width / 2, y: scene.size.height / 2)
         Transaction.commit()
         self.scene = scene
-        display.clockOrigin = currentMediaTime()
+        display.clock.seek(to: 0, atMedia: currentMediaTime())
     }
 
     /// Loads the scene again; a bad edit keeps the last good scene on screen and reports file:line:column.
@@ -105,14 +112,34 @@ public final class ScenePlayer {
         display.setNeedsFrame()
     }
 
-    /// One control line, applied at once as one transaction at the scene's time now; the answer line.
+    /// One control line: a playback line (`PlaybackCommand`) changes the clock; any other is applied at once as one
+    /// transaction at the scene's time now. Gives the answer line.
     func apply(controlLine line: String, number: Int) -> String {
         do {
-            try scene.apply(controlLine: line, lineNumber: number, at: currentMediaTime() - display.clockOrigin)
+            let now = currentMediaTime()
+            if let command = try PlaybackCommand.parse(line, lineNumber: number) {
+                perform(command, atMedia: now)
+            } else {
+                try scene.apply(controlLine: line, lineNumber: number, at: display.clock.time(atMedia: now))
+            }
             display.setNeedsFrame()
             return "{\"ok\":true}"
         } catch {
             return ControlChannel.errorLine(error.description)
         }
     }
+
+    /// Pauses, plays, seeks or scales the clock at media time `media`; the next frame shows the scene at the clock's
+    /// time (the timeline going back when the time does).
+    func perform(_ command: PlaybackCommand, atMedia media: Double) {
+        switch command {
+        case .seek(let time): display.clock.seek(to: time, atMedia: media)
+        case .pause: display.clock.pause(atMedia: media)
+        case .play: display.clock.play(atMedia: media)
+        case .rate(let rate): display.clock.setRate(rate, atMedia: media)
+        }
+    }
+
+    /// The scene time the clock reads now (for tests and tools).
+    public var sceneTime: Double { display.clock.time(atMedia: currentMediaTime()) }
 }

@@ -243,6 +243,12 @@ public final class ExpressionEngine: @unchecked Sendable {
             }
         }
         let text = messageText
+        if heap != nil, lamina_duk_tainted(heap) != 0 {
+            // What the expression left cannot be undone: the next evaluation starts from a fresh heap, so its result
+            // does not depend on this one (frames come out the same in any order).
+            lamina_duk_destroy(heap)
+            heap = nil
+        }
         switch Int(code) {
         case LAMINA_DUK_OK:
             return .success(Array(output.prefix(Int(count))))
@@ -254,14 +260,14 @@ public final class ExpressionEngine: @unchecked Sendable {
             return .failure(.timeLimit(limits.time))
         case LAMINA_DUK_MEMORY:
             // Start again from a fresh heap: the cache and whatever the expression kept are gone.
-            lamina_duk_destroy(heap)
+            if heap != nil { lamina_duk_destroy(heap) }
             heap = nil
             return .failure(.memoryLimit(limits.memory))
         case LAMINA_DUK_BAD_RESULT:
             return .failure(.badResult(text))
         default:
             // Duktape's fatal handler ran: the heap is abandoned and the next evaluation makes a new one.
-            lamina_duk_destroy(heap)
+            if heap != nil { lamina_duk_destroy(heap) }
             heap = nil
             return .failure(.runtime(text))
         }

@@ -473,6 +473,39 @@ Object.keys(builtins).forEach(function (name) {
 ['time', 'value', '$bm_rt'].forEach(function (name) {
     Object.defineProperty(G, name, { value: undefined, writable: true, configurable: false, enumerable: false });
 });
+// Nothing the engine starts with can keep a value from one evaluation for the next (so frames come out the same
+// in any order): every global binding read-only (time, value and $bm_rt excepted: the engine sets them), and every
+// object reachable from the globals, from the literals' prototypes and through prototypes frozen. An object already
+// frozen has been visited (none is frozen before this).
+(function () {
+    var todo = [], names = Object.getOwnPropertyNames, describe = Object.getOwnPropertyDescriptor;
+    var symbols = Object.getOwnPropertySymbols;
+    function visit(o) {
+        if (o === null || o === G || (typeof o !== 'object' && typeof o !== 'function') || Object.isFrozen(o)) return;
+        Object.freeze(o);
+        todo.push(o);
+    }
+    function visitMembers(o, keys) {
+        for (var i = 0; i < keys.length; i++) {
+            var d = describe(o, keys[i]);
+            if (d) { visit(d.value); visit(d.get); visit(d.set); }
+        }
+    }
+    names(G).forEach(function (name) {
+        var d = describe(G, name);
+        if (name !== 'time' && name !== 'value' && name !== '$bm_rt' && d.configurable)
+            Object.defineProperty(G, name, 'value' in d ? { writable: false, configurable: false } : { configurable: false });
+    });
+    visitMembers(G, names(G));
+    if (symbols) visitMembers(G, symbols(G));
+    [[], '', 0, true, /x/, function () {}].forEach(function (literal) { visit(Object.getPrototypeOf(literal)); });
+    while (todo.length > 0) {
+        var o = todo.pop();
+        visit(Object.getPrototypeOf(o));
+        visitMembers(o, names(o));
+        if (symbols) visitMembers(o, symbols(o));
+    }
+})();
 [thisProperty, thisComp, thisLayer, Math, JSON, Object, Object.prototype, Array, Array.prototype, String,
  String.prototype, Number, Number.prototype, Boolean, Boolean.prototype, Function, Function.prototype, Error,
  Error.prototype, TypeError, TypeError.prototype, RangeError, RangeError.prototype, ReferenceError,
@@ -486,12 +519,21 @@ Object.freeze(baseline);
 // After each evaluation: the globals it made go, so that the next sees only the builtins. The builtins are not
 // enumerable, so a for-in sees only what expressions made with var or by assigning; `all` (the C side saw the
 // global object's property table grow) looks at every own name, which costs more.
+// Gives true when the environment cannot be made the builtins' alone again (a global that cannot be deleted, time,
+// value or $bm_rt made read-only): the C side then throws the heap away, and the next evaluation starts afresh.
 function cleanup(all) {
-    for (var name in G) if (baseline[name] !== true) delete G[name];
-    if (!all) return;
-    var names = Object.getOwnPropertyNames(G);
-    for (var i = 0; i < names.length; i++) if (baseline[names[i]] !== true) delete G[names[i]];
+    var tainted = false;
+    for (var name in G) if (baseline[name] !== true && !delete G[name]) tainted = true;
+    if (all) {
+        var names = Object.getOwnPropertyNames(G);
+        for (var i = 0; i < names.length; i++) if (baseline[names[i]] !== true && !delete G[names[i]]) tainted = true;
+    }
+    // Read-only now if a value of the engine's own does not stick (no expression can hold `unset`).
+    G.time = unset; G.value = unset; G.$bm_rt = unset;
+    if (G.time !== unset || G.value !== unset || G.$bm_rt !== unset) tainted = true;
+    return tainted;
 }
+var unset = Object.freeze({});
 function begin(time, fr, w, h, dur, index, inP, outP, nL, layerName, prop, valueArr) {
     S.time = time; S.fr = fr > 0 ? fr : 30; S.w = w; S.h = h; S.dur = dur; S.index = index; S.inP = inP;
     S.outP = outP; S.nL = nL; S.layerName = layerName; S.prop = prop; S.keys = null;

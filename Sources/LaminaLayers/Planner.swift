@@ -607,7 +607,7 @@ extension Renderer {
         return plan
     }
 
-    /// The plan of a live frame shown at `time` on a clock that only goes forwards (a display's): as
+    /// The plan of a live frame shown at `time` on a display's clock (which a player may seek back): as
     /// `plan(_:scale:at:limits:)`, and finished animations come off their layers as at a frame of now. `animated`
     /// says whether any animation is left in the tree, or tiles of a tiled layer are being drawn or fading in (so more
     /// frames are needed even with nothing changed). Tiled layers do not wait for their tiles (docs/semantics.md,

@@ -309,6 +309,8 @@ public final class TileCache: @unchecked Sendable {
             var opacity: Float = 1
             if let time {
                 if entry.shownAt == nil { entry.shownAt = time }
+                // The clock went back (a player's seek): a tile first shown at a later time has been shown already.
+                if time < entry.shownAt! { entry.shownAt = -.infinity }
                 let elapsed = time - entry.shownAt!
                 let duration = style.fadeDuration
                 if duration.isFinite, duration > 0, elapsed < duration {

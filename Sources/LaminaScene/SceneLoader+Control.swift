@@ -8,6 +8,10 @@ extension Scene {
     /// Reads `line` against this scene's layers and images and applies it as one transaction at media time `time`
     /// (so its changes animate implicitly from then, unless it says `"disableActions": true`). A bad line changes
     /// nothing and throws `SceneError` whose problems name `<control>`, the line's number and the column.
+    ///
+    /// The change is the file's from then on: when `advance(to:)` goes back in time it stays, without its animation
+    /// (docs/animation.md, "Random access in time"). Playback lines (`{"seek": 2}`) are the player's, not the
+    /// scene's: read them with `PlaybackCommand.parse(_:lineNumber:)` first.
     public func apply(controlLine line: String, lineNumber: Int, at time: Double) throws(SceneError) {
         guard let loader else {
             throw SceneError(problems: [SceneProblem(file: "<control>", line: lineNumber, column: nil, path: "",
@@ -15,15 +19,16 @@ extension Scene {
         }
         var entry = try loader.controlEntry(Data(line.utf8), lineNumber: lineNumber)
         entry.at = time
-        SceneTimeline.apply(entry)
+        timeline.applyControl(entry)
     }
 }
 
 extension Scene {
-    /// Applies `controlLine` (a control line's JSON object) as an edit of the scene file would: before any frame,
-    /// with no implicit animation and no transition, so the change shows at every time (`lamina batch`'s `"set"`,
-    /// docs/scale.md). A bad line changes nothing and throws `SceneError` whose problems are put on line `line` of
-    /// `file`, their paths after `path` (`set[0].layer: no layer is named "titel"`).
+    /// Applies `controlLine` (a control line's JSON object) as an edit of the scene file would: before any frame and
+    /// every timeline entry (those applied already are applied again after it), with no implicit animation and no
+    /// transition, so the change shows at every time and survives `advance(to:)` going back (`lamina batch`'s
+    /// `"set"`, docs/scale.md). A bad line changes nothing and throws `SceneError` whose problems are put on line
+    /// `line` of `file`, their paths after `path` (`set[0].layer: no layer is named "titel"`).
     public func edit(controlLine: Data, file: String, line: Int, path: String) throws(SceneError) {
         guard let loader else {
             throw SceneError(problems: [SceneProblem(file: file, line: line, path: path,
@@ -32,7 +37,7 @@ extension Scene {
         var entry = try loader.controlEntry(controlLine, lineNumber: line, file: file, pathPrefix: path, edit: true)
         entry.at = 0
         entry.disableActions = true
-        SceneTimeline.apply(entry)
+        timeline.applyEdit(entry)
     }
 }
 

@@ -42,13 +42,13 @@ extension SceneLoader {
         if let (value, path) = key("layer") { layer = namedLayer(value, path) } else {
             report(path, at: value.position, "required key \"layer\" is missing (a layer's \"name\")")
         }
-        var entry = SceneTimeline.Entry(at: at ?? 0, layer: layer ?? Layer(), apply: { _ in })
+        var entry = SceneTimeline.Entry(at: at ?? 0, layer: layer ?? Layer())
         if let (value, path) = key("animationDuration") { entry.animationDuration = nonNegativeNumber(value, path) }
         if let (value, path) = key("timingFunction") { entry.timingFunction = timingFunction(value, path) }
         if let (value, path) = key("disableActions") { entry.disableActions = bool(value, path) }
         // Without a layer the values are still checked, against a layer of their own (the entry is dropped).
         let target = layer ?? Layer()
-        if let (value, setPath) = key("set") { entry.apply = setter(value, setPath, target: target) }
+        if let (value, setPath) = key("set") { (entry.source, entry.keys) = setter(value, setPath, target: target) }
         if let (value, transitionPath) = key("transition"),
             let transition = animation(value, transitionPath, layer: target, defaultType: "transition")
         {
@@ -86,9 +86,9 @@ extension SceneLoader {
 
     /// Reads `set` as a layer's keys, into a layer of its own that starts with the target's anchorPoint and bounds
     /// (what `frame` and a path's "bounds" are read against): every value is checked now, and applying copies the
-    /// keys given from that layer to the target.
-    private func setter(_ value: JSONValue, _ path: String, target: Layer) -> (Layer) -> Void {
-        guard let members = members(value, path, expected: "an object of layer properties") else { return { _ in } }
+    /// keys given from that layer to the target. Gives that layer and the keys.
+    private func setter(_ value: JSONValue, _ path: String, target: Layer) -> (Layer?, [String]) {
+        guard let members = members(value, path, expected: "an object of layer properties") else { return (nil, []) }
         var settable: [JSONMember] = []
         for member in members {
             if SceneLoader.fixedLayerKeys.contains(member.key) {
@@ -107,9 +107,7 @@ extension SceneLoader {
         for member in settable where SceneLoader.allLayerKeys.contains(member.key) && !keys.contains(member.key) {
             keys.append(member.key)
         }
-        return { layer in
-            for key in keys { SceneLoader.copy(key, from: source, to: layer) }
-        }
+        return (source, keys)
     }
 
     /// Copies the properties layer key `key` sets from `source` to `target`.

@@ -73,6 +73,8 @@ final class SceneLoader {
         guard problems.isEmpty else { throw SceneError(problems: sortedProblems()) }
         // A snapshot marks every layer as drawn, so that the timeline's changes animate implicitly from time 0.
         _ = scene.root.presentationSnapshot(at: 0)
+        // What going back in time restores, taken before anything changes the layers (SceneTimeline.swift).
+        scene.timeline.recordBaselines(under: scene.root)
         var kept = scene
         kept.loader = self
         return kept

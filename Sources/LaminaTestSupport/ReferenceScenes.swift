@@ -28,7 +28,7 @@ public enum ReferenceScenes {
         let sceneURL = probesURL.deletingLastPathComponent().appendingPathComponent(probes.scene)
         let scene = try Scene.load(contentsOf: sceneURL)
         var failures: [String] = []
-        // Forwards in time: a scene's timeline only advances.
+        // In the probes' order (a scene's timeline goes back too, but forwards costs least).
         for time in probes.times {
             scene.advance(to: time)
             let atTime = probes.probes.filter { ($0.time ?? 0) == time }

@@ -383,7 +383,8 @@ final class FakeHost: ExpressionHost {
         #expect(error("Object.defineProperty(this, 'time', {get: function () { return 99; }})") != nil)
         #expect(try eval("time", at: 1.5) == [1.5])
         #expect(try eval("Object.defineProperty(this, '$bm_rt', {value: 7, writable: false}); 3") == [7])
-        #expect(try eval("var $bm_rt; $bm_rt = 8; 4") == [4])
+        // That cannot be undone: the heap is made afresh, and the next evaluation's $bm_rt counts as usual.
+        #expect(try eval("var $bm_rt; $bm_rt = 8; 4") == [8])
         #expect(try eval("5") == [5])
         // Sources that are names of Object.prototype's members are compiled like any other.
         guard case .badResult(let proto) = error("toString") else { Issue.record("toString"); return }

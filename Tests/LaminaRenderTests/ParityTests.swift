@@ -18,7 +18,7 @@ struct ParityTests {
         let scene = try Scene.load(contentsOf: sceneURL)
         let cpu = CPURenderer()
         let gles = try #require(GLESAvailability.renderer())
-        // Each probed time, forwards (a scene's timeline only advances).
+        // Each probed time, in order (forwards costs the timeline least).
         for time in probes.times {
             scene.advance(to: time)
             for scale in [1.0, 2.0] {

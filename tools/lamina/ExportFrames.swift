@@ -147,8 +147,8 @@ final class ExportJob {
     /// Within one job the times only increase (a job always takes the lowest frame no job has taken), but they
     /// skip the frames other jobs draw, and a job starts at any frame (a shard's first, `--start`).
     ///
-    /// The scene's timeline entries up to `time` are applied first, in order (times only increase within a job,
-    /// which is what a timeline needs), so the model is what it is at `time` whatever frames came before.
+    /// The scene's timeline entries up to `time` are applied first, in order (times only increase within a job, so
+    /// the timeline never has to go back), so the model is what it is at `time` whatever frames came before.
     func render(time: Double) throws -> Image {
         let renderer = try self.renderer ?? makeRenderer()
         scene.advance(to: time)

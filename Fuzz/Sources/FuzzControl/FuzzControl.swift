@@ -4,9 +4,9 @@ import LaminaCore
 import LaminaLayers
 import LaminaScene
 
-/// Control lines (`lamina play --control`) on arbitrary bytes: each line of the input is applied to a small scene
-/// with named layers; every line is applied or refused with a `SceneError` naming `<control>` and its line, never
-/// a trap. The scene's layers are then presented at a later time, as the next frame would. Each line is also read as
+/// Control lines (`lamina play --control`) on arbitrary bytes: each line of the input is read as a playback line
+/// (`{"seek": 2}`, a seek moving the scene's timeline) or applied to a small scene with named layers; every line is
+/// applied or refused with a `SceneError` naming `<control>` and its line, never a trap. The scene's layers are then presented at a later time, as the next frame would. Each line is also read as
 /// a `lamina batch` manifest line (`BatchManifest.job`): a job or a problem placed on `jobs.jsonl` and the line, and
 /// a job's `"set"` lines applied as edits (`Scene.edit`) to a fresh scene, placed the same way.
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -16,6 +16,11 @@ public func fuzzControl(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: true)
     for (index, line) in lines.prefix(64).enumerated() {
         do {
+            // A playback line moves the scene's time (backwards too, as `lamina play` does); any other changes layers.
+            if let command = try PlaybackCommand.parse(String(line), lineNumber: index + 1) {
+                if case .seek(let time) = command { scene.advance(to: time) }
+                continue
+            }
             try scene.apply(controlLine: String(line), lineNumber: index + 1, at: Double(index) * 0.1)
         } catch {
             if error.problems.isEmpty { FuzzDriver.fail("a SceneError with no problem") }
@@ -58,7 +63,9 @@ enum FuzzControlScene {
         {"size": [200, 100], "backgroundColor": "#000000",
          "layers": [{"name": "box", "frame": [10, 10, 50, 50], "backgroundColor": "#ff0000"},
                     {"name": "card", "frame": [100, 10, 80, 60], "cornerRadius": 8, "backgroundColor": "#00ff00",
-                     "sublayers": [{"name": "inner", "frame": [5, 5, 20, 20], "backgroundColor": "#0000ff"}]}]}
+                     "sublayers": [{"name": "inner", "frame": [5, 5, 20, 20], "backgroundColor": "#0000ff"}]}],
+         "timeline": [{"at": 1, "layer": "box", "set": {"opacity": 0.5, "frame": [20, 20, 40, 40]}},
+                      {"at": 2, "layer": "card", "set": {"backgroundColor": "#ffff00"}, "animationDuration": 1}]}
         """
 
     /// A new scene for each input, so no input sees another's changes.

@@ -54,6 +54,9 @@ void lamina_duk_destroy(lamina_duk *heap);
 size_t lamina_duk_allocated(const lamina_duk *heap);
 /// How many compiled expressions the heap caches.
 int lamina_duk_cached(const lamina_duk *heap);
+/// Non-zero when the last evaluation left something behind that cannot be undone (a global that cannot be deleted,
+/// `time` made read-only): the caller destroys the heap, so that the next evaluation sees the builtins alone.
+int lamina_duk_tainted(const lamina_duk *heap);
 
 /// Compiles `source` (once: the compiled function is cached in the heap by its text) and runs it within
 /// `timeout_seconds`. On LAMINA_DUK_OK `out` holds `*out_count` numbers; otherwise `message` says what happened.
