@@ -25,7 +25,8 @@ final class CPUShadowJob: @unchecked Sendable {
     /// the silhouette took.
     func make(_ index: Int, renderer: CPURenderer) {
         slots[index] = Result {
-            let silhouette = try renderer.render(sources[index].silhouette)
+            // Validated with the plan that holds the shadow (`RenderPlan.validate()` checks every silhouette).
+            let silhouette = try renderer.renderValid(sources[index].silhouette)
             return (try sources[index].blurred(from: silhouette), renderer.statistics.offscreenPasses)
         }
     }
