@@ -76,8 +76,9 @@ let package = Package(
                 "LaminaScene", "LaminaDisplay", "QuartzCore", "CoreGraphics", "ImageIO",
             ]
         ),
-        // Benchmark and soak code (scenes, the GL baseline, the generator, process memory): not a product, only the
-        // CLI and the tests use it, so the library carries none of it.
+        // The tools' code (benchmark and soak scenes, the GL baseline, the generator, process memory, the built-in
+        // demo, the export sidecar's SHA-256): not a product, only the CLI and the tests use it, so the library
+        // carries none of it.
         .target(name: "LaminaBench",
                 dependencies: ["Lamina", "LaminaCore", "LaminaDrawing", "LaminaLayers", "LaminaGLES", "CEGL"]),
         .target(name: "LaminaTestSupport", dependencies: ["Lamina", "LaminaBench"]),

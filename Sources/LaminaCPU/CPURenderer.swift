@@ -40,9 +40,28 @@ public final class CPURenderer: Renderer {
     /// The pixman library's version, e.g. "0.42.2".
     public static var pixmanVersion: String { String(cString: pixman_version_string()) }
 
+    // Each public entry validates its plan once, first, and the drawing below never again
+    // (docs/architecture.md, "Validation at the front door").
+
+    /// Renders into a new transparent image (reserved from `memoryBudget` first).
+    public func render(_ plan: RenderPlan) throws -> Image {
+        try plan.validate()
+        let reservation = try memoryBudget.reserve(
+            plan.width * plan.height * 4, for: "the \(plan.width)x\(plan.height) output image")
+        let target = try Image(width: plan.width, height: plan.height)
+        target.memoryReservation = reservation
+        try drawWhole(plan, into: target)
+        return target
+    }
+
     public func render(_ plan: RenderPlan, into target: Image) throws {
         try plan.validate()
         try checkTarget(target, for: plan)
+        try drawWhole(plan, into: target)
+    }
+
+    /// Draws a valid plan over all of `target`, in bands for the threads (a shadow's silhouette too: `CPUShadowJob`).
+    func drawWhole(_ plan: RenderPlan, into target: Image) throws {
         // Two bands per thread even out uneven scenes; bands of fewer than 16 rows are not worth a thread.
         let bandCount = threads == 1 ? 1 : max(1, min(threads * 2, plan.height / 16))
         let areas = (0..<bandCount).map {
@@ -54,6 +73,9 @@ public final class CPURenderer: Renderer {
     /// Clears `region` of `target` and draws the plan there only: the part of the plan that reaches the region
     /// (`RenderPlan.restricted(to:)`), each of its rectangles cut into bands for the threads.
     public func render(_ plan: RenderPlan, into target: Image, redrawing region: DamageRegion) throws {
+        // The whole plan, even when only a corner is redrawn: a bad quad or group is the same error on every frame,
+        // and `restricted(to:)` may rely on the plan being valid.
+        try plan.validate()
         try checkTarget(target, for: plan)
         let region = region.clipped(to: PixelBox(x0: 0, y0: 0, x1: plan.width, y1: plan.height))
         guard !region.isEmpty else {
@@ -64,9 +86,7 @@ public final class CPURenderer: Renderer {
             return
         }
         let areas = Self.areas(of: region, pieces: threads == 1 ? 1 : threads * 2)
-        // Only what is drawn is checked: a frame that redraws a corner of 100,000 quads checks the few there.
         let restricted = plan.restricted(to: region)
-        try restricted.validate()
         try draw(restricted, into: target, areas: areas, clear: true, planQuads: plan.quads.count)
     }
 

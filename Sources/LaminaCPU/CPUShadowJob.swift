@@ -34,7 +34,8 @@ final class CPUShadowJob: @unchecked Sendable {
                                           for: "the \(plan.width)x\(plan.height) silhouette of a shadow")
             let silhouette = try Image(width: plan.width, height: plan.height)
             silhouette.memoryReservation = held
-            try renderer.render(plan, into: silhouette)
+            // Validated with the plan that holds the shadow (`RenderPlan.validate()` checks every silhouette).
+            try renderer.drawWhole(plan, into: silhouette)
             let (width, height) = (source.blurWidth, source.blurHeight)
             let picture = try budget.reserve(width * height * 4, for: "the blurred picture of a \(width)x\(height) shadow")
             let scratch = try budget.reserve(width * height * (source.blur.factor == 1 ? 4 : 8),

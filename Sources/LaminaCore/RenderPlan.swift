@@ -273,8 +273,11 @@ public struct RenderPlan: Sendable {
     }
 
     /// Checks what every renderer relies on (finite numbers, sizes within limits, groups that nest, clamp
-    /// rectangles inside their images), once, at the renderer's entry.
+    /// rectangles inside their images), once, at the renderer's entry: each public way into a renderer validates
+    /// the plan it is given before anything else, and nothing inside validates again (docs/architecture.md,
+    /// "Validation at the front door").
     public func validate(limits: PixelLimits = .default) throws {
+        RenderPlan.validationProbe?.count(self)
         if width <= 0 || height <= 0 { throw RenderError.invalidPlan("target size \(width)x\(height) is empty") }
         if let reason = limits.violation(width: width, height: height) {
             throw RenderError.invalidPlan("target \(reason)")
@@ -298,6 +301,33 @@ public struct RenderPlan: Sendable {
                 }
             }
         }
+    }
+}
+
+extension RenderPlan {
+    /// Counts the plans validated on this task while a test binds it (`$validationProbe.withValue`): how a test
+    /// sees that a renderer validates a plan exactly once per call. Nil (no cost but a task-local read) otherwise.
+    @TaskLocal static var validationProbe: ValidationProbe?
+}
+
+/// The validations seen while a `RenderPlan.validationProbe` is bound: the quad counts of the plans checked.
+final class ValidationProbe: @unchecked Sendable {
+    private let lock = NSLock()
+    private var quadCounts: [Int] = []
+
+    init() {}
+
+    func count(_ plan: RenderPlan) {
+        lock.lock()
+        quadCounts.append(plan.quads.count)
+        lock.unlock()
+    }
+
+    /// The quad counts of the plans validated, in order.
+    var validated: [Int] {
+        lock.lock()
+        defer { lock.unlock() }
+        return quadCounts
     }
 }
 

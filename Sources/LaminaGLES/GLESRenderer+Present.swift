@@ -14,6 +14,7 @@ extension GLESRenderer {
     /// damage, or the whole frame). Throws `RenderError.unavailable` for a renderer made without a window.
     @discardableResult
     public func present(_ plan: RenderPlan) throws -> DamageRegion {
+        try plan.validate()
         guard context.hasWindowSurface, let surface = context.surface else {
             throw RenderError.unavailable("present(_:) needs a renderer made with init(window:on:options:)")
         }

@@ -10,7 +10,11 @@ import LaminaCore
 // done. The frame's pixels are mapped (glMapBufferRange) and copied out only when the caller collects it, normally a
 // frame or two later, by which time the fence has long signalled and nothing waits. A ring of buffers lets that
 // many frames be in flight; drawing the next frame into the renderer's target is ordered after the copy by GL, so
-// one target suffices.
+// one target suffices. That target is the retained framebuffer of live frames: a frame begun after another of the
+// same tree redraws only the plan's damage, as `render(_:into:redrawing:)` does.
+//
+// `lamina export` reads GLES frames back this way (tools/lamina/ExportFrames.swift): each job begins frame n + 1
+// before it collects and encodes frame n (docs/gpu.md, "Pipelined readback").
 
 /// A frame drawn by `GLESRenderer.beginReadback(_:)` whose pixels are still on their way back from the GPU.
 /// Collect it with `GLESRenderer.collect(_:)`; frames may be collected in any order, each once.
@@ -38,6 +42,8 @@ public final class GLESPendingFrame {
 struct ReadbackSlot {
     var buffer: GLuint = 0
     var capacity = 0
+    /// The storage's bytes in the renderer's `memoryBudget`, held while the buffer lives.
+    var reservation: MemoryReservation?
     var fence: GLsync?
     var frame: GLESPendingFrame?
 }
@@ -67,19 +73,26 @@ extension GLESRenderer {
 
     /// Draws `plan` into the renderer's target and starts copying it back into a pixel-pack buffer of the ring,
     /// without waiting for the GPU. Collect the frame with `collect(_:)`; its pixels equal what `render(_:)` returns
-    /// for the same plan.
+    /// for the same plan. The target is retained between frames, so a plan whose damage is measured against the
+    /// plan drawn just before redraws only that damage. A buffer's storage is reserved from `memoryBudget` when it is
+    /// made or grown, and each collected image's bytes when it is copied out.
     public func beginReadback(_ plan: RenderPlan) throws -> GLESPendingFrame {
         try plan.validate()
         var pending: GLESPendingFrame?
         try recovering {
-            try draw(plan, startingFrom: nil)
+            _ = try drawRetained(plan)
             let bytes = plan.width * plan.height * 4
             let index = try freeSlot()
-            glBindBuffer(GLenum(GL_PIXEL_PACK_BUFFER), readbackSlots[index].buffer)
             if readbackSlots[index].capacity < bytes {
+                // Reserved before anything is bound, so that a refusal leaves no pack buffer bound.
+                readbackSlots[index].reservation = nil
+                readbackSlots[index].reservation = try memoryBudget.reserve(
+                    bytes, for: "a \(plan.width)x\(plan.height) readback buffer")
+                glBindBuffer(GLenum(GL_PIXEL_PACK_BUFFER), readbackSlots[index].buffer)
                 glBufferData(GLenum(GL_PIXEL_PACK_BUFFER), bytes, nil, GLenum(GL_STREAM_READ))
                 readbackSlots[index].capacity = bytes
             }
+            glBindBuffer(GLenum(GL_PIXEL_PACK_BUFFER), readbackSlots[index].buffer)
             glBindFramebuffer(GLenum(GL_FRAMEBUFFER), framebuffer)
             glPixelStorei(GLenum(GL_PACK_ALIGNMENT), 4)
             // With a pack buffer bound, the last argument is an offset into it and the call returns at once.
@@ -179,7 +192,9 @@ extension GLESRenderer {
             readbackSlots[index].fence = nil
         }
         let bytes = frame.width * frame.height * 4
+        let reservation = try memoryBudget.reserve(bytes, for: "the \(frame.width)x\(frame.height) output image")
         let image = try Image(width: frame.width, height: frame.height)
+        image.memoryReservation = reservation
         glBindBuffer(GLenum(GL_PIXEL_PACK_BUFFER), readbackSlots[index].buffer)
         defer { glBindBuffer(GLenum(GL_PIXEL_PACK_BUFFER), 0) }
         guard let mapped = glMapBufferRange(GLenum(GL_PIXEL_PACK_BUFFER), 0, bytes, GLbitfield(GL_MAP_READ_BIT)) else {

@@ -231,6 +231,7 @@ public final class GLESRenderer: Renderer {
     /// holds the plan the damage is measured against; else all of it), then reads back only the rows and columns
     /// of `region` into `target`.
     public func render(_ plan: RenderPlan, into target: Image, redrawing region: DamageRegion) throws {
+        try plan.validate()
         guard target.width == plan.width, target.height == plan.height else {
             throw RenderError.targetMismatch(
                 "plan is \(plan.width)x\(plan.height), target is \(target.width)x\(target.height)")
@@ -244,8 +245,8 @@ public final class GLESRenderer: Renderer {
     }
 
     /// Brings the retained framebuffer to `plan`: only the plan's damage redrawn, scissored, when the framebuffer
-    /// holds the plan the damage is measured against; else all of it. Returns the pixels redrawn. The caller runs
-    /// it inside `recovering`.
+    /// holds the plan the damage is measured against; else all of it. Returns the pixels redrawn. The caller has
+    /// validated the plan and runs this inside `recovering`.
     func drawRetained(_ plan: RenderPlan) throws -> DamageRegion {
         let whole = PixelBox(x0: 0, y0: 0, x1: plan.width, y1: plan.height)
         let base = retainedPlan
@@ -254,12 +255,10 @@ public final class GLESRenderer: Renderer {
         try startFrame()
         let sameSize = framebufferSize == (plan.width, plan.height) && colorTexture != 0
         if sameSize, let damage = plan.damage, let base, damage.since == base {
-            // Only what is drawn is checked (each rectangle's part of the plan).
             // One pass over the plan for the whole damage, then each rectangle's part of that.
             let region = damage.region.clipped(to: whole)
             let near = plan.restricted(to: region)
             let pieces = region.rects.map { (near.restricted(to: DamageRegion($0)), $0) }
-            for (piece, _) in pieces { try piece.validate() }
             if pieces.isEmpty {
                 statistics = RenderStatistics()
             } else {
@@ -269,7 +268,6 @@ public final class GLESRenderer: Renderer {
             statistics.pixelsRedrawn = region.area
             redrawn = region
         } else {
-            try plan.validate()
             try draw(plan, startingFrom: nil)
             statistics.pixelsRedrawn = plan.width * plan.height
         }

@@ -11,14 +11,23 @@ public enum ReferenceScenes {
     }
 
     /// The renderers the tests run on: the CPU renderer and, when an EGL display opens, the GLES renderer.
-    /// `LAMINA_RENDERER=cpu` or `gles` limits the run to one.
+    /// `LAMINA_RENDERER=cpu` or `gles` limits the run to one (`auto` or unset: both).
     public static func renderers() -> [Renderer] {
-        let choice = ProcessInfo.processInfo.environment["LAMINA_RENDERER"] ?? "all"
         var result: [Renderer] = []
         if choice != "gles" { result.append(CPURenderer()) }
         if choice != "cpu", let gles = GLESAvailability.renderer() { result.append(gles) }
         return result
     }
+
+    /// `LAMINA_RENDERER`, read once for the test process. Anything but cpu, gles or auto stops the run with a
+    /// message, rather than quietly testing both renderers (or neither).
+    static let choice: String = {
+        let value = ProcessInfo.processInfo.environment["LAMINA_RENDERER"] ?? "auto"
+        guard ["auto", "cpu", "gles"].contains(value) else {
+            fatalError("LAMINA_RENDERER=\(value): expected auto, cpu or gles")
+        }
+        return value
+    }()
 
     /// Renders the scene of `probesPath` (relative to `folder`) at each of its scales and returns the failures,
     /// leaving the image of each failing render under FailureArtifacts.

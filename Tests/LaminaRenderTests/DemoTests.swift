@@ -1,5 +1,6 @@
 import Foundation
 import Lamina
+import LaminaBench
 import LaminaTestSupport
 import Testing
 

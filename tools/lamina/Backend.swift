@@ -6,14 +6,24 @@ import Lamina
 enum BackendChoice: String, ExpressibleByArgument, CaseIterable {
     case auto, cpu, gles
 
-    /// `LAMINA_RENDERER` (auto, cpu or gles), read in this one place for every command; nil when unset. A usage
-    /// error for anything else.
+    /// `LAMINA_RENDERER` (auto, cpu or gles); nil when unset. A usage error for anything else. Read and parsed once
+    /// per process, here (`fromEnvironment`), whatever the number of renderers made (an export's jobs, a batch's
+    /// workers): no other place reads the variable.
     static func environment() throws -> BackendChoice? {
-        guard let requested = ProcessInfo.processInfo.environment["LAMINA_RENDERER"] else { return nil }
+        try fromEnvironment.get()
+    }
+
+    /// The parse of `LAMINA_RENDERER`, done on first use.
+    private static let fromEnvironment: Result<BackendChoice?, CLIFailure> =
+        parse(environment: ProcessInfo.processInfo.environment["LAMINA_RENDERER"])
+
+    /// The choice a value of `LAMINA_RENDERER` names (nil: unset).
+    static func parse(environment requested: String?) -> Result<BackendChoice?, CLIFailure> {
+        guard let requested else { return .success(nil) }
         guard let choice = BackendChoice(rawValue: requested) else {
-            throw CLIFailure.badInput("LAMINA_RENDERER=\(requested): expected auto, cpu or gles")
+            return .failure(CLIFailure.badInput("LAMINA_RENDERER=\(requested): expected auto, cpu or gles"))
         }
-        return choice
+        return .success(choice)
     }
 
     /// The renderer for this choice, and why it was chosen (the CLI prints it on stderr).

@@ -35,10 +35,10 @@ struct ExportBench {
         func run(jobs: Int, threads: Int) throws -> Double {
             let pipeline = ExportPipeline(frames: 0..<frames, jobs: jobs)
             let start = DispatchTime.now().uptimeNanoseconds
-            try pipeline.run(makeWorker: { _ in
+            try pipeline.run(makeSource: { _ in
                 let job = ExportJob(scene: try makeScene(), scale: nil, backend: backend, budget: budget,
                                     verbose: false, cpuThreads: threads, announce: { _ in })
-                return { number in RawFrameWriter.frame(try job.render(time: Double(number) / 60), format: .rgba) }
+                return ExportJobFrames(job, time: { Double($0) / 60 }, encode: { RawFrameWriter.frame($0, format: .rgba) })
             }, consume: { _, _ in })
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
             return Double(frames) / seconds

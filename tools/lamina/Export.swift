@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Lamina
+import LaminaBench
 
 /// `--format`: what the frames are written as.
 enum ExportFormat: String, ExpressibleByArgument, CaseIterable {
@@ -8,6 +9,7 @@ enum ExportFormat: String, ExpressibleByArgument, CaseIterable {
 }
 
 extension RawPixelFormat: ExpressibleByArgument {}
+extension ExportReadback: ExpressibleByArgument {}
 
 struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -50,6 +52,11 @@ struct Export: ParsableCommand {
 
     @Option(help: "Renderer: auto, cpu or gles.")
     var backend: BackendChoice = .auto
+
+    @Option(help: ArgumentHelp(
+        "GLES readback: auto (pipelined through a ring of pixel-pack buffers on a GPU, direct on a software rasteriser), ring or direct.",
+        valueName: "auto|ring|direct"))
+    var readback: ExportReadback = .auto
 
     @Option(help: ArgumentHelp("Frames rendered at once, each job with its own scene and renderer (default: every core).",
                                valueName: "n"))
@@ -99,9 +106,9 @@ struct Export: ParsableCommand {
         let pipeline = ExportPipeline(frames: frames, jobs: jobs ?? cores)
         let cpuThreads = max(1, cores / pipeline.jobs)
         let verbose = input.verbose
-        let makeJob: @Sendable (Scene) -> ExportJob = { [scale, backend] scene in
+        let makeJob: @Sendable (Scene) -> ExportJob = { [scale, backend, readback] scene in
             ExportJob(scene: scene, scale: scale.map { CGFloat($0) }, backend: backend, budget: budget,
-                      verbose: verbose, cpuThreads: cpuThreads, device: device,
+                      verbose: verbose, cpuThreads: cpuThreads, device: device, readback: readback,
                       announce: { if !quiet { announced.once("lamina: using the \($0)") } })
         }
         let first = UncheckedBox(makeJob(firstScene))
@@ -112,10 +119,10 @@ struct Export: ParsableCommand {
         var written = 0
         let start = self.start
         do {
-            try pipeline.run(makeWorker: { job in
+            try pipeline.run(makeSource: { job in
                 // Job 0 takes the scene already loaded to check the file; every other job loads its own copy.
                 let exportJob = job == 0 ? first.take() : makeJob(try source.load())
-                return { number in try encode(exportJob.render(time: timeline.time(ofFrame: number, start: start))) }
+                return ExportJobFrames(exportJob, time: { timeline.time(ofFrame: $0, start: start) }, encode: encode)
             }, consume: { number, data in
                 try output.write(data, frame: number)
                 written += 1

@@ -109,7 +109,15 @@ struct ExportTimeline {
 /// One job of an export: its own scene and its own renderer, created and used on one thread (a GLES context
 /// is current on the thread that made it). A frame depends only on the scene file and the time, so jobs can
 /// draw any frames in any order and give the same bytes.
+///
+/// A GLES job reads its frames back through the renderer's readback ring (`begin(_:time:)`,
+/// GLESRenderer+Readback.swift): frame n + 1 is drawn and its copy queued before frame n is collected and encoded,
+/// so that the GPU draws while the CPU encodes. The bytes are those of `render(time:)`.
 final class ExportJob {
+    /// Frames a GLES job keeps in flight (the renderer's `readbackRingSize`): two, so that the GPU draws frame
+    /// n + 1 while the CPU copies out and encodes frame n. More would only hold more frames in memory: the CPU
+    /// collects one frame for each it begins.
+    static let readbackDepth = 2
     private let scene: Scene
     private let scale: CGFloat
     private let backend: BackendChoice
@@ -117,17 +125,22 @@ final class ExportJob {
     private let verbose: Bool
     private let cpuThreads: Int
     private let device: String?
+    private let readback: ExportReadback
     private var renderer: Renderer?
     /// Called with why the renderer was chosen when it is made (the command prints the first job's).
     private let announce: (String) -> Void
+    /// GLES frames begun and not yet collected, oldest first.
+    private var inFlight: [(number: Int, time: Double, frame: GLESPendingFrame)] = []
 
     /// A job for `scene` (a copy no other job uses). `scale` overrides the scene's. The renderer is made on
     /// the first `render(time:)`, on the thread that renders; a CPU renderer composites on `cpuThreads`
     /// threads (the cores divided among the jobs: the jobs are the parallelism, and more threads than cores
     /// only make them wait for each other).
     init(scene: Scene, scale: CGFloat?, backend: BackendChoice, budget: MemoryBudget, verbose: Bool,
-         cpuThreads: Int, device: String? = nil, announce: @escaping (String) -> Void) {
+         cpuThreads: Int, device: String? = nil, readback: ExportReadback = .auto,
+         announce: @escaping (String) -> Void) {
         self.scene = scene
+        self.readback = readback
         self.cpuThreads = cpuThreads
         self.device = device
         self.scale = scale ?? scene.scale
@@ -152,8 +165,57 @@ final class ExportJob {
     func render(time: Double) throws -> Image {
         let renderer = try self.renderer ?? makeRenderer()
         scene.advance(to: time)
+        return try reporting(time: time) { try renderer.render(scene.root, scale: scale, at: time) }
+    }
+
+    /// Frames begun and not yet returned by `begin(_:time:)` (a GLES job's).
+    var framesInFlight: Int { inFlight.count }
+
+    /// Starts frame `number`, drawn at `time`, and returns the frames finished meanwhile, oldest first, with their
+    /// numbers: with a CPU renderer that frame, drawn now (`render(time:)`); with a GLES renderer the frame begun
+    /// `readbackDepth - 1` frames before, once that many are in flight (`finish()` returns the rest). A frame that
+    /// fails comes back as its error, after the frames begun before it. Times only increase, as for `render(time:)`.
+    func begin(_ number: Int, time: Double) -> [(Int, Result<Image, Error>)] {
+        let renderer: Renderer
         do {
-            return try renderer.render(scene.root, scale: scale, at: time)
+            renderer = try self.renderer ?? makeRenderer()
+        } catch {
+            return finish() + [(number, .failure(error))]
+        }
+        guard let gles = renderer as? GLESRenderer, readback.usesRing(gles) else {
+            return [(number, Result { try render(time: time) })]
+        }
+        do {
+            scene.advance(to: time)
+            let frame = try reporting(time: time) {
+                try gles.beginReadback(gles.plan(scene.root, scale: scale, at: time))
+            }
+            inFlight.append((number, time, frame))
+        } catch {
+            return finish() + [(number, .failure(error))]
+        }
+        var done: [(Int, Result<Image, Error>)] = []
+        while inFlight.count >= Self.readbackDepth { done.append(collectOldest(gles)) }
+        return done
+    }
+
+    /// The frames still in flight, oldest first.
+    func finish() -> [(Int, Result<Image, Error>)] {
+        guard let gles = renderer as? GLESRenderer else { return [] }
+        var done: [(Int, Result<Image, Error>)] = []
+        while !inFlight.isEmpty { done.append(collectOldest(gles)) }
+        return done
+    }
+
+    private func collectOldest(_ renderer: GLESRenderer) -> (Int, Result<Image, Error>) {
+        let oldest = inFlight.removeFirst()
+        return (oldest.number, Result { try reporting(time: oldest.time) { try renderer.collect(oldest.frame) } })
+    }
+
+    /// Runs `body`, its errors as the command reports them.
+    private func reporting<T>(time: Double, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
         } catch let error as PlanError {
             throw CLIFailure.badInput(error.description)
         } catch let error as MemoryLimitError {
@@ -168,8 +230,51 @@ final class ExportJob {
     private func makeRenderer() throws -> Renderer {
         let (renderer, why) = try backend.makeRenderer(verbose: verbose, cpuThreads: cpuThreads, device: device)
         renderer.memoryBudget = budget
+        (renderer as? GLESRenderer)?.readbackRingSize = Self.readbackDepth
         self.renderer = renderer
         announce(why)
         return renderer
+    }
+}
+
+/// An export job's frames for `ExportPipeline`: frame n begun at its time on the timeline, each encoded as it
+/// comes back.
+final class ExportJobFrames: ExportFrameSource {
+    private let job: ExportJob
+    private let time: (Int) -> Double
+    private let encode: (Image) throws -> Data
+
+    init(_ job: ExportJob, time: @escaping (Int) -> Double, encode: @escaping (Image) throws -> Data) {
+        self.job = job
+        self.time = time
+        self.encode = encode
+    }
+
+    func begin(_ number: Int) -> [(Int, Result<Data, Error>)] { encoded(job.begin(number, time: time(number))) }
+    func finish() -> [(Int, Result<Data, Error>)] { encoded(job.finish()) }
+    var framesInFlight: Int { job.framesInFlight }
+
+    private func encoded(_ frames: [(Int, Result<Image, Error>)]) -> [(Int, Result<Data, Error>)] {
+        frames.map { number, image in (number, image.flatMap { image in Result { try encode(image) } }) }
+    }
+}
+
+/// `lamina export --readback`: how a GLES job reads its frames back.
+enum ExportReadback: String, CaseIterable, Sendable {
+    /// The ring on a GPU, direct reads on a software rasteriser (llvmpipe), where the ring's whole-frame copies
+    /// cost more than they overlap (docs/benchmarks.md, "Export through the readback ring (2026-11-27)").
+    case auto
+    /// Through the renderer's readback ring (`ExportJob.begin(_:time:)`), frame n + 1 drawn before frame n is
+    /// collected.
+    case ring
+    /// Each frame read back when drawn, only its damage (`Renderer.render(_:scale:at:)`, retained frames).
+    case direct
+
+    func usesRing(_ renderer: GLESRenderer) -> Bool {
+        switch self {
+        case .auto: return !renderer.info.isSoftware
+        case .ring: return true
+        case .direct: return false
+        }
     }
 }

@@ -8,6 +8,11 @@ import Foundation
 /// `window` frames (2 x jobs), that one included, so at most that many frames (rendering, waiting, or being
 /// written) are in memory however slow the output.
 ///
+/// A worker may keep frames in flight (`ExportFrameSource`: a GLES job reading frames back through its
+/// renderer's readback ring): they count in the window from when they are taken, and a thread that may take no
+/// more frames (the window is full, or none are left) first finishes those it holds, so the frame being waited
+/// for is never stuck in a waiting thread.
+///
 /// Failures: the first frame (in frame order) that fails, or a failed `consume`, stops the threads from taking
 /// new frames; the frames before a failed one are still handed over, so an output stops at a clean prefix.
 /// `run` returns or throws only after every thread has finished.
@@ -35,14 +40,22 @@ final class ExportPipeline: @unchecked Sendable {
         nextToWrite = frames.lowerBound
     }
 
-    /// Runs the export: `consume(n, bytes)` is called on this thread for every frame n in order.
+    /// Runs the export: `consume(n, bytes)` is called on this thread for every frame n in order. Each worker
+    /// makes one frame a call.
     func run(makeWorker: @escaping @Sendable (Int) throws -> Worker, consume: (Int, Data) throws -> Void) throws {
+        try run(makeSource: { job in SynchronousFrames(try makeWorker(job)) }, consume: consume)
+    }
+
+    /// Runs the export with workers that may keep frames in flight (`ExportFrameSource`).
+    func run(makeSource: @escaping @Sendable (Int) throws -> ExportFrameSource, consume: (Int, Data) throws -> Void)
+        throws
+    {
         guard !frames.isEmpty else { return }
         running = jobs
         var threads: [pthread_t] = []
         defer { stopAndJoin(threads) }
         for job in 0..<jobs {
-            threads.append(try JoinableThread.start { [self] in work(job: job, makeWorker: makeWorker) })
+            threads.append(try JoinableThread.start { [self] in work(job: job, makeSource: makeSource) })
         }
         for number in frames {
             condition.lock()
@@ -65,18 +78,18 @@ final class ExportPipeline: @unchecked Sendable {
     /// `renderFrames`, and `run` joins the threads, so that nothing of a job is still being torn down when `run`
     /// returns: the process may exit right after, and a GL driver torn down by exit on one thread and by a
     /// context's release on another corrupts its heap.
-    private func work(job: Int, makeWorker: (Int) throws -> Worker) {
-        renderFrames(job: job, makeWorker: makeWorker)
+    private func work(job: Int, makeSource: (Int) throws -> ExportFrameSource) {
+        renderFrames(job: job, makeSource: makeSource)
         condition.lock()
         running -= 1
         condition.broadcast()
         condition.unlock()
     }
 
-    private func renderFrames(job: Int, makeWorker: (Int) throws -> Worker) {
-        let worker: Worker
+    private func renderFrames(job: Int, makeSource: (Int) throws -> ExportFrameSource) {
+        let worker: ExportFrameSource
         do {
-            worker = try makeWorker(job)
+            worker = try makeSource(job)
         } catch {
             condition.lock()
             if setupError == nil { setupError = error }
@@ -87,25 +100,40 @@ final class ExportPipeline: @unchecked Sendable {
         }
         while true {
             condition.lock()
+            var mustFinish = false
             while !stopped && nextToTake < frames.upperBound && nextToTake >= nextToWrite + window {
+                // The frame being waited for may be one this worker holds.
+                if worker.framesInFlight > 0 {
+                    mustFinish = true
+                    break
+                }
                 condition.wait()
             }
-            guard !stopped, nextToTake < frames.upperBound else {
+            guard !mustFinish, !stopped, nextToTake < frames.upperBound else {
                 condition.unlock()
+                // The frames in flight are handed over even after a stop: those before a failed frame are written.
+                hand(worker.finish())
+                if mustFinish { continue }
                 return
             }
             let number = nextToTake
             nextToTake += 1
             condition.unlock()
 
-            let result = Result { try worker(number) }
+            hand(worker.begin(number))
+        }
+    }
 
-            condition.lock()
+    /// Hands finished frames to the writing thread; a failed one stops the export.
+    private func hand(_ results: [(Int, Result<Data, Error>)]) {
+        guard !results.isEmpty else { return }
+        condition.lock()
+        for (number, result) in results {
             finished[number] = result
             if case .failure = result { stopped = true }
-            condition.broadcast()
-            condition.unlock()
         }
+        condition.broadcast()
+        condition.unlock()
     }
 
     /// Stops the threads taking frames and waits until every one has ended.
@@ -119,6 +147,25 @@ final class ExportPipeline: @unchecked Sendable {
         finished.removeAll()
         condition.unlock()
     }
+}
+
+/// A worker of `ExportPipeline` that may keep frames in flight: `begin(n)` starts frame n and returns the frames
+/// that finished meanwhile (frame n itself when nothing is kept in flight), `finish()` those still in flight. Each
+/// frame taken comes back exactly once, with its bytes or its error; one thread uses a source.
+protocol ExportFrameSource: AnyObject {
+    func begin(_ number: Int) -> [(Int, Result<Data, Error>)]
+    func finish() -> [(Int, Result<Data, Error>)]
+    /// Frames begun and not yet returned.
+    var framesInFlight: Int { get }
+}
+
+/// A worker that makes each frame in one call.
+final class SynchronousFrames: ExportFrameSource {
+    private let worker: ExportPipeline.Worker
+    init(_ worker: @escaping ExportPipeline.Worker) { self.worker = worker }
+    func begin(_ number: Int) -> [(Int, Result<Data, Error>)] { [(number, Result { try worker(number) })] }
+    func finish() -> [(Int, Result<Data, Error>)] { [] }
+    var framesInFlight: Int { 0 }
 }
 
 /// A POSIX thread that is joined, unlike Foundation's `Thread`, which is detached: a detached thread may still be

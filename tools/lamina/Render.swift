@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Lamina
+import LaminaBench
 
 struct Render: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,5 +1,5 @@
 import Foundation
-import LaminaCore
+import LaminaBench
 import Testing
 
 /// SHA-256 against the NIST examples (FIPS 180-4 / the NIST CSRC "SHA-256" example values) and against

@@ -1,6 +1,6 @@
 /// SHA-256 (FIPS 180-4), for the scene hash in `lamina export`'s sidecar. Foundation on Linux has no CryptoKit,
 /// and a hash of a few kilobytes of JSON does not justify a dependency; the NIST test vectors check this one
-/// (Tests/LaminaCoreTests/SHA256Tests.swift).
+/// (Tests/LaminaCLITests/SHA256Tests.swift).
 ///
 /// ```swift
 /// var hash = SHA256()
