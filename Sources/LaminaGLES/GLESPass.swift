@@ -469,8 +469,8 @@ struct GLESBatchEncoder {
         instances.append(Float(c.x0)); instances.append(Float(c.y0))
         instances.append(Float(c.x1)); instances.append(Float(c.y1))
         instances.append(color.0); instances.append(color.1); instances.append(color.2); instances.append(color.3)
-        instances.append(Float(rows))
         instances.append(Float(offset.x)); instances.append(Float(offset.y))
+        instances.append(Float(rows))
     }
 }
 

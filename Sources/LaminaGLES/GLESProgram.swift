@@ -102,8 +102,8 @@ final class GLESProgram {
 
     /// The per-instance attributes of quad.vert, in location order, with their float counts.
     static let attributes: [(name: String, size: Int32)] = [
-        ("a_rect", 4), ("a_mapU", 3), ("a_mapV", 3), ("a_mapW", 3), ("a_clamp", 4), ("a_color", 4), ("a_rows", 1),
-        ("a_offset", 2),
+        ("a_rect", 4), ("a_mapU", 3), ("a_mapV", 3), ("a_mapW", 3), ("a_clamp", 4), ("a_color", 4), ("a_offset", 2),
+        ("a_rows", 1),  // last: a parallel encoding's join renumbers it (GLESPass+Parallel.swift)
     ]
     /// Floats per instance.
     static let instanceFloats = attributes.reduce(0) { $0 + Int($1.size) }
