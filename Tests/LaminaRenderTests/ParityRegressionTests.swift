@@ -38,3 +38,35 @@ import Testing
         }
     }
 }
+
+extension ParityRegressionTests {
+    /// Random tree 62402 (issue 29): a rounded sliver (0.31 points wide, corner radius 0.14) just left of its
+    /// superlayer's clip. The pixel whose centre lies on the clip's edge is inside the clip and within the shape's
+    /// reach, so it takes the shape's coverage (117 of 255); the CPU renderer's full-frame redraw left the quad out,
+    /// its damage bounds cut to the clip before the reach was counted.
+    @Test func aRoundedSliverBesideAClipShadesThePixelOnTheClipsEdge() throws {
+        let root = Layer()
+        root.bounds = CGRect(x: 0, y: 0, width: 87, height: 82)
+        let clip = Layer()
+        clip.bounds = CGRect(x: 2.19, y: 9, width: 13, height: 32)
+        clip.position = CGPoint(x: 49, y: 43)
+        clip.masksToBounds = true
+        let sliver = Layer(frame: CGRect(x: 1.84, y: 14, width: 0.31, height: 1))
+        sliver.backgroundColor = Color(red: 1, green: 0, blue: 0, alpha: 1)
+        sliver.cornerRadius = 0.14
+        clip.addSublayer(sliver)
+        root.addSublayer(clip)
+        var pictures: [Image] = []
+        for renderer in ReferenceScenes.renderers() {
+            // Twice: a fresh renderer's first frame, then a frame drawn over the first (live frames).
+            for _ in 0..<2 {
+                let picture = try renderer.render(root)
+                #expect(picture.rgba(x: 42, y: 32) == RGBA8(r: 255, g: 0, b: 0, a: 117), "\(renderer.name)")
+                pictures.append(picture)
+            }
+        }
+        if pictures.count == 4 {
+            #expect(ImageDifference(pictures[0], pictures[2], premultiplied: true)?.maxChannelDifference == 0)
+        }
+    }
+}
