@@ -14,9 +14,21 @@ in vec4 a_clamp;                    // texels that may be read: x0, y0, x1, y1 (
 in vec4 a_color;                    // premultiplied colour in B, G, R, A order (solid), or the opacity (textures)
 in float a_rows;                    // -1: every pixel of a_rect; else the first of the quad's rows in the span
                                     // table, whose runs the fragment shader keeps (coverage drawn by the shader)
+in vec2 a_offset;                   // where the image's texel (0, 0) lies in the texture (an atlas slot, a tile):
+                                    // whole texels, added to texel indices after the sampling arithmetic
 
+#ifdef NEAREST
+// Nearest sampling picks a texel from the sample point's exact position, so the map goes to the fragment shader
+// whole and each pixel evaluates it at its own centre (texture.frag), as the CPU renderer does, rather than
+// interpolating a texel coordinate (whose rounding depends on the triangle's setup). .w: a_offset.
+flat out vec4 v_mapU;
+flat out vec4 v_mapV;
+flat out vec3 v_mapW;
+#else
 out vec3 v_texel;                   // homogeneous texel coordinate; linear in screen space, so interpolating it
                                     // and dividing per pixel is exact even under perspective
+flat out highp ivec2 v_offset;      // a_offset
+#endif
 flat out vec4 v_clamp;
 flat out vec4 v_color;
 flat out highp int v_rows;
@@ -38,7 +50,14 @@ void main() {
     vec2 p = vec2((corner & 1) == 0 ? a_rect.x : a_rect.z, (corner & 2) == 0 ? a_rect.y : a_rect.w);
     gl_Position = vec4((p - u_origin) / u_targetSize * 2.0 - 1.0, 0.0, 1.0);
     vec3 q = vec3(p, 1.0);
+#ifdef NEAREST
+    v_mapU = vec4(a_mapU, a_offset.x);
+    v_mapV = vec4(a_mapV, a_offset.y);
+    v_mapW = a_mapW;
+#else
     v_texel = vec3(dot(q, a_mapU), dot(q, a_mapV), dot(q, a_mapW));
+    v_offset = ivec2(a_offset);
+#endif
     v_clamp = a_clamp;
     v_color = a_color;
     v_rows = int(a_rows);

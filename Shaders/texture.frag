@@ -1,27 +1,51 @@
 #version 300 es
 // Samples a premultiplied BGRA image stored byte for byte in an RGBA8 texture (so .rgba holds B, G, R, A)
 // the way the CPU renderer's pixman does: the sample point is the pixel centre mapped through the quad's
-// projective target-to-texel map (interpolated from the box's corners), texel centres are at i + 0.5, and every texel read is clamped to the quad's
-// clamp rectangle (the no-bleed clamp). Bilinear weights are quantised to 7 bits as pixman's are.
+// projective target-to-texel map (interpolated from the box's corners; evaluated per pixel for nearest), texel
+// centres are at i + 0.5, and every texel read is clamped to the quad's clamp rectangle (the no-bleed clamp).
+// Bilinear weights are quantised to 7 bits as pixman's are. The map, the clamp rectangle and so every bit of
+// this arithmetic are in the image's own texels; where the image lies in its texture (an atlas slot, a tile of a
+// large image) is a whole-texel offset added to the texel indices last, so it changes no choice of texel or weight.
 precision highp float;
 precision highp int;
 precision highp sampler2D;
 
 // Compiled three times: with BILINEAR defined (bilinear filtering), with TRILINEAR (bilinear at two mip levels,
-// mixed) and with neither (nearest). Separate programs rather than a uniform branch, because llvmpipe pays for
-// both sides of a branch.
+// mixed) and with NEAREST (nearest). Separate programs rather than a uniform branch, because llvmpipe pays for
+// both sides of a branch. (GLESProgram defines NEAREST for quad.vert too, which passes the nearest program the map
+// rather than an interpolated texel coordinate; here neither BILINEAR nor TRILINEAR means nearest.)
+#if !defined(BILINEAR) && !defined(TRILINEAR) && !defined(NEAREST)
+#define NEAREST 1
+#endif
 uniform sampler2D u_image;
 uniform bool u_swapRedBlue;         // true when drawing into a caller's RGBA target
 
+#ifdef NEAREST
+flat in vec4 v_mapU;                // target pixel -> image texel, the rows of the map (quad.vert); .w: the offset
+flat in vec4 v_mapV;
+flat in vec3 v_mapW;
+#ifndef SPANS
+uniform vec2 u_origin;              // the target pixel at the framebuffer's (0, 0) (spans.glsl declares it with SPANS)
+#endif
+#else
 in vec3 v_texel;
-flat in vec4 v_clamp;
+flat in highp ivec2 v_offset;       // where the image's texels start in the texture
+#endif
+flat in vec4 v_clamp;               // the image texels that may be read: x0, y0, x1, y1 (exclusive)
 flat in vec4 v_color;               // .a: opacity; TRILINEAR: .r the finer mip level, .g the coarser's weight (0-255)
 out vec4 o_color;
 #include "spans.glsl"
 #include "shape.glsl"
 
+#ifdef NEAREST
+ivec2 offset() { return ivec2(v_mapU.w, v_mapV.w); }
+#else
+ivec2 offset() { return v_offset; }
+#endif
+
+// Image texel `texel`, clamped to lo ... hi (image texels), read from where the image lies in the texture.
 vec4 fetch(ivec2 texel, ivec2 lo, ivec2 hi, int level) {
-    return texelFetch(u_image, clamp(texel, lo, hi), level);
+    return texelFetch(u_image, clamp(texel, lo, hi) + offset(), level);
 }
 
 vec4 fetch(ivec2 texel, ivec2 lo, ivec2 hi) {
@@ -73,8 +97,10 @@ void main() {
         opacity = v_shape7.x < 0.0 ? alpha / 255.0 : alpha / 255.0 * v_shape7.x / 255.0;
     }
 #endif
+#ifndef NEAREST
     // Interpolated at the pixel centre, this is the centre's sample point.
     vec2 t = v_texel.xy / v_texel.z;
+#endif
     ivec2 lo = ivec2(v_clamp.xy);
     ivec2 hi = ivec2(v_clamp.zw) - 1;
     vec4 c;
@@ -100,8 +126,17 @@ void main() {
     // weights. (Nearest reads stay texelFetch too: through a GL_NEAREST sampler they cost llvmpipe 1-3% more.)
     c = bilinear(t, lo, hi, 0);
 #else
-    // pixman rounds a point exactly on a texel boundary down (it subtracts its smallest step first).
-    c = fetch(ivec2(floor(t - 1.0 / 65536.0)), lo, hi);
+    // The pixel centre through the map, in the CPU renderer's order (CPUProjectiveSampler): a map with whole or
+    // binary-fraction terms (scales by 2, 0.5, half-texel moves) gives every centre exactly, as the CPU's doubles do.
+    vec3 q = vec3(gl_FragCoord.xy + u_origin, 1.0);
+    float w = q.x * v_mapW.x + q.y * v_mapW.y + v_mapW.z;
+    if (!(w > 0.0)) discard;          // behind the eye: the CPU renderer leaves it transparent
+    vec2 t = vec2(q.x * v_mapU.x + q.y * v_mapU.y + v_mapU.z, q.x * v_mapV.x + q.y * v_mapV.y + v_mapV.z) / w;
+    // The texel whose half-open span (i, i + 1] holds the point: pixman's rule (it subtracts its smallest step,
+    // then floors), so a point exactly on a texel edge takes the texel before it, at any magnitude. Beyond 2^24
+    // every read clamps to an edge texel anyway.
+    t = clamp(t, -16777216.0, 16777216.0);
+    c = fetch(ivec2(ceil(t)) - 1, lo, hi);
 #endif
     c *= opacity;
 #if !defined(TRILINEAR)

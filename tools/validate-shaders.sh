@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Validates every shader of Shaders/ offline with glslangValidator (Debian's glslang-tools), in every variant the
-# renderer compiles (texture.frag with BILINEAR, with TRILINEAR and with neither, each with and without SPANS;
+# renderer compiles (texture.frag with BILINEAR, with TRILINEAR and with NEAREST (quad.vert too), each with and without SPANS;
 # solid.frag with and without SPANS; the shape variants (SPANS SHAPES, with and without CONTINUOUS); blur.frag with and without DOWNSAMPLE; blend.frag per blend mode), so a GLSL error fails CI
 # even on a machine whose driver would accept it.
 set -euo pipefail
@@ -36,15 +36,18 @@ variant() {
 }
 variant texture.frag bilinear.frag BILINEAR
 variant texture.frag trilinear.frag TRILINEAR
-variant texture.frag spans.frag SPANS
+variant texture.frag nearest.frag NEAREST
+variant quad.vert quad-nearest.vert NEAREST
+variant texture.frag spans.frag NEAREST SPANS
 variant texture.frag bilinear-spans.frag BILINEAR SPANS
 variant texture.frag trilinear-spans.frag TRILINEAR SPANS
 variant solid.frag solid-spans.frag SPANS
 # The shape programs (GLESProgram.Kind.*Shape, *Continuous): quad.vert reads the shape table with SHAPES.
 variant quad.vert quad-shapes.vert SPANS SHAPES
+variant quad.vert quad-nearest-shapes.vert NEAREST SPANS SHAPES
 for extra in "" CONTINUOUS; do
     variant solid.frag "solid-shapes$extra.frag" SPANS SHAPES $extra
-    variant texture.frag "shapes$extra.frag" SPANS SHAPES $extra
+    variant texture.frag "shapes$extra.frag" NEAREST SPANS SHAPES $extra
     variant texture.frag "bilinear-shapes$extra.frag" BILINEAR SPANS SHAPES $extra
     variant texture.frag "trilinear-shapes$extra.frag" TRILINEAR SPANS SHAPES $extra
 done

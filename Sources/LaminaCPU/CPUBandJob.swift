@@ -446,11 +446,13 @@ final class CPUBandJob: @unchecked Sendable {
         return Source(image: view, offset: (0, 0), owned: false)
     }
 
-    /// True when `m` maps the corners of `region` (and so, being affine, all of it) to texel coordinates pixman's
-    /// 16.16 fixed point holds with room to spare.
+    /// True when `m`'s terms and the texel coordinates it maps the corners of `region` to (and so, being affine, all
+    /// of it) fit pixman's 16.16 fixed point with room to spare. The translation terms count too: a thin layer
+    /// (a sliver 0.03 points tall, 384 texels a pixel) far down the target maps its own pixels near texel 0 through
+    /// a translation of -37,299, which pixman cannot hold (the map would be refused and the quad not drawn).
     static func fitsFixedPoint(_ m: Matrix3, region: (x0: Int, y0: Int, x1: Int, y1: Int)) -> Bool {
         let limit: CGFloat = 16_384
-        guard [m.m11, m.m12, m.m21, m.m22].allSatisfy({ abs($0) < limit }) else { return false }
+        guard [m.m11, m.m12, m.m21, m.m22, m.m31, m.m32].allSatisfy({ abs($0) < limit }) else { return false }
         for (x, y) in [(region.x0, region.y0), (region.x1, region.y0), (region.x0, region.y1), (region.x1, region.y1)] {
             let p = m.apply(CGPoint(x: CGFloat(x), y: CGFloat(y))).projected
             guard abs(p.x) < limit, abs(p.y) < limit else { return false }

@@ -5,7 +5,9 @@ import LaminaCore
 /// Samples a texture under a perspective map into a pixman buffer, pixel by pixel, the way the GLES texture shader
 /// does (texture.frag): the pixel centre through the target-to-texel map with a division per pixel, texel
 /// centres at i + 0.5, reads clamped to the clamp rectangle, bilinear weights in 7 bits and the result truncated
-/// to 8 bits, or the nearest texel with a point exactly on an edge going down.
+/// to 8 bits, or the nearest texel with a point exactly on an edge going down (texture.frag evaluates the map at each
+/// pixel centre for nearest, in this order, so a map of whole or binary-fraction terms gives both renderers the
+/// same points exactly).
 ///
 /// pixman has a projective path, but it steps (u, v, w) across a row in 16.16 fixed point and divides the
 /// unsigned numerator, so samples drift by texels across a tilted layer and points a rounding step left of texel
@@ -51,8 +53,11 @@ enum CPUProjectiveSampler {
                 }
                 let tx = Float(min(max(ux, -far), far)), ty = Float(min(max(uy, -far), far))
                 if filter == .nearest {
-                    out[column] = texel(Int(saturating: (tx - 1.0 / 65536).rounded(.down)),
-                                                Int(saturating: (ty - 1.0 / 65536).rounded(.down)))
+                    // The texel whose half-open span (i, i + 1] holds the point, as pixman's nearest filter picks it
+                    // (it subtracts its smallest step, 1/65536, then floors): a point exactly on a texel edge takes
+                    // the texel before it, at any magnitude (subtracting 1/65536 from a float of 256 or more would
+                    // round back to the edge and take the texel after it).
+                    out[column] = texel(Int(saturating: tx.rounded(.up)) - 1, Int(saturating: ty.rounded(.up)) - 1)
                     continue
                 }
                 let sx = tx - 0.5, sy = ty - 0.5

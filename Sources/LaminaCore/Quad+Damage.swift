@@ -12,7 +12,12 @@ extension Quad {
         var rect: CGRect
         if case .solid = paint, let shape, shape.fillsShape {
             guard shape.toTarget.isAffine, shape.toTarget.isFinite else { return target }
+            // It paints the pixels whose centres lie within its outline's reach (half a pixel and 1/64 past it,
+            // CoverageShape.Prepared.touched) and inside the clip: the reach counts before the clip cuts it (random
+            // tree 62402: a rounded sliver just outside a clip still shades the pixel whose centre is on the clip).
+            let reach = 0.5 + 1.0 / 64
             rect = Self.affineBounds(Matrix3.unitSquare(to: shape.outer.rect).concatenating(shape.toTarget))
+                .insetBy(dx: -reach, dy: -reach)
         } else if unitToTarget.isAffine {
             rect = Self.affineBounds(unitToTarget)
         } else {

@@ -402,9 +402,11 @@ struct GLESBatchEncoder {
         tile.offsetX == 0 && tile.offsetY == 0 ? nil : tile
     }
 
-    /// Appends one instance per box, extending the last batch when it matches. With a tile, the map and clamp
-    /// are moved from image texels to the texels of the tile's texture (a tile of a large image, or a slot of an
-    /// atlas page), and the clamp is limited to what the tile stores.
+    /// Appends one instance per box, extending the last batch when it matches. With a tile, the clamp is limited
+    /// to what the tile stores, and the tile's offset (where image texel (0, 0) lies in its texture: a tile of a
+    /// large image, or a slot of an atlas page) goes to the shader apart from the map, which stays in image texels:
+    /// the shader adds it to the texel indices after choosing them (texture.frag), so where an image is placed
+    /// changes no texel chosen and no bilinear weight.
     mutating func add(
         boxes: [PixelBox], textured: Bool, texture: GLuint, requested: Filter, filter: Filter, map: Matrix3,
         clamp: TexelRect, color: (Float, Float, Float, Float), tile: GLESTile? = nil, rows: Int = -1, shape: UInt8 = 0
@@ -412,38 +414,27 @@ struct GLESBatchEncoder {
         guard !boxes.isEmpty else { return }
         var m = map
         var c = clamp
+        var offset = (x: 0, y: 0)
         if let tile {
-            let (dx, dy) = (tile.offsetX, tile.offsetY)
             let s = tile.stored
-            m = map.concatenating(.translation(CGFloat(dx), CGFloat(dy)))
-            c = TexelRect(x0: max(clamp.x0, s.x0) + dx, y0: max(clamp.y0, s.y0) + dy,
-                          x1: min(clamp.x1, s.x1) + dx, y1: min(clamp.y1, s.y1) + dy)
+            offset = (tile.offsetX, tile.offsetY)
+            c = TexelRect(x0: max(clamp.x0, s.x0), y0: max(clamp.y0, s.y0), x1: min(clamp.x1, s.x1),
+                          y1: min(clamp.y1, s.y1))
         }
-        if textured, requested == .nearest, m.isAffine {
-            // Nearest sampling rounds a sample exactly on a texel edge (a halved image samples nothing else) down,
-            // as pixman does. The shader subtracts 1/65536 first, but the interpolated coordinate is only as exact
-            // as floats at the largest magnitude its computation meets: the texel coordinates (far out in an
-            // atlas page or a large image) and the map's terms at the pixels drawn (large on a large target).
-            // Moving the map down by four float steps at that magnitude, more than the interpolation's error,
-            // puts a sample on an edge in the texel before it whatever the rounding; any other sample more than
-            // that from an edge stays in its texel.
-            var reach = max(CGFloat(max(c.x1, c.y1)), abs(m.m31), abs(m.m32))
-            for box in boxes {
-                let (x, y) = (CGFloat(max(abs(box.x0), abs(box.x1))), CGFloat(max(abs(box.y0), abs(box.y1))))
-                reach = max(reach, x * abs(m.m11) + y * abs(m.m21), x * abs(m.m12) + y * abs(m.m22))
-            }
-            let step = 4 * CGFloat(Float(reach).ulp)
-            m = m.concatenating(.translation(-step, -step))
-        } else if textured, filter == .nearest {
+        if textured, filter == .nearest, requested != .nearest {
             // A 1:1 quad at whole pixels samples texel centres. Drawn in a batch with the bilinear program (next to
             // scaled quads of the same texture or atlas page), a centre read a float step low would blend in
             // 127/128 of the texel before it; 1/256 texel further on, both programs read the texel itself whatever
-            // the rounding of the interpolated coordinate (bilinear: weight floor(128 / 256) = 0).
+            // the rounding of the interpolated coordinate (bilinear: weight floor(128 / 256) = 0). Quads that ask
+            // for nearest need no such move: the nearest program evaluates the map at each pixel centre, as the
+            // CPU renderer does (texture.frag).
             m = m.concatenating(.translation(1.0 / 256, 1.0 / 256))
         }
         if !m.isAffine {
-            // Keep the w row near 1 for float precision.
-            let k = 1 / max(abs(m.m13), abs(m.m23), abs(m.m33))
+            // Keep the w row near 1 for float precision, by a power of two so that no term rounds differently
+            // from the CPU renderer's map.
+            let largest = max(abs(m.m13), abs(m.m23), abs(m.m33))
+            let k = largest.isNormal ? CGFloat(sign: .plus, exponent: -largest.exponent, significand: 1) : 1 / largest
             m = Matrix3(m11: m.m11 * k, m12: m.m12 * k, m13: m.m13 * k, m21: m.m21 * k, m22: m.m22 * k,
                         m23: m.m23 * k, m31: m.m31 * k, m32: m.m32 * k, m33: m.m33 * k)
         }
@@ -461,12 +452,14 @@ struct GLESBatchEncoder {
                                  first: instances.count / GLESProgram.instanceFloats, count: boxes.count,
                                  coverage: rows >= 0, shape: shape, additive: encodingAdditive))
         }
-        for box in boxes { appendInstance(box, map: m, clamp: c, color: color, rows: rows) }
+        for box in boxes { appendInstance(box, map: m, clamp: c, color: color, rows: rows, offset: offset) }
     }
 
-    /// One instance: a pixel box, its target-to-texel map, clamp rectangle and colour (or opacity).
+    /// One instance: a pixel box, its target-to-texel map, clamp rectangle and colour (or opacity), and where the
+    /// image's texels start in the texture.
     private mutating func appendInstance(
-        _ box: PixelBox, map m: Matrix3, clamp c: TexelRect, color: (Float, Float, Float, Float), rows: Int = -1
+        _ box: PixelBox, map m: Matrix3, clamp c: TexelRect, color: (Float, Float, Float, Float), rows: Int = -1,
+        offset: (x: Int, y: Int) = (0, 0)
     ) {
         instances.append(Float(box.x0)); instances.append(Float(box.y0))
         instances.append(Float(box.x1)); instances.append(Float(box.y1))
@@ -476,6 +469,7 @@ struct GLESBatchEncoder {
         instances.append(Float(c.x0)); instances.append(Float(c.y0))
         instances.append(Float(c.x1)); instances.append(Float(c.y1))
         instances.append(color.0); instances.append(color.1); instances.append(color.2); instances.append(color.3)
+        instances.append(Float(offset.x)); instances.append(Float(offset.y))
         instances.append(Float(rows))
     }
 }

@@ -82,14 +82,18 @@ final class GLESProgram {
             case .bilinear: return ["BILINEAR"]
             case .trilinear: return ["TRILINEAR"]
             case .downsample: return ["DOWNSAMPLE"]
-            case .solid, .nearest, .blur: return []
-            case .solidCoverage, .nearestCoverage: return ["SPANS"]
+            case .solid, .blur: return []
+            case .nearest: return ["NEAREST"]
+            case .solidCoverage: return ["SPANS"]
+            case .nearestCoverage: return ["NEAREST", "SPANS"]
             case .bilinearCoverage: return ["BILINEAR", "SPANS"]
             case .trilinearCoverage: return ["TRILINEAR", "SPANS"]
-            case .solidShape, .nearestShape: return ["SPANS", "SHAPES"]
+            case .solidShape: return ["SPANS", "SHAPES"]
+            case .nearestShape: return ["NEAREST", "SPANS", "SHAPES"]
             case .bilinearShape: return ["BILINEAR", "SPANS", "SHAPES"]
             case .trilinearShape: return ["TRILINEAR", "SPANS", "SHAPES"]
-            case .solidContinuous, .nearestContinuous: return ["SPANS", "SHAPES", "CONTINUOUS"]
+            case .solidContinuous: return ["SPANS", "SHAPES", "CONTINUOUS"]
+            case .nearestContinuous: return ["NEAREST", "SPANS", "SHAPES", "CONTINUOUS"]
             case .bilinearContinuous: return ["BILINEAR", "SPANS", "SHAPES", "CONTINUOUS"]
             case .trilinearContinuous: return ["TRILINEAR", "SPANS", "SHAPES", "CONTINUOUS"]
             }
@@ -98,7 +102,8 @@ final class GLESProgram {
 
     /// The per-instance attributes of quad.vert, in location order, with their float counts.
     static let attributes: [(name: String, size: Int32)] = [
-        ("a_rect", 4), ("a_mapU", 3), ("a_mapV", 3), ("a_mapW", 3), ("a_clamp", 4), ("a_color", 4), ("a_rows", 1),
+        ("a_rect", 4), ("a_mapU", 3), ("a_mapV", 3), ("a_mapW", 3), ("a_clamp", 4), ("a_color", 4), ("a_offset", 2),
+        ("a_rows", 1),  // last: a parallel encoding's join renumbers it (GLESPass+Parallel.swift)
     ]
     /// Floats per instance.
     static let instanceFloats = attributes.reduce(0) { $0 + Int($1.size) }

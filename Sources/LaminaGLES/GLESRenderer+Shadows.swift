@@ -137,7 +137,7 @@ extension GLESRenderer {
         if passInstanceBuffer == 0 { glGenBuffers(1, &passInstanceBuffer) }
         glBindBuffer(GLenum(GL_ARRAY_BUFFER), passInstanceBuffer)
         if passInstanceSize.width != width || passInstanceSize.height != height {
-            let instance: [Float] = [0, 0, Float(width), Float(height), 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, -1]
+            let instance: [Float] = [0, 0, Float(width), Float(height), 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -1]
             instance.withUnsafeBytes {
                 glBufferData(GLenum(GL_ARRAY_BUFFER), $0.count, $0.baseAddress, GLenum(GL_STATIC_DRAW))
             }

@@ -113,7 +113,14 @@ struct ContentsLayout {
             end *= k
         }
         let d0 = destinationStart, d3 = destinationStart + destinationLength
-        let d1 = d0 + start, d2 = max(d1, d3 - end)
+        // In order d0 <= d1 <= d2 <= d3 whatever the rounding: the fixed ends, shrunk to fit, can come out an ulp
+        // longer than the destination, and a NaN or infinite size gives no fixed ends at all.
+        var d1 = d0 + start
+        if !(d1 <= d3) { d1 = d3 }
+        if !(d1 >= d0) { d1 = d0 }
+        var d2 = d3 - end
+        if !(d2 >= d1) { d2 = d1 }
+        if !(d2 <= d3) { d2 = d3 }
         let middleSource: ClosedRange<CGFloat>
         if e0 > 0 {
             middleSource = c0...(c0 + e0)
