@@ -38,7 +38,59 @@ final class BatchRunner: @unchecked Sendable {
         }
         for thread in threads { pthread_join(thread, nil) }
         progress.finish()
-        return records.map { $0! }
+        var records = records.map { $0! }
+        flushStills(&records)
+        return records
+    }
+
+    /// Stills are renamed into place atomically but not flushed one by one (two fsyncs a picture would cost more
+    /// than drawing a small one, and would keep `--jobs 2` from doubling the throughput): each file system they
+    /// went to is flushed once here, before the summary and the exit status report them done, as export does
+    /// with its frames. A still whose file system cannot be flushed fails. A machine that dies before this may
+    /// leave a renamed file with a part missing; `--resume` draws a still again unless its PNG is whole
+    /// (`BatchRunner.isWholePNG(at:)`).
+    private func flushStills(_ records: inout [BatchRecord]) {
+        var flushed: [String: String?] = [:]
+        var devices: [UInt: String?] = [:]
+        for index in records.indices where records[index].status == .ok {
+            guard let job = try? jobs[index].get(), job.export == nil, let output = records[index].outputs.first else {
+                continue
+            }
+            let folder = URL(fileURLWithPath: output).deletingLastPathComponent().path
+            if flushed[folder] == nil {
+                var info = stat()
+                let device = stat(folder, &info) == 0 ? UInt(info.st_dev) : nil
+                if let device, let outcome = devices[device] {
+                    flushed[folder] = outcome
+                } else {
+                    var outcome: String?
+                    do { try FileOutput.flushFileSystem(of: folder) } catch { outcome = "\(error)" }
+                    flushed[folder] = outcome
+                    if let device { devices[device] = outcome }
+                }
+            }
+            if let failure = flushed[folder] ?? nil {
+                let message = "\(context.manifest):\(job.line): \(failure)"
+                note("lamina: \(message)")
+                records[index].status = .failed
+                records[index].error = message
+            }
+        }
+    }
+
+    /// True when `path` holds a whole PNG: the signature first and the IEND chunk last (what the encoder writes),
+    /// so that a file cut short by a machine that died before the flush is drawn again by `--resume`.
+    static func isWholePNG(at path: String) -> Bool {
+        guard let file = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? file.close() }
+        let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        let end: [UInt8] = [0, 0, 0, 0, 0x49, 0x45, 0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82]
+        guard let head = try? file.read(upToCount: 8), [UInt8](head) == signature,
+              let size = try? file.seekToEnd(), size >= 20 else { return false }
+        guard (try? file.seek(toOffset: size - 12)) != nil, let tail = try? file.read(upToCount: 12) else {
+            return false
+        }
+        return [UInt8](tail) == end
     }
 
     private func work(device: String?) {
@@ -94,7 +146,7 @@ final class BatchRunner: @unchecked Sendable {
             return choice
         } ?? context.backend
         if let export = job.export { return try runExport(job, export, backend: backend, device: device) }
-        if context.resume, FileManager.default.fileExists(atPath: job.output) { return [] }
+        if context.resume, Self.isWholePNG(at: job.output) { return [] }
         let source = try context.source(for: job)
         let scene = try source.load()
         let time = job.time ?? 0
@@ -123,7 +175,7 @@ final class BatchRunner: @unchecked Sendable {
         do {
             let folder = URL(fileURLWithPath: job.output).deletingLastPathComponent().path
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            try FileOutput.write(try image.pngData(), to: job.output)
+            try FileOutput.write(try image.pngData(), to: job.output, flush: false)
         } catch {
             throw CLIFailure.failed("\(error)")
         }
