@@ -13,7 +13,7 @@ FROM ${SWIFT_IMAGE} AS build
 RUN apt-get update \
     && apt-get install -y --no-install-recommends \
         pkg-config libpng-dev libturbojpeg0-dev zlib1g-dev libpixman-1-dev libcairo2-dev libpango1.0-dev \
-        libegl-dev libgles-dev libgbm-dev libdrm-dev libx11-dev libxext-dev libwayland-dev duktape-dev \
+        libegl-dev libgles-dev libgbm-dev libdrm-dev libx11-dev libxext-dev libxpresent-dev libwayland-dev duktape-dev \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY . .
@@ -25,7 +25,7 @@ RUN apt-get update \
     && apt-get install -y --no-install-recommends \
         libpng16-16 libturbojpeg0 zlib1g libpixman-1-0 libcairo2 libpango-1.0-0 libpangocairo-1.0-0 \
         libpangoft2-1.0-0 libfontconfig1 libharfbuzz0b libglib2.0-0 libegl1 libgles2 libgbm1 libdrm2 \
-        libx11-6 libxext6 libwayland-client0 libwayland-egl1 libegl-mesa0 libgl1-mesa-dri libstdc++6 \
+        libx11-6 libxext6 libxpresent1 libwayland-client0 libwayland-egl1 libegl-mesa0 libgl1-mesa-dri libstdc++6 \
         fonts-dejavu-core \
     && rm -rf /var/lib/apt/lists/* \
     && useradd --create-home --uid 1000 lamina
