@@ -16,6 +16,10 @@ swift build --build-tests --sanitize=address --scratch-path .build-asan
 # loops' own random-rectangle tests (every path, tails, strides, edges) still run here.
 # lsan.supp: leaks outside Lamina's own code, each with its reason.
 export LSAN_OPTIONS="suppressions=$PWD/tools/lsan.supp:print_suppressions=0"
+# The random suites (trees, live and incremental frames, the compositing loops' rectangles) draw 150 cases each here
+# instead of 500: ASan is there to find memory errors, which the first hundred trees reach as well as the last; the
+# normal run (tools/test.sh) keeps all 500 for parity. CI time: docs/fuzzing.md, "What it costs in CI".
+export LAMINA_RANDOM_TREES="${LAMINA_RANDOM_TREES:-150}"
 swift test --skip-build --sanitize=address --scratch-path .build-asan \
     --filter 'LaminaCoreTests|LaminaImageIOTests|LaminaSceneTests|LaminaLayersTests|LaminaRenderTests|LaminaExpressionsTests|LaminaLottieTests' \
     --skip 'renderersCanBeMadeAndReleasedManyTimesWithoutGrowing|benchScenesMakePixmansFrames|fastPathScenesMakePixmansFrames|randomTreesMakePixmansFrames' "$@"
