@@ -125,3 +125,16 @@ enum DisplayTestRequirement {
         return false
     }
 }
+
+extension Process {
+    /// Waits up to `seconds` for a short helper (a screenshot tool, a compositor's control command) to exit; past
+    /// that, stops it and returns false, so that a stuck helper fails its test instead of hanging the run.
+    func finishes(within seconds: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while isRunning, Date() < deadline { usleep(10_000) }
+        guard isRunning else { return true }
+        terminate()
+        waitUntilExit()
+        return false
+    }
+}

@@ -116,11 +116,7 @@ final class SwayServer: @unchecked Sendable {
         process.standardOutput = pipe
         process.standardError = pipe
         try process.run()
-        let deadline = Date().addingTimeInterval(10)
-        while process.isRunning, Date() < deadline { usleep(10_000) }
-        if process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
+        guard process.finishes(within: 10) else {
             throw WestonServerError("\(executable) \(arguments) did not finish within 10 s")
         }
         let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
