@@ -156,7 +156,14 @@ public final class Display: @unchecked Sendable {
     /// (as with CADisplayLink). Throws `DisplayError` when the output fails; the output is given back either way.
     public func run(_ root: Layer, onFrame: ((Double) -> Void)? = nil) throws {
         var loop = FrameLoop(display: self, root: root, onFrame: onFrame)
-        defer { loop.finish() }
+        defer {
+            loop.finish()
+            // A GLES context stays current on the thread that made it current until that thread lets it go, and EGL
+            // destroys a context (and its window surface) current elsewhere only when it is let go there: had this
+            // thread kept it, a Display released on another thread would leave them for this thread's next
+            // eglMakeCurrent, after the output has disconnected from its server (docs/reliability.md, "Displays").
+            (renderer as? GLESRenderer)?.glContext.releaseCurrent()
+        }
         try loop.run()
     }
 }
