@@ -54,8 +54,7 @@ struct FrameLoop {
         nextTick = currentMediaTime()
         while !display.stopped.isSet {
             let now = currentMediaTime()
-            if let deadline = display.nextDeadline?(), let at = display.clock.mediaTime(reaching: deadline, from: now),
-               at <= now + interval { dirty = true }
+            if let at = deadlineMedia(now: now), at <= now + interval { dirty = true }
             // While the clock stands still (paused, rate 0, held at 0 running backwards) only a change (or tiles
             // arriving) needs a frame, once the frame of the time it stands at is drawn.
             let clockMoves = display.clock.time(atMedia: max(now, nextTick) + interval) != lastFrameTime
@@ -69,7 +68,7 @@ struct FrameLoop {
                 timeout = Int32(max(1, ((nextTick - now) * 1000).rounded(.up)))
             } else if display.output.isWaitingForFrame {
                 timeout = 1000  // A flip that never completes must not hang the loop.
-            } else if let deadline = display.nextDeadline?(), let at = display.clock.mediaTime(reaching: deadline, from: now) {
+            } else if let at = deadlineMedia(now: now) {
                 timeout = Int32(max(1, min(((at - now - interval) * 1000).rounded(.up), 60_000)))
             }
             if display.options.statistics != nil { timeout = timeout < 0 ? 1000 : min(timeout, 1000) }
@@ -77,6 +76,22 @@ struct FrameLoop {
             statistics.pacing = display.output.pacing
             statistics.tick(now: currentMediaTime())
         }
+    }
+
+    /// The media time at which the next deadline (`Display.nextDeadline`: a scene timeline's next entry) is due; nil
+    /// when there is none or the clock never reaches it. A deadline the clock has already passed without a frame
+    /// drawn at or past it (the first frame's flip took longer than the time to the entry, on a slow machine) is
+    /// due now: the clock will not reach it again, and waiting for it would leave the entry undrawn for good.
+    func deadlineMedia(now: Double) -> Double? {
+        guard let deadline = display.nextDeadline?() else { return nil }
+        let clock = display.clock
+        if let at = clock.mediaTime(reaching: deadline, from: now) { return at }
+        let backwards = clock.rate < 0
+        let time = clock.time(atMedia: now)
+        let passed = backwards ? deadline > time : deadline <= time
+        // A frame drawn at or past it already had its chance: no frame after frame for an entry that stays.
+        let covered = lastFrameTime.map { backwards ? $0 <= deadline : $0 >= deadline } ?? false
+        return passed && !covered ? now : nil
     }
 
     /// Polls the output, the wake pipe and the sources; handles what is readable.
