@@ -242,16 +242,7 @@ extension Layer {
     func presentationForFrame(at time: Double?, removingFinished: Bool? = nil, stages: FrameStageClock? = nil) throws
         -> LayerSnapshot
     {
-        let snapshot = try snapshotForFrame(presentingAt: time ?? currentMediaTime())
-        stages?.markSnapshot()
-        // Completion blocks that came due since the last frame, unless the main queue has run them.
-        MainRunLoopEvents.shared.runReadyBlocks()
-        guard snapshot.animatedSubtree else { return snapshot }
-        var events: [AnimationEvent] = []
-        let presented = snapshot.presented(at: time ?? currentMediaTime(), stamp: Layer.presentationStamp(),
-                                           events: &events)
-        AnimationEvents.deliver(events, removingFinished: removingFinished ?? (time == nil))
-        return presented
+        try FramePipeline.presentation(of: self, at: time, removingFinished: removingFinished, stages: stages).snapshot
     }
 
     /// Takes the finished animation `events` belongs to off the layer's model and committed state at once,
@@ -290,11 +281,18 @@ extension AnimationEvents {
     /// queue's), outside every lock; with `removingFinished`, finished animations removed on completion leave their
     /// layers. Starts first; then the completion blocks that the stops make due, then the stops' delegates (as Core
     /// Animation runs a transaction's completion block before its animations' `animationDidStop`).
-    static func deliver(_ events: [AnimationEvent], removingFinished: Bool) {
+    /// True when anything was told (a delegate, a completion block) or taken off a layer: the committed tree may
+    /// then differ from the frame's snapshot.
+    @discardableResult
+    static func deliver(_ events: [AnimationEvent], removingFinished: Bool) -> Bool {
         var stopped: [AnimationEvent] = []
+        var told = false
         for event in events {
             let animation = event.attached.animation
-            if event.attached.events.markStarted() { animation.delegate?.animationDidStart(animation) }
+            if event.attached.events.markStarted(), let delegate = animation.delegate {
+                delegate.animationDidStart(animation)
+                told = true
+            }
             if event.kind == .finished, event.attached.events.markStopped() { stopped.append(event) }
         }
         var blocks: [@Sendable () -> Void] = []
@@ -307,6 +305,7 @@ extension AnimationEvents {
                 layer.removeFinished(event.attached.events)
             }
         }
+        return told || !stopped.isEmpty
     }
 
     /// The animation stopped (finished, or removed before its end): its transaction's completion blocks run when it

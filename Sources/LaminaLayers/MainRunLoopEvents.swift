@@ -49,13 +49,16 @@ final class MainRunLoopEvents: @unchecked Sendable {
 
     /// Runs the completion blocks that are due, on the calling thread: a frame's (all of them), or the main queue's
     /// (`onlyMain`: those of commits on the main thread).
-    func runReadyBlocks(onlyMain: Bool = false) {
+    /// True when any block ran.
+    @discardableResult
+    func runReadyBlocks(onlyMain: Bool = false) -> Bool {
         let blocks: [@Sendable () -> Void] = lock.withLock {
             let taken = ready.filter { !onlyMain || $0.main }
             ready.removeAll { !onlyMain || $0.main }
             return taken.map(\.block)
         }
         for block in blocks { block() }
+        return !blocks.isEmpty
     }
 
     private func arm(after delay: Double) {

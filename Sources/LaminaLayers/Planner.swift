@@ -599,12 +599,7 @@ extension Renderer {
     public func plan(_ root: Layer, scale: CGFloat = 1, at time: Double? = nil, limits: PixelLimits = .default)
         throws -> RenderPlan
     {
-        let clock = FrameStageClock()
-        let snapshot = try root.presentationForFrame(at: time, stages: clock)
-        clock.markPresented()
-        let plan = try rasterizingPlanner(scale: scale, limits: limits).plan(snapshot, cache: planCache(for: root))
-        recordPlanTimings(clock.timings())
-        return plan
+        try FramePipeline(root: root, renderer: self, scale: scale, limits: limits).frame(at: time).plan
     }
 
     /// The plan of a live frame shown at `time` on a display's clock (which a player may seek back): as
@@ -615,20 +610,8 @@ extension Renderer {
     public func livePlan(_ root: Layer, scale: CGFloat, at time: Double, limits: PixelLimits = .default)
         throws -> (plan: RenderPlan, animated: Bool)
     {
-        let clock = FrameStageClock()
-        let snapshot = try root.presentationForFrame(at: time, removingFinished: true, stages: clock)
-        clock.markPresented()
-        var planner = rasterizingPlanner(scale: scale, limits: limits)
-        planner.liveTileTime = time
-        let cache = planCache(for: root)
-        let plan = try planner.plan(snapshot, cache: cache)
-        var timings = clock.timings()
-        let planned = DispatchTime.now().uptimeNanoseconds
-        // Tiles being drawn or fading in need frames too (TileCache.swift).
-        let animated = try root.snapshotForFrame().animatedSubtree || cache.tiles.needsFrames
-        timings.snapshotSeconds += Double(DispatchTime.now().uptimeNanoseconds - planned) / 1e9
-        recordPlanTimings(timings)
-        return (plan, animated)
+        let frame = try FramePipeline(root: root, renderer: self, scale: scale, limits: limits).frame(at: time, live: true)
+        return (frame.plan, frame.animated)
     }
 
     /// A planner whose rasterized layers (shouldRasterize) are drawn by this renderer.
