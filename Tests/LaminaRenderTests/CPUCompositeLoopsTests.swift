@@ -225,9 +225,10 @@ import Testing
         #expect(target == [UInt32](repeating: 0, count: 8 * 8))
     }
 
-    /// Images drawn scaled: stretched and shrunk along the axes at whole-pixel places (the scaled-copy fast path)
-    /// and at fractional ones (the general path's interior boxes), through opacities, contentsRects (clamp
-    /// rectangles, some reaching past the image) and nine-slices; and flipped or turned ones, which stay pixman's.
+    /// Images drawn scaled: stretched and shrunk along the axes at whole-pixel places (the scaled-copy fast path),
+    /// at fractional ones and with rounded corners (the general path's interior boxes), through opacities,
+    /// contentsRects (clamp rectangles, some reaching past the image) and nine-slices; and flipped or turned ones,
+    /// which stay pixman's.
     static func scaledScene(seed: UInt64) throws -> Layer {
         let sheet = try CPUFastPathTests.sheet()
         let root = Layer()
@@ -257,6 +258,11 @@ import Testing
                 layer.contentsRect = CGRect(x: 0.5, y: 0.5, width: 0.25, height: 0.3)
             }
             if random.below(3) == 0 { layer.opacity = [0.5, 0.25, 0.8][random.below(3)] }
+            if index % 4 == 1 {
+                // Rounded corners: the general path draws the interior box (no mask) with the loop, the rest pixman.
+                layer.cornerRadius = CGFloat([4, 9, 16][random.below(3)])
+                layer.masksToBounds = true
+            }
             root.addSublayer(layer)
         }
         return root
