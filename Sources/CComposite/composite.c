@@ -382,8 +382,10 @@ __attribute__((target("avx2"))) static void bilinear_inner_avx2(uint32_t *d, con
     const __m256i addc = _mm256_set1_epi32(1);
     const __m256i step = _mm256_set1_epi32((int)(((uint32_t)(uint16_t)(8 * unit_x) << 16) |
                                                  (uint16_t)(-(8 * unit_x))));
-    const __m256i pick01 = _mm256_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1), pick23 = _mm256_setr_epi32(2, 2, 2, 2, 3, 3, 3, 3);
-    const __m256i pick45 = _mm256_setr_epi32(4, 4, 4, 4, 5, 5, 5, 5), pick67 = _mm256_setr_epi32(6, 6, 6, 6, 7, 7, 7, 7);
+    const __m256i pick01 = _mm256_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1);
+    const __m256i pick23 = _mm256_setr_epi32(2, 2, 2, 2, 3, 3, 3, 3);
+    const __m256i pick45 = _mm256_setr_epi32(4, 4, 4, 4, 5, 5, 5, 5);
+    const __m256i pick67 = _mm256_setr_epi32(6, 6, 6, 6, 7, 7, 7, 7);
     __m256i xs = _mm256_inserti128_si256(_mm256_castsi128_si256(bilinear_xs_sse2(x, unit_x)),
                                          bilinear_xs_sse2(x + 4 * unit_x, unit_x), 1);
     int i = 0;
