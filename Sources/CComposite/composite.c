@@ -3,6 +3,8 @@
 // every 16-bit t), and source + destination x (255 - source alpha) / 255 added with saturation per channel.
 // A transparent source pixel leaves the destination as it was and an opaque one replaces it, which the formula
 // gives too, so the blocks of 4 or 8 pixels that are all clear are skipped and those that are all opaque copied.
+// The bilinear loop samples as pixman's bilinear fast paths do (pixman-inlines.h and pixman-sse2.c, 7-bit weights),
+// then composites the samples with the same OVER.
 #include "CComposite.h"
 
 #include <string.h>
@@ -216,6 +218,207 @@ __attribute__((target("avx2"))) static void fill_row_avx2(uint32_t *d, int n, ui
 
 #endif
 
+// MARK: Bilinear source-over (an axis-aligned scale)
+//
+// pixman's bilinear sampling (pixman-inlines.h, pixman-sse2.c with BILINEAR_INTERPOLATION_BITS 7): the sample
+// point of pixel i of a row is x = vx + i * unit_x in 16.16 (the pixel centre already mapped and half a texel taken
+// off), texel x >> 16 and the one right of it, weighted 128 - w and w with w = (x >> 9) & 127; rows the same with
+// y. Each channel is ((tl * wt + bl * wb) * wl + (tr * wt + br * wb) * wr) >> 14, truncated. Texels outside the
+// view are its edge texels (PAD): where both columns (or rows) fall on the same texel the weights do not matter.
+
+/// Where the columns of a row of `width` pixels fall: [0, left) on texel 0 only, [left, right) on two texels inside,
+/// [right, width) on the last texel only.
+static void bilinear_zones(int64_t vx, int64_t unit_x, int width, int src_width, int *left, int *right) {
+    // First i with vx + i * unit_x >= bound (unit_x > 0).
+    int64_t l = vx >= 0 ? 0 : (-vx + unit_x - 1) / unit_x;
+    int64_t bound = ((int64_t)src_width - 1) << 16;
+    int64_t r = vx >= bound ? 0 : (bound - vx + unit_x - 1) / unit_x;
+    if (l > width) l = width;
+    if (r > width) r = width;
+    if (r < l) r = l;
+    *left = (int)l;
+    *right = (int)r;
+}
+
+/// Texel `t` over `b` weighted wt, wb (wt + wb = 128), then >> 7: the sample where both columns are one texel.
+static inline uint32_t bilinear_vertical(uint32_t t, uint32_t b, int wt, int wb) {
+    uint32_t out = 0;
+    for (int shift = 0; shift < 32; shift += 8) {
+        uint32_t c = (((t >> shift) & 0xff) * wt + ((b >> shift) & 0xff) * wb) >> 7;
+        out |= c << shift;
+    }
+    return out;
+}
+
+static inline uint32_t bilinear_sample(uint32_t tl, uint32_t tr, uint32_t bl, uint32_t br, int wt, int wb, int wr) {
+    int wl = 128 - wr;
+    uint32_t out = 0;
+    for (int shift = 0; shift < 32; shift += 8) {
+        uint32_t l = ((tl >> shift) & 0xff) * wt + ((bl >> shift) & 0xff) * wb;
+        uint32_t r = ((tr >> shift) & 0xff) * wt + ((br >> shift) & 0xff) * wb;
+        out |= ((l * wl + r * wr) >> 14) << shift;
+    }
+    return out;
+}
+
+static inline uint32_t over_masked1(uint32_t p, uint32_t d, uint32_t m) {
+    if (m != 255) {
+        if (!p) return d;
+        p = mul_un8x4(p, m);
+    }
+    return over1(p, d);
+}
+
+static void bilinear_inner_scalar(uint32_t *d, const uint32_t *top, const uint32_t *bottom, int n, int64_t x,
+                                  int64_t unit_x, int wt, int wb, uint32_t m) {
+    for (int i = 0; i < n; i++, x += unit_x) {
+        int x1 = (int)(x >> 16), wr = (int)((x >> 9) & 127);
+        uint32_t p = bilinear_sample(top[x1], top[x1 + 1], bottom[x1], bottom[x1 + 1], wt, wb, wr);
+        d[i] = over_masked1(p, d[i], m);
+    }
+}
+
+#ifdef LAMINA_X86
+
+/// The horizontal weights of 4 pixels from x (pixman's way): 16-bit lane pairs (128 - w, w) with
+/// w = (x >> 9) & 127, kept as the low 16 bits of -(x + 1) and x, stepped 4 pixels at a time.
+__attribute__((target("sse2"))) static inline __m128i bilinear_xs_sse2(int64_t x, int64_t unit_x) {
+    short s[8];
+    for (int k = 0; k < 4; k++) {
+        int64_t p = x + k * unit_x;
+        s[2 * k] = (short)(uint16_t)(-(p + 1));
+        s[2 * k + 1] = (short)(uint16_t)p;
+    }
+    return _mm_setr_epi16(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7]);
+}
+
+/// One pixel's sample as four 32-bit channels, pixman's SSE2 arithmetic: `wh` holds its weights in each 32-bit lane.
+__attribute__((target("sse2"))) static inline __m128i bilinear_one_sse2(const uint32_t *top, const uint32_t *bottom,
+                                                                        int x1, __m128i wt, __m128i wb, __m128i wh) {
+    const __m128i zero = _mm_setzero_si128();
+    __m128i tltr = _mm_loadl_epi64((const __m128i *)(top + x1));
+    __m128i blbr = _mm_loadl_epi64((const __m128i *)(bottom + x1));
+    __m128i a = _mm_add_epi16(_mm_mullo_epi16(_mm_unpacklo_epi8(tltr, zero), wt),
+                              _mm_mullo_epi16(_mm_unpacklo_epi8(blbr, zero), wb));
+    // Left and right channels side by side (l0 r0 l1 r1 ...), times (wl, wr).
+    __m128i lr = _mm_unpackhi_epi16(_mm_shuffle_epi32(a, _MM_SHUFFLE(1, 0, 3, 2)), a);
+    return _mm_srli_epi32(_mm_madd_epi16(lr, wh), 14);
+}
+
+/// 4 pixels' samples from x (each pixel's texels inside the row), packed.
+__attribute__((target("sse2"))) static inline __m128i bilinear_four_sse2(const uint32_t *top, const uint32_t *bottom,
+                                                                         int64_t x, int64_t unit_x, __m128i wt,
+                                                                         __m128i wb, __m128i wh) {
+    __m128i p0 = bilinear_one_sse2(top, bottom, (int)(x >> 16), wt, wb, _mm_shuffle_epi32(wh, _MM_SHUFFLE(0, 0, 0, 0)));
+    __m128i p1 = bilinear_one_sse2(top, bottom, (int)((x + unit_x) >> 16), wt, wb,
+                                   _mm_shuffle_epi32(wh, _MM_SHUFFLE(1, 1, 1, 1)));
+    __m128i p2 = bilinear_one_sse2(top, bottom, (int)((x + 2 * unit_x) >> 16), wt, wb,
+                                   _mm_shuffle_epi32(wh, _MM_SHUFFLE(2, 2, 2, 2)));
+    __m128i p3 = bilinear_one_sse2(top, bottom, (int)((x + 3 * unit_x) >> 16), wt, wb,
+                                   _mm_shuffle_epi32(wh, _MM_SHUFFLE(3, 3, 3, 3)));
+    return _mm_packus_epi16(_mm_packs_epi32(p0, p1), _mm_packs_epi32(p2, p3));
+}
+
+__attribute__((target("sse2"))) static void bilinear_inner_sse2(uint32_t *d, const uint32_t *top,
+                                                                const uint32_t *bottom, int n, int64_t x,
+                                                                int64_t unit_x, int wt, int wb, uint32_t m) {
+    const __m128i zero = _mm_setzero_si128(), ones = _mm_set1_epi32(-1);
+    const __m128i vwt = _mm_set1_epi16((short)wt), vwb = _mm_set1_epi16((short)wb);
+    const __m128i mm = _mm_set1_epi16((short)m);
+    const __m128i addc = _mm_set1_epi32(1);
+    const __m128i step = _mm_set1_epi32((int)(((uint32_t)(uint16_t)(4 * unit_x) << 16) |
+                                              (uint16_t)(-(4 * unit_x))));
+    __m128i xs = bilinear_xs_sse2(x, unit_x);
+    int i = 0;
+    for (; i + 4 <= n; i += 4) {
+        __m128i wh = _mm_add_epi16(_mm_srli_epi16(xs, 16 - 7), addc);
+        xs = _mm_add_epi16(xs, step);
+        __m128i p = bilinear_four_sse2(top, bottom, x, unit_x, vwt, vwb, wh);
+        x += 4 * unit_x;
+        if (_mm_movemask_epi8(_mm_cmpeq_epi8(p, zero)) == 0xffff) continue;
+        if (m == 255) {
+            if ((_mm_movemask_epi8(_mm_cmpeq_epi8(p, ones)) & 0x8888) == 0x8888) {
+                _mm_storeu_si128((__m128i *)(d + i), p);
+                continue;
+            }
+        } else {
+            p = scale_sse2(p, mm);
+        }
+        __m128i q = _mm_loadu_si128((const __m128i *)(d + i));
+        _mm_storeu_si128((__m128i *)(d + i), over_sse2(p, q));
+    }
+    // The tail one pixel at a time (sampled with the same SSE2 arithmetic).
+    for (; i < n; i++, x += unit_x) {
+        int x1 = (int)(x >> 16), wr = (int)((x >> 9) & 127);
+        __m128i wh = _mm_set1_epi32((int)((uint32_t)(128 - wr) | (uint32_t)wr << 16));
+        __m128i v = bilinear_one_sse2(top, bottom, x1, vwt, vwb, wh);
+        v = _mm_packs_epi32(v, v);
+        d[i] = over_masked1((uint32_t)_mm_cvtsi128_si32(_mm_packus_epi16(v, v)), d[i], m);
+    }
+}
+
+/// Pixels x1 and x2 (texel columns), one to each 128-bit half, `wh` their weights (each half's in all its lanes).
+__attribute__((target("avx2"))) static inline __m256i bilinear_two_avx2(const uint32_t *top, const uint32_t *bottom,
+                                                                        int x1, int x2, __m256i wt, __m256i wb,
+                                                                        __m256i wh) {
+    const __m256i zero = _mm256_setzero_si256();
+    __m256i t = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadl_epi64((const __m128i *)(top + x1))),
+                                        _mm_loadl_epi64((const __m128i *)(top + x2)), 1);
+    __m256i b = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadl_epi64((const __m128i *)(bottom + x1))),
+                                        _mm_loadl_epi64((const __m128i *)(bottom + x2)), 1);
+    __m256i v = _mm256_add_epi16(_mm256_mullo_epi16(_mm256_unpacklo_epi8(t, zero), wt),
+                                 _mm256_mullo_epi16(_mm256_unpacklo_epi8(b, zero), wb));
+    __m256i lr = _mm256_unpackhi_epi16(_mm256_shuffle_epi32(v, _MM_SHUFFLE(1, 0, 3, 2)), v);
+    return _mm256_srli_epi32(_mm256_madd_epi16(lr, wh), 14);
+}
+
+__attribute__((target("avx2"))) static void bilinear_inner_avx2(uint32_t *d, const uint32_t *top,
+                                                                const uint32_t *bottom, int n, int64_t x,
+                                                                int64_t unit_x, int wt, int wb, uint32_t m) {
+    const __m256i vwt = _mm256_set1_epi16((short)wt), vwb = _mm256_set1_epi16((short)wb);
+    const __m256i mm = _mm256_set1_epi16((short)m);
+    const __m256i alpha = _mm256_set1_epi32((int)0xff000000u);
+    const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+    const __m256i addc = _mm256_set1_epi32(1);
+    const __m256i step = _mm256_set1_epi32((int)(((uint32_t)(uint16_t)(8 * unit_x) << 16) |
+                                                 (uint16_t)(-(8 * unit_x))));
+    const __m256i pick01 = _mm256_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1);
+    const __m256i pick23 = _mm256_setr_epi32(2, 2, 2, 2, 3, 3, 3, 3);
+    const __m256i pick45 = _mm256_setr_epi32(4, 4, 4, 4, 5, 5, 5, 5);
+    const __m256i pick67 = _mm256_setr_epi32(6, 6, 6, 6, 7, 7, 7, 7);
+    __m256i xs = _mm256_inserti128_si256(_mm256_castsi128_si256(bilinear_xs_sse2(x, unit_x)),
+                                         bilinear_xs_sse2(x + 4 * unit_x, unit_x), 1);
+    int i = 0;
+    for (; i + 8 <= n; i += 8) {
+        __m256i wh = _mm256_add_epi16(_mm256_srli_epi16(xs, 16 - 7), addc);
+        xs = _mm256_add_epi16(xs, step);
+        int c[8];
+        for (int k = 0; k < 8; k++) c[k] = (int)((x + k * unit_x) >> 16);
+        x += 8 * unit_x;
+        __m256i p01 = bilinear_two_avx2(top, bottom, c[0], c[1], vwt, vwb, _mm256_permutevar8x32_epi32(wh, pick01));
+        __m256i p23 = bilinear_two_avx2(top, bottom, c[2], c[3], vwt, vwb, _mm256_permutevar8x32_epi32(wh, pick23));
+        __m256i p45 = bilinear_two_avx2(top, bottom, c[4], c[5], vwt, vwb, _mm256_permutevar8x32_epi32(wh, pick45));
+        __m256i p67 = bilinear_two_avx2(top, bottom, c[6], c[7], vwt, vwb, _mm256_permutevar8x32_epi32(wh, pick67));
+        // Halves: (p0 p2 p4 p6 | p1 p3 p5 p7), put back in order.
+        __m256i p = _mm256_packus_epi16(_mm256_packs_epi32(p01, p23), _mm256_packs_epi32(p45, p67));
+        p = _mm256_permutevar8x32_epi32(p, order);
+        if (_mm256_testz_si256(p, p)) continue;
+        if (m == 255) {
+            if (_mm256_testc_si256(p, alpha)) {
+                _mm256_storeu_si256((__m256i *)(d + i), p);
+                continue;
+            }
+        } else {
+            p = scale_avx2(p, mm);
+        }
+        __m256i q = _mm256_loadu_si256((const __m256i *)(d + i));
+        _mm256_storeu_si256((__m256i *)(d + i), over_avx2(p, q));
+    }
+    bilinear_inner_sse2(d + i, top, bottom, n - i, x, unit_x, wt, wb, m);
+}
+
+#endif
+
 // MARK: Choosing a form
 
 int lamina_composite_supports(int path) {
@@ -300,4 +503,74 @@ void lamina_composite_fill(int path, uint32_t *dst, ptrdiff_t dst_stride, int wi
         default: fill_row_scalar(dst, width, color); break;
         }
     }
+}
+
+/// pixman_transform_point_3d's coordinate for a pixel centre on one axis of a scale (16.16 term `a`, translation
+/// `c`), less half a texel: the sample point of pixel `x`.
+static int64_t bilinear_start(int32_t a, int32_t c, int x) {
+    int64_t v = (int64_t)x * 65536 + 32768;
+    int64_t whole = (int64_t)a * (v >> 16) + c, part = (int64_t)a * (v & 0xffff);
+    return whole + ((part + 0x8000) >> 16) - 32768;
+}
+
+int lamina_composite_bilinear_over(int path, uint32_t *dst, ptrdiff_t dst_stride, int width, int height,
+                                   const uint32_t *src, ptrdiff_t src_stride, int src_width, int src_height,
+                                   int32_t a, int32_t c, int32_t d, int32_t f, int x, int y, uint8_t opacity) {
+    if (a <= 0 || d <= 0 || src_width <= 0 || src_height <= 0) return 0;
+    if (width <= 0 || height <= 0 || opacity == 0) return 1;
+    path = usable(path);
+    const int64_t vx = bilinear_start(a, c, x), unit_x = a, unit_y = d;
+    int64_t vy = bilinear_start(d, f, y);
+    int left, right;
+    bilinear_zones(vx, unit_x, width, src_width, &left, &right);
+    const int64_t inner_x = vx + left * unit_x;
+    const uint32_t m = opacity;
+    for (int row = 0; row < height; row++, dst += dst_stride, vy += unit_y) {
+        int y1 = (int)(vy >> 16), wb = (int)((vy >> 9) & 127), wt = 128 - wb;
+        int y2 = y1 + 1;
+        y1 = y1 < 0 ? 0 : y1 >= src_height ? src_height - 1 : y1;
+        y2 = y2 < 0 ? 0 : y2 >= src_height ? src_height - 1 : y2;
+        const uint32_t *top = src + y1 * src_stride, *bottom = src + y2 * src_stride;
+        // The edge columns: one colour each, composited as a solid colour (OVER of it is the same formula).
+        if (left > 0) {
+            uint32_t c = bilinear_vertical(top[0], bottom[0], wt, wb);
+            if (m != 255) c = mul_un8x4(c, m);
+            if (c) {
+                switch (path) {
+#ifdef LAMINA_X86
+                case LAMINA_COMPOSITE_AVX2: over_solid_row_avx2(dst, left, c); break;
+                case LAMINA_COMPOSITE_SSE2: over_solid_row_sse2(dst, left, c); break;
+#endif
+                default: over_solid_row_scalar(dst, left, c); break;
+                }
+            }
+        }
+        if (right > left) {
+            switch (path) {
+#ifdef LAMINA_X86
+            case LAMINA_COMPOSITE_AVX2:
+                bilinear_inner_avx2(dst + left, top, bottom, right - left, inner_x, unit_x, wt, wb, m);
+                break;
+            case LAMINA_COMPOSITE_SSE2:
+                bilinear_inner_sse2(dst + left, top, bottom, right - left, inner_x, unit_x, wt, wb, m);
+                break;
+#endif
+            default: bilinear_inner_scalar(dst + left, top, bottom, right - left, inner_x, unit_x, wt, wb, m); break;
+            }
+        }
+        if (width > right) {
+            uint32_t c = bilinear_vertical(top[src_width - 1], bottom[src_width - 1], wt, wb);
+            if (m != 255) c = mul_un8x4(c, m);
+            if (c) {
+                switch (path) {
+#ifdef LAMINA_X86
+                case LAMINA_COMPOSITE_AVX2: over_solid_row_avx2(dst + right, width - right, c); break;
+                case LAMINA_COMPOSITE_SSE2: over_solid_row_sse2(dst + right, width - right, c); break;
+#endif
+                default: over_solid_row_scalar(dst + right, width - right, c); break;
+                }
+            }
+        }
+    }
+    return 1;
 }

@@ -2,7 +2,8 @@ import CPixman
 import LaminaCore
 
 // Whole-pixel texture copies (sprites, nine-slice corners, rounded sprites), drawn from their fast forms
-// (`CPUFastQuad`) with the very pixman calls the general path makes for them, so the pixels are the same.
+// (`CPUFastQuad`) with the very pixman calls the general path makes for them (or Lamina's loops, which make
+// pixman's bytes), so the pixels are the same.
 
 extension CPUBandJob {
     /// Draws quad `index`'s part in `rows` into `destination`, whose pixel (0, 0) is target pixel `origin`: a copy
@@ -53,6 +54,12 @@ extension CPUBandJob {
         guard y1 > y0 else { return }
         guard let source = views.scaledView(slot: Int(fast.slot), of: prepared) else {
             throw RenderError.failed("pixman could not wrap scaled slot \(fast.slot)")
+        }
+        // A scale along the axes (every nine-slice cell, a stretched image): the bilinear loop, pixman's bytes.
+        if loops.bilinearOver(source, transform: fast.transform, x: box.x0, y: y0, opacity: fast.opacity,
+                              onto: destination, dx: box.x0 - origin.x, dy: y0 - origin.y, width: box.x1 - box.x0,
+                              height: y1 - y0) {
+            return
         }
         var transform = fast.transform
         pixman_image_set_transform(source, &transform)

@@ -333,6 +333,13 @@ final class CPUBandJob: @unchecked Sendable {
             onto: destination, dx: x0 - Int(origin.x), dy: y0 - Int(origin.y), width: x1 - x0, height: y1 - y0) {
             return
         }
+        if mask == nil, !clipped, let transform = source.bilinear, operation == PIXMAN_OP_OVER, tinted == nil,
+           loops.bilinearOver(
+            image, transform: transform, x: x0 + Int(offset.x), y: y0 + Int(offset.y),
+            opacity: opacity == nil ? 255 : item.opacityMask, onto: destination, dx: x0 - Int(origin.x),
+            dy: y0 - Int(origin.y), width: x1 - x0, height: y1 - y0) {
+            return
+        }
         pixman_image_composite32(
             operation, image, mask ?? opacity, destination,
             Int32(x0) + offset.x, Int32(y0) + offset.y, maskOffset.x, maskOffset.y, Int32(x0) - origin.x,
@@ -371,6 +378,9 @@ final class CPUBandJob: @unchecked Sendable {
         var owned: Bool
         /// An image view without transform or filter (sampled 1:1: `CPUCompositeLoops.over` may draw it).
         var plain = false
+        /// The transform of a view sampled bilinear through an affine map (`CPUCompositeLoops.bilinearOver` may
+        /// draw it when the map is a scale along the axes).
+        var bilinear: pixman_transform?
     }
 
     /// A solid fill, or the texture view with the quad's transform and filter (nil for a degenerate mapping).
@@ -443,7 +453,8 @@ final class CPUBandJob: @unchecked Sendable {
         pixman_image_set_transform(view, &transform)
         let filter = texture.filter == .nearest ? PIXMAN_FILTER_NEAREST : PIXMAN_FILTER_BILINEAR
         pixman_image_set_filter(view, filter, nil, 0)
-        return Source(image: view, offset: (0, 0), owned: false)
+        return Source(image: view, offset: (0, 0), owned: false,
+                      bilinear: texture.filter == .nearest ? nil : transform)
     }
 
     /// True when `m`'s terms and the texel coordinates it maps the corners of `region` to (and so, being affine, all

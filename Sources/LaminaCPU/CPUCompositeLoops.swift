@@ -3,12 +3,14 @@ import CPixman
 import Foundation
 
 /// Which loops composite the CPU renderer's common cases: source-over of a texture copied 1:1 (with or without a
-/// constant opacity), source-over of a group's buffer through its opacity, solid fills and translucent solid
+/// constant opacity), source-over of a texture scaled along the axes and sampled bilinear (nine-slice cells, a
+/// stretched image), source-over of a group's buffer through its opacity, solid fills and translucent solid
 /// colours. Lamina's own loops (CComposite: AVX2, SSE2 or scalar, chosen once at run time) or pixman's.
 ///
-/// Every form makes the bytes pixman makes (its 8-bit arithmetic and rounding,
-/// docs/benchmarks.md, "CPU compositing loops (2026-11-27)"); everything else (bilinear and transformed sampling,
-/// coverage masks, clip regions, blend modes) is pixman's in every form. `LAMINA_CPU_SIMD` (`pixman`, `scalar`,
+/// Every form makes the bytes pixman makes (its 8-bit arithmetic and rounding, its 16.16 sample points and 7-bit
+/// bilinear weights, docs/benchmarks.md, "CPU compositing loops (2026-11-27)"); everything else (rotated, flipped
+/// and projective sampling, nearest filtering, coverage masks, clip regions, blend modes) is pixman's in every
+/// form. `LAMINA_CPU_SIMD` (`pixman`, `scalar`,
 /// `sse2`, `avx2`) picks the default form; a form the CPU lacks runs the best one below it, and anything else set
 /// there is ignored (the best form runs).
 public enum CPUCompositeLoops: String, Sendable, CaseIterable {
@@ -97,6 +99,32 @@ extension CPUCompositeLoops {
             path, to.base + (dy + top) * to.stride + dx + left, to.stride, from.base + y * from.stride + x,
             from.stride, Int32(w), Int32(h), opacity)
         return true
+    }
+
+    /// Source-over of `source` sampled bilinear through `transform` (target pixels to source texels, as pixman's
+    /// 16.16 matrix) and a constant `opacity` (255: none) onto `destination`'s pixels from (dx, dy), `width` x
+    /// `height` of them, whose first is target pixel (x, y), clipped to the destination as pixman clips it: what
+    /// `pixman_image_composite32(PIXMAN_OP_OVER, source, opacity mask, destination, x, y, 0, 0, dx, dy, ...)` does
+    /// for a source with PIXMAN_REPEAT_PAD and PIXMAN_FILTER_BILINEAR (a `CPUTextureViews` view: its edge texels
+    /// repeated outward) and no clip region. Only scales along the axes that keep the image's direction
+    /// (x' = a x + c, y' = d y + f with a, d > 0) are drawn; false (nothing drawn) for any other transform
+    /// (rotations, flips, perspective) and for pixman's form: the caller asks pixman. The caller makes sure the map
+    /// fits pixman's fixed point (`CPUBandJob.fitsFixedPoint`), as it does before giving pixman the transform.
+    func bilinearOver(
+        _ source: OpaquePointer, transform: pixman_transform, x: Int, y: Int, opacity: UInt8,
+        onto destination: OpaquePointer, dx: Int, dy: Int, width: Int, height: Int
+    ) -> Bool {
+        let m = transform.matrix
+        guard let path, m.0.1 == 0, m.1.0 == 0, m.2.0 == 0, m.2.1 == 0, m.2.2 == 65_536, m.0.0 > 0, m.1.1 > 0,
+              let from = CPUPixels(source), let to = CPUPixels(destination), from.width > 0, from.height > 0
+        else { return false }
+        let left = max(0, -dx), top = max(0, -dy)
+        let w = min(width, to.width - dx) - left, h = min(height, to.height - dy) - top
+        guard w > 0, h > 0 else { return true }
+        return lamina_composite_bilinear_over(
+            path, to.base + (dy + top) * to.stride + dx + left, to.stride, Int32(w), Int32(h), from.base, from.stride,
+            Int32(from.width), Int32(from.height), m.0.0, m.0.2, m.1.1, m.1.2, Int32(x + left), Int32(y + top),
+            opacity) != 0
     }
 
     /// A solid premultiplied `color` (0xAARRGGBB) over (`opaque` or alpha 255: copied onto) `destination`'s pixels

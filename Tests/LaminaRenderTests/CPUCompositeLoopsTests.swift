@@ -8,8 +8,9 @@ import Testing
 
 /// Lamina's own compositing loops (`CPUCompositeLoops`: scalar, SSE2, AVX2) against pixman, byte for byte: the
 /// loops alone on random rectangles (sizes, strides, alignments, tails shorter than a vector, opacities, clear,
-/// opaque, translucent and even invalid texels, rectangles reaching past the destination), then whole frames of
-/// the renderer drawn with each form against the frames of pixman's form.
+/// opaque, translucent and even invalid texels, rectangles reaching past the destination; for the bilinear loop,
+/// scales up and down, fractional offsets and samples past the clamp rectangle's edges), then whole frames of the
+/// renderer drawn with each form against the frames of pixman's form.
 @Suite struct CPUCompositeLoopsTests {
     static let forms: [CPUCompositeLoops] = [.scalar, .sse2, .avx2]
 
@@ -124,6 +125,160 @@ import Testing
             #expect(drawn)
             #expect(expected == actual, "case \(case_): \(width)x\(height) at \(dx), colour \(String(color, radix: 16))")
             if expected != actual { return }
+        }
+    }
+
+    /// A 16.16 scale term: 1 (a fractional offset only), magnifying (down to 1/8 texel a pixel) or minifying (up to
+    /// 8 texels a pixel).
+    static func scaleTerm(_ random: inout SplitMix64) -> Int32 {
+        switch random.below(5) {
+        case 0: 65_536
+        case 1, 2: Int32(8_192 + random.below(65_536 - 8_192))
+        default: Int32(65_537 + random.below(7 * 65_536))
+        }
+    }
+
+    @Test(arguments: forms)
+    func bilinearOverMakesPixmansBytes(loops: CPUCompositeLoops) throws {
+        var random = SplitMix64(seed: 7_027)
+        for case_ in 0..<1_500 {
+            // A clamp rectangle (the view) somewhere inside a larger image.
+            let imageWidth = 1 + random.below(40), imageHeight = 1 + random.below(30)
+            var texels = Self.pixels(imageWidth * imageHeight, &random)
+            let cx = random.below(imageWidth), cy = random.below(imageHeight)
+            let cw = 1 + random.below(imageWidth - cx), ch = 1 + random.below(imageHeight - cy)
+            // The destination rectangle, sometimes partly outside the destination, and the target pixel it starts at.
+            let width = 1 + random.below(case_ % 3 == 0 ? 9 : 70), height = 1 + random.below(6)
+            let stride = width + random.below(9), rows = height + random.below(3)
+            let before = Self.pixels(stride * rows, &random)
+            var expected = before, actual = before
+            let dx = random.below(stride - width + 1) - (random.below(5) == 0 ? random.below(width) : 0)
+            let dy = random.below(rows - height + 1) + (random.below(5) == 0 ? random.below(height) : 0)
+            let x = random.below(300) - 100, y = random.below(300) - 100
+            // x' = a x + c: the first pixel lands from 3 texels before the clamp to 3 after it (the edge texels
+            // repeat there), at any fraction of a texel.
+            let a = Self.scaleTerm(&random), d = Self.scaleTerm(&random)
+            let c = Int32(random.below((cw + 6) * 65_536)) - 3 * 65_536 - a * Int32(x)
+            let f = Int32(random.below((ch + 6) * 65_536)) - 3 * 65_536 - d * Int32(y)
+            var transform = pixman_transform()
+            transform.matrix = ((a, 0, c), (0, d, f), (0, 0, 65_536))
+            let opacity: UInt8 = random.below(3) == 0 ? UInt8(random.below(256)) : random.below(8) == 0 ? 0 : 255
+            let drawn = texels.withUnsafeMutableBufferPointer { s in
+                expected.withUnsafeMutableBufferPointer { e in
+                    actual.withUnsafeMutableBufferPointer { t in
+                        let view = Self.image(s.baseAddress! + cy * imageWidth + cx, width: cw, height: ch,
+                                              stride: imageWidth)
+                        pixman_image_set_repeat(view, PIXMAN_REPEAT_PAD)
+                        pixman_image_set_filter(view, PIXMAN_FILTER_BILINEAR, nil, 0)
+                        pixman_image_set_transform(view, &transform)
+                        let reference = Self.image(e.baseAddress!, width: stride, height: rows, stride: stride)
+                        let target = Self.image(t.baseAddress!, width: stride, height: rows, stride: stride)
+                        defer { [view, reference, target].forEach { pixman_image_unref($0) } }
+                        var color = pixman_color_t(red: 0, green: 0, blue: 0, alpha: UInt16(opacity) * 257)
+                        let mask = opacity < 255 ? pixman_image_create_solid_fill(&color) : nil
+                        defer { if let mask { pixman_image_unref(mask) } }
+                        pixman_image_composite32(PIXMAN_OP_OVER, view, mask, reference, Int32(x), Int32(y), 0, 0,
+                                                 Int32(dx), Int32(dy), Int32(width), Int32(height))
+                        return loops.bilinearOver(view, transform: transform, x: x, y: y, opacity: opacity,
+                                                  onto: target, dx: dx, dy: dy, width: width, height: height)
+                    }
+                }
+            }
+            #expect(drawn)
+            guard expected == actual else {
+                let index = expected.indices.first { expected[$0] != actual[$0] }!
+                Issue.record("""
+                    case \(case_): \(width)x\(height) at (\(dx), \(dy)) from target (\(x), \(y)), clamp \(cw)x\(ch), \
+                    map (\(a), \(c), \(d), \(f)), opacity \(opacity): pixel \(index) is \
+                    \(String(actual[index], radix: 16)), pixman made \(String(expected[index], radix: 16)) over \
+                    \(String(before[index], radix: 16))
+                    """)
+                return
+            }
+        }
+    }
+
+    @Test func bilinearOverLeavesOtherMapsToPixman() throws {
+        // Turned, flipped or projective maps, and pixman's form: nothing drawn, false (pixman draws them).
+        var texels = [UInt32](repeating: 0xff00_ff00, count: 8 * 8), target = [UInt32](repeating: 0, count: 8 * 8)
+        let maps: [pixman_transform] = [
+            pixman_transform(matrix: ((60_000, 3_000, 0), (0, 60_000, 0), (0, 0, 65_536))),
+            pixman_transform(matrix: ((60_000, 0, 0), (-3_000, 60_000, 0), (0, 0, 65_536))),
+            pixman_transform(matrix: ((-60_000, 0, 8 << 16), (0, 60_000, 0), (0, 0, 65_536))),
+            pixman_transform(matrix: ((60_000, 0, 0), (0, -60_000, 8 << 16), (0, 0, 65_536))),
+            pixman_transform(matrix: ((60_000, 0, 0), (0, 60_000, 0), (100, 0, 65_536))),
+        ]
+        let scale = pixman_transform(matrix: ((60_000, 0, 0), (0, 60_000, 0), (0, 0, 65_536)))
+        let results = texels.withUnsafeMutableBufferPointer { s in
+            target.withUnsafeMutableBufferPointer { t in
+                let view = Self.image(s.baseAddress!, width: 8, height: 8, stride: 8)
+                let to = Self.image(t.baseAddress!, width: 8, height: 8, stride: 8)
+                defer { [view, to].forEach { pixman_image_unref($0) } }
+                return maps.map {
+                    CPUCompositeLoops.best.bilinearOver(view, transform: $0, x: 0, y: 0, opacity: 255, onto: to, dx: 0,
+                                                        dy: 0, width: 8, height: 8)
+                } + [CPUCompositeLoops.pixman.bilinearOver(view, transform: scale, x: 0, y: 0, opacity: 255, onto: to,
+                                                           dx: 0, dy: 0, width: 8, height: 8)]
+            }
+        }
+        #expect(results == [false, false, false, false, false, false])
+        #expect(target == [UInt32](repeating: 0, count: 8 * 8))
+    }
+
+    /// Images drawn scaled: stretched and shrunk along the axes at whole-pixel places (the scaled-copy fast path),
+    /// at fractional ones and with rounded corners (the general path's interior boxes), through opacities,
+    /// contentsRects (clamp rectangles, some reaching past the image) and nine-slices; and flipped or turned ones,
+    /// which stay pixman's.
+    static func scaledScene(seed: UInt64) throws -> Layer {
+        let sheet = try CPUFastPathTests.sheet()
+        let root = Layer()
+        root.bounds = CGRect(x: 0, y: 0, width: 200, height: 150)
+        root.backgroundColor = Color(hex: "#203040")
+        var random = SplitMix64(seed: seed)
+        for index in 0..<40 {
+            let layer = Layer()
+            layer.anchorPoint = .zero
+            let w = CGFloat(6 + random.below(120)), h = CGFloat(6 + random.below(90))
+            layer.bounds = CGRect(x: 0, y: 0, width: w, height: h)
+            let fraction = index % 3 == 2 ? CGFloat(random.below(8)) / 8 : 0
+            layer.position = CGPoint(x: CGFloat(random.below(220) - 20) + fraction,
+                                     y: CGFloat(random.below(170) - 20) + fraction)
+            layer.contents = sheet
+            switch index % 5 {
+            case 0: break
+            case 1:
+                layer.contentsRect = CGRect(x: CGFloat(random.below(60)) / 96, y: CGFloat(random.below(50)) / 80,
+                                            width: 0.1 + CGFloat(random.below(8)) / 10,
+                                            height: 0.1 + CGFloat(random.below(8)) / 10)
+            case 2:
+                layer.contentsCenter = CGRect(x: 0.3, y: 0.35, width: 0.4, height: 0.3)
+            case 3:
+                layer.transform = index % 2 == 0 ? Transform3D(scaleX: -1, y: 1) : Transform3D(rotationAngle: 0.3)
+            default:
+                layer.contentsRect = CGRect(x: 0.5, y: 0.5, width: 0.25, height: 0.3)
+            }
+            if random.below(3) == 0 { layer.opacity = [0.5, 0.25, 0.8][random.below(3)] }
+            if index % 4 == 1 {
+                // Rounded corners: the general path draws the interior box (no mask) with the loop, the rest pixman.
+                layer.cornerRadius = CGFloat([4, 9, 16][random.below(3)])
+                layer.masksToBounds = true
+            }
+            root.addSublayer(layer)
+        }
+        return root
+    }
+
+    @Test func scaledImagesMakePixmansFrames() throws {
+        for seed in 1...3 {
+            let plan = try Planner().plan(Self.scaledScene(seed: UInt64(seed)))
+            try Self.expectSameFrames(plan, "scaled-image scene \(seed)")
+            // The comparison means something only if scaled copies are drawn: count them in the frame's quads.
+            let slots = CPUTextureSlots()
+            let quads = CPUPreparedQuads(plan.quads, slots: slots) {
+                CPUPreparedQuad($0, width: plan.width, height: plan.height, slots: slots)
+            }
+            let scaled = quads.indices.filter { quads.fast($0).kind == .scaledBox }.count
+            #expect(scaled > 10, "seed \(seed): \(scaled) scaled copies")
         }
     }
 
