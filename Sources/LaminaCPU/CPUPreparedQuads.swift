@@ -15,6 +15,9 @@ final class CPUPreparedQuads: RandomAccessCollection, @unchecked Sendable {
     private var initialized = 0
     /// The threads that prepared the quads (1: this one alone).
     private(set) var workers = 1
+    /// In parallel, the seconds of the workers' pass and of finishing the quads on this thread (figures for
+    /// docs/benchmarks.md; 0 when prepared serially).
+    private(set) var passSeconds: (workers: Double, finishing: Double) = (0, 0)
     private let slots: CPUTextureSlots?
     var startIndex: Int { 0 }
     /// The image and clamp rectangle of each blit slot (`CPUTextureSlots`), for the bands' views, and where its
@@ -41,7 +44,8 @@ final class CPUPreparedQuads: RandomAccessCollection, @unchecked Sendable {
 
     /// Each of `quads` prepared for a `width` x `height` target (`CPUPreparedQuad`, with `coverages` and `slots`)
     /// with its mip levels (`withMipLevels(budget:)`): on `threads` threads when there are enough quads for more
-    /// than one chunk, else on this one.
+    /// than one chunk, else on this one. `twoPasses`: the parallel way even on one thread (figures: the work the
+    /// workers take off this thread).
     ///
     /// In parallel, workers prepare the quads chunk by chunk (their geometry, pixel coverage, texture copies and
     /// new analytic coverage: `CPUPreparedQuad.init(... deferred: true ...)`), reading but never changing the
@@ -51,7 +55,7 @@ final class CPUPreparedQuads: RandomAccessCollection, @unchecked Sendable {
     /// errors included: the first quad in plan order whose mip chain fails throws, and no later quad touches a
     /// cache or the budget.
     init(_ quads: [Quad], width: Int, height: Int, coverages: FrameCache<CoverageKey, CPUPreparedQuad.Coverage>?,
-         slots: CPUTextureSlots?, budget: MemoryBudget, threads: Int) throws {
+         slots: CPUTextureSlots?, budget: MemoryBudget, threads: Int, twoPasses: Bool = false) throws {
         self.quads = quads
         self.slots = slots
         base = .allocate(capacity: Swift.max(1, quads.count))
@@ -59,7 +63,7 @@ final class CPUPreparedQuads: RandomAccessCollection, @unchecked Sendable {
         guard let first = quads.withUnsafeBufferPointer({ $0.baseAddress }) else { return }
         let chunk = Swift.max(Self.chunkMinimum, quads.count / (Swift.max(1, threads) * 8))
         let chunks = (quads.count + chunk - 1) / chunk
-        guard threads > 1, chunks > 1 else {
+        guard twoPasses || threads > 1 && chunks > 1 else {
             for index in quads.indices {
                 (base + index).initialize(to: try CPUPreparedQuad(
                     first + index, width: width, height: height, coverages: coverages, slots: slots)
@@ -69,7 +73,7 @@ final class CPUPreparedQuads: RandomAccessCollection, @unchecked Sendable {
             }
             return
         }
-        workers = Swift.min(threads, chunks)
+        workers = Swift.max(1, Swift.min(threads, chunks))
         // Each chunk's pending coverages, in plan order (written by the one worker that takes the chunk).
         let pending = UnsafeMutablePointer<[(index: Int, coverage: CPUPreparedQuad.PendingCoverage)]>
             .allocate(capacity: chunks)
@@ -81,10 +85,16 @@ final class CPUPreparedQuads: RandomAccessCollection, @unchecked Sendable {
         let pass = ParallelPass(first: first, base: base, count: quads.count, chunk: chunk, pending: pending,
                                 width: width, height: height, coverages: coverages, slots: slots)
         let next = AreaCounter()
+        let start = DispatchTime.now().uptimeNanoseconds
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             while let index = next.take(below: chunks) { pass.prepare(chunk: index) }
         }
         initialized = quads.count
+        let finishing = DispatchTime.now().uptimeNanoseconds
+        defer {
+            passSeconds = (Double(finishing - start) / 1e9,
+                           Double(DispatchTime.now().uptimeNanoseconds - finishing) / 1e9)
+        }
         for index in 0..<chunks {
             var waiting = pending[index][...]
             for quad in index * chunk..<Swift.min(quads.count, (index + 1) * chunk) {

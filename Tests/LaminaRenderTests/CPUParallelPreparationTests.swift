@@ -143,6 +143,10 @@ import Testing
         let parallel = try prepare(threads: 4, coverages: parallelCache)
         #expect(serial.workers == 1 && parallel.workers == 4)
         Self.expectSame(serial, parallel)
+        // The two passes on one thread (the figures' split) make them too.
+        Self.expectSame(serial, try CPUPreparedQuads(
+            plan.quads, width: plan.width, height: plan.height, coverages: FrameCache(), slots: CPUTextureSlots(),
+            budget: MemoryBudget(), threads: 1, twoPasses: true))
         // The scene takes the paths compared: copies with slots, scaled copies, analytic coverage, mip levels.
         #expect(parallel.slotSources.count >= 3)
         #expect(parallel.contains { $0.scaled != nil })
@@ -236,27 +240,41 @@ import Testing
     func preparationFigures() throws {
         let threads = ProcessInfo.processInfo.activeProcessorCount
         for scene in [BenchScene.sprites10k, .roundedSprites10k, .nineslice2k, .sprites100k] {
-            for size in [CGSize(width: 1920, height: 1080), CGSize(width: 32, height: 18)] {
+            for size in [CGSize(width: 1920, height: 1080), CGSize(width: 32, height: 18)]
+            where scene != .roundedSprites10k || size.width < 64 || ProcessInfo.processInfo.environment[
+                "LAMINA_PREPARE_FIGURES"] == "all" {
                 let scale = size.width < 64 ? size.width / 1920 : 1
                 let layout = size.width < 64 ? CGSize(width: 1920, height: 1080) : size
                 let plan = try Planner(scale: scale).plan(scene.makeRoot(size: layout))
-                func prepare(_ threads: Int) throws -> (CPUPreparedQuads, Double) {
-                    var times: [Double] = []
+                func prepare(_ threads: Int, twoPasses: Bool = false) throws
+                    -> (CPUPreparedQuads, Double, workers: Double, finishing: Double) {
+                    var times: [(total: Double, workers: Double, finishing: Double)] = []
                     var last: CPUPreparedQuads?
                     for _ in 0..<5 {
                         let start = DispatchTime.now().uptimeNanoseconds
-                        last = try CPUPreparedQuads(
+                        let quads = try CPUPreparedQuads(
                             plan.quads, width: plan.width, height: plan.height, coverages: FrameCache(),
-                            slots: CPUTextureSlots(), budget: MemoryBudget(), threads: threads)
-                        times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+                            slots: CPUTextureSlots(), budget: MemoryBudget(), threads: threads,
+                            twoPasses: twoPasses)
+                        times.append((Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6,
+                                      quads.passSeconds.workers * 1e3, quads.passSeconds.finishing * 1e3))
+                        last = quads
                     }
-                    return (try #require(last), times.sorted()[2])
+                    let median = times.sorted { $0.total < $1.total }[2]
+                    return (try #require(last), median.total, median.workers, median.finishing)
                 }
-                let (serial, serialMs) = try prepare(1)
-                let (parallel, parallelMs) = try prepare(threads)
+                let (serial, serialMs, _, _) = try prepare(1)
+                let (parallel, parallelMs, workersMs, finishingMs) = try prepare(threads)
+                // The workers' pass alone on one thread: how much of the work they take off the calling thread.
+                let (_, _, oneWorkerMs, oneFinishingMs) = try prepare(1, twoPasses: true)
                 Self.expectSame(serial, parallel)
-                let figures = String(format: "serial %.1f ms, %d threads %.1f ms (x%.2f)", serialMs, threads,
-                                     parallelMs, serialMs / parallelMs)
+                let figures = String(
+                    format: """
+                        serial %.1f ms, %d threads %.1f ms (x%.2f: workers %.1f, finishing %.1f); \
+                        one worker %.1f + finishing %.1f
+                        """,
+                    serialMs, threads, parallelMs, serialMs / parallelMs, workersMs, finishingMs, oneWorkerMs,
+                    oneFinishingMs)
                 print("prepare \(scene.rawValue) \(plan.width)x\(plan.height) (\(plan.quads.count) quads): \(figures)")
             }
         }
