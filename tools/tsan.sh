@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the suites whose code shares state between threads under ThreadSanitizer:
-# - the CPU renderer's bands and parallel shadows, the memory budget reserved from many threads (and by every kind
-#   of buffer, MemoryBudgetKindsTests), deep groups and
+# - the CPU renderer's bands, quads prepared in parallel (CPUParallelPreparationTests) and parallel shadows, the
+#   memory budget reserved from many threads (and by every kind of buffer, MemoryBudgetKindsTests), deep groups and
 #   extreme numbers on the bands (the CPU renderer only, LAMINA_RENDERER=cpu: Mesa's llvmpipe threads are not
 #   Lamina's to check); lamina export's ordered pipeline of job threads (ExportPipelineTests);
 # - transactions: the layer model, commits and snapshots, and frames drawn on both renderers while another thread
@@ -16,6 +16,6 @@ cd "$(dirname "$0")/.."
 tools/setup.sh
 swift build --build-tests --sanitize=thread --scratch-path .build-tsan
 LAMINA_RENDERER=cpu TSAN_OPTIONS="halt_on_error=1" swift test --skip-build --sanitize=thread --scratch-path .build-tsan \
-    --filter 'MemoryBudgetTests|MemoryBudgetKindsTests|CPURendererTests|GroupNestingTests|ExtremeNumberTests|ShadowTests|ExportPipelineTests' "$@"
+    --filter 'MemoryBudgetTests|MemoryBudgetKindsTests|CPURendererTests|CPUParallelPreparationTests|GroupNestingTests|ExtremeNumberTests|ShadowTests|ExportPipelineTests' "$@"
 TSAN_OPTIONS="halt_on_error=1 suppressions=$PWD/tools/tsan.supp" swift test --skip-build --sanitize=thread \
     --scratch-path .build-tsan --filter 'TransactionTests|TransactionModelChangesTests|TransactionFrameTests|IncrementalPlanTests|AnimationTests|AnimationConcurrencyTests|SpecialLayerConcurrencyTests|TiledLayerTests|TiledLayerRenderTests|LottieAnimationTests' "$@"

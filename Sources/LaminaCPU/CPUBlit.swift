@@ -8,8 +8,9 @@ import LaminaCore
 /// Most quads of sprite and nine-slice scenes are such copies. Each band keeps one pixman view per `slot` (a
 /// pair of image and clamp rectangle, numbered by `CPUTextureSlots`), found by index.
 struct CPUBlit {
-    /// The band's view of `clamp` in `image` (`CPUTextureViews.view(of:)`).
-    let slot: Int
+    /// The band's view of `clamp` in `image` (`CPUTextureViews.view(of:)`); -1 until numbered, for a quad prepared
+    /// on a worker thread (`CPUPreparedQuad.finish`).
+    var slot: Int
     /// Unowned: the quad holds the image for the frame, and retaining the one sprite sheet 10,000 times a frame
     /// cost more than the rest of the copy's preparation.
     unowned(unsafe) let image: Image
@@ -17,8 +18,9 @@ struct CPUBlit {
     /// Added to target pixels to get view pixels (the view's (0, 0) is the clamp's corner).
     let offset: (x: Int32, y: Int32)
 
-    /// The copy `quad` makes, or nil when it transforms, filters, samples a mip level or is no texture.
-    init?(_ quad: Quad, slots: CPUTextureSlots) {
+    /// The copy `quad` makes, or nil when it transforms, filters, samples a mip level or is no texture. Without
+    /// `slots` the slot is left at -1, for the preparing thread to number.
+    init?(_ quad: Quad, slots: CPUTextureSlots?) {
         guard case .texture(let texture) = quad.paint, texture.mipSelection == nil, texture.isPlain,
               let levelZero = quad.targetToTexel(texture)
         else { return nil }
@@ -31,6 +33,6 @@ struct CPUBlit {
         self.image = texture.image
         self.clamp = clamp
         self.offset = (x, y)
-        slot = slots.slot(image: texture.image, clamp: clamp)
+        slot = slots?.slot(image: texture.image, clamp: clamp) ?? -1
     }
 }

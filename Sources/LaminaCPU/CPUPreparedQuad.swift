@@ -20,7 +20,7 @@ struct CPUPreparedQuad: @unchecked Sendable {
     /// quads into their prepared forms, and destroying them again, was most of a sprite frame's preparation.
     let quadPointer: UnsafePointer<Quad>
     var quad: Quad { unsafeAddress { quadPointer } }
-    let coverage: Coverage
+    private(set) var coverage: Coverage
     /// The solid colour to composite (opacity applied, unless the mask carries it), or nil for a texture.
     let solid: PremultipliedColor?
     /// The opacity as a solid mask where no coverage mask carries it (textures, and solids of analytic quads, whose
@@ -39,12 +39,34 @@ struct CPUPreparedQuad: @unchecked Sendable {
         return false
     }
 
+    /// What a quad prepared on a worker thread (`deferred`) leaves for the preparing thread about its analytic
+    /// coverage: the renderer's cache is only read while the workers run, and `finish` takes the value from it, or
+    /// puts this one in, in plan order.
+    struct PendingCoverage {
+        let key: CoverageKey
+        let opacity: Float
+        /// Worked out by the worker; nil when the cache held the key as the worker looked (it still does: nothing
+        /// leaves the cache during a frame).
+        let made: Coverage?
+    }
+
     /// `quad` must stay where it is while this prepared quad is used (in the frame's quad array). `slots` numbers the
     /// frame's texture copies (`blit`, `scaled`); without it, every texture takes the general path.
     init(_ quad: UnsafePointer<Quad>, width: Int, height: Int, coverages: FrameCache<CoverageKey, Coverage>? = nil,
          slots: CPUTextureSlots? = nil) {
+        var pending: PendingCoverage?
+        self.init(quad, width: width, height: height, coverages: coverages, slots: slots, deferred: false,
+                  pending: &pending)
+    }
+
+    /// `deferred`: prepared on a worker thread (`CPUPreparedQuads`' parallel pass), where `coverages` and `slots`
+    /// are not changed: a texture copy keeps slot -1 and an analytic quad's coverage is left in `pending`, both for
+    /// `finish` on the preparing thread. Otherwise the quad is complete but for its mip levels (`withMipLevels`).
+    init(_ quad: UnsafePointer<Quad>, width: Int, height: Int, coverages: FrameCache<CoverageKey, Coverage>?,
+         slots: CPUTextureSlots?, deferred: Bool, pending: inout PendingCoverage?) {
         quadPointer = quad
-        blit = slots.flatMap { CPUBlit(quad.pointee, slots: $0) }
+        let numbering = deferred ? nil : slots
+        blit = slots == nil ? nil : CPUBlit(quad.pointee, slots: numbering)
         let opacity = min(max(quad.pointee.opacity, 0), 1)
         var solidColor: PremultipliedColor?
         if case .solid(let color) = quad.pointee.paint { solidColor = color }
@@ -56,8 +78,19 @@ struct CPUPreparedQuad: @unchecked Sendable {
             let make = {
                 Self.analytic(quad.pointee.analyticCoverage(width: width, height: height), opacity: opacity)
             }
-            coverage = coverages?.value(
-                for: CoverageKey(quad.pointee, width: width, height: height, opacity: opacity), make: make) ?? make()
+            guard let coverages else {
+                coverage = make()
+                return
+            }
+            let key = CoverageKey(quad.pointee, width: width, height: height, opacity: opacity)
+            guard deferred else {
+                coverage = coverages.value(for: key, make: make)
+                return
+            }
+            // Reading the cache from several threads is safe while none writes it (`finish` writes it, after).
+            let made = coverages.contains(key) ? nil : make()
+            pending = PendingCoverage(key: key, opacity: opacity, made: made)
+            coverage = made ?? .none
             return
         }
         solid = solidColor?.scaled(by: opacity)
@@ -72,9 +105,9 @@ struct CPUPreparedQuad: @unchecked Sendable {
             coverage = .none
         case .rect(let x0, let y0, let x1, let y1):
             coverage = .box(PixelBox(x0: x0, y0: y0, x1: x1, y1: y1))
-            if blit == nil, let slots {
+            if blit == nil, slots != nil {
                 scaled = CPUScaledCopy(quad.pointee, box: PixelBox(x0: x0, y0: y0, x1: x1, y1: y1),
-                                       slots: slots)
+                                       slots: numbering)
             }
         case .spans:
             let boxes = pixels.boxes
@@ -84,6 +117,25 @@ struct CPUPreparedQuad: @unchecked Sendable {
                 bounds.y1 = max(bounds.y1, box.y1)
             }
             coverage = .boxes(boxes, bounds: bounds)
+        }
+    }
+
+    /// Completes a quad prepared with `deferred` on the preparing thread, quad after quad in plan order, as the
+    /// serial preparation does it: its texture copy's slot numbered (`slots`, in order of first use) and its
+    /// analytic coverage taken from `coverages`, or put there when the frame has not made it yet (the first quad
+    /// with a key puts its own, and later quads with the key share it).
+    mutating func finish(pending: PendingCoverage?, width: Int, height: Int,
+                         coverages: FrameCache<CoverageKey, Coverage>?, slots: CPUTextureSlots?) {
+        if let slots, let copy = blit { blit?.slot = slots.slot(image: copy.image, clamp: copy.clamp) }
+        if let pending, let coverages {
+            let quad = quadPointer
+            coverage = coverages.value(for: pending.key) {
+                pending.made ?? Self.analytic(quad.pointee.analyticCoverage(width: width, height: height),
+                                              opacity: pending.opacity)
+            }
+        }
+        if let slots, scaled != nil, case .texture(let texture) = quad.paint {
+            scaled?.slot = slots.slot(image: texture.image, clamp: texture.clamp)
         }
     }
 
@@ -125,12 +177,16 @@ extension CPUPreparedQuad {
     /// This quad with its texture's mip chain, when it samples levels other than level 0 alone (a chain not built
     /// yet reserves its bytes from `budget` first).
     func withMipLevels(budget: MemoryBudget) throws -> CPUPreparedQuad {
-        guard !isEmpty, case .texture(let texture) = quad.paint, let selection = texture.mipSelection else {
-            return self
-        }
         var copy = self
-        copy.mip = selection
-        copy.mipLevels = try texture.image.mipChain(budget: budget)
+        try copy.addMipLevels(budget: budget)
         return copy
+    }
+
+    /// Adds the mip chain in place (`withMipLevels`); unchanged when it throws.
+    mutating func addMipLevels(budget: MemoryBudget) throws {
+        guard !isEmpty, case .texture(let texture) = quad.paint, let selection = texture.mipSelection else { return }
+        let levels = try texture.image.mipChain(budget: budget)
+        mip = selection
+        mipLevels = levels
     }
 }

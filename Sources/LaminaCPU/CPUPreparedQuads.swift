@@ -1,3 +1,4 @@
+import Foundation
 import LaminaCore
 
 /// A frame's prepared quads, and their fast forms (`CPUFastQuad`), which the bands read in place: an array's
@@ -10,6 +11,14 @@ final class CPUPreparedQuads: RandomAccessCollection, @unchecked Sendable {
     private let fastBase: UnsafeMutablePointer<CPUFastQuad>
     /// The quads prepared so far (all of them once `init` returns).
     private(set) var endIndex = 0
+    /// The prepared quads in `base` (ahead of `endIndex` while the parallel preparation finishes them).
+    private var initialized = 0
+    /// The threads that prepared the quads (1: this one alone).
+    private(set) var workers = 1
+    /// In parallel, the seconds of the workers' pass and of finishing the quads on this thread (figures for
+    /// docs/benchmarks.md; 0 when prepared serially).
+    private(set) var passSeconds: (workers: Double, finishing: Double) = (0, 0)
+    private let slots: CPUTextureSlots?
     var startIndex: Int { 0 }
     /// The image and clamp rectangle of each blit slot (`CPUTextureSlots`), for the bands' views, and where its
     /// texels are not transparent (kept alive here for the fast forms, which point at it unretained).
@@ -21,34 +30,113 @@ final class CPUPreparedQuads: RandomAccessCollection, @unchecked Sendable {
     init(_ quads: [Quad], slots: CPUTextureSlots? = nil, prepare: (UnsafePointer<Quad>) throws -> CPUPreparedQuad)
         rethrows {
         self.quads = quads
+        self.slots = slots
         base = .allocate(capacity: Swift.max(1, quads.count))
         fastBase = .allocate(capacity: Swift.max(1, quads.count))
         // The array is held and never changed while the prepared quads live, so its storage stays where it is.
         guard let first = quads.withUnsafeBufferPointer({ $0.baseAddress }) else { return }
         for index in quads.indices {
-            let quad = first + index
-            let prepared = try prepare(quad)
-            var fast = CPUFastQuad(prepared)
-            if let scaled = prepared.scaled, scaled.slot == slotSources.count,
-               case .texture(let texture) = quad.pointee.paint {
-                // Transparency is not worked out for scaled copies: a bilinear sample mixes neighbouring texels.
-                slotSources.append((texture.image, texture.clamp, nil))
-            }
-            if let blit = prepared.blit {
-                if blit.slot == slotSources.count {
-                    let texels = slots?.texelCoverage(image: blit.image, clamp: blit.clamp)
-                    slotSources.append((blit.image, blit.clamp, texels))
-                }
-                fast.texels = slotSources[blit.slot].texels.map(Unmanaged.passUnretained)
-            }
-            (fastBase + endIndex).initialize(to: fast)
-            (base + endIndex).initialize(to: prepared)
-            endIndex += 1
+            (base + index).initialize(to: try prepare(first + index))
+            initialized += 1
+            appendFast()
         }
     }
 
+    /// Each of `quads` prepared for a `width` x `height` target (`CPUPreparedQuad`, with `coverages` and `slots`)
+    /// with its mip levels (`withMipLevels(budget:)`): on `threads` threads when there are enough quads for more
+    /// than one chunk, else on this one. `twoPasses`: the parallel way even on one thread (figures: the work the
+    /// workers take off this thread).
+    ///
+    /// In parallel, workers prepare the quads chunk by chunk (their geometry, pixel coverage, texture copies and
+    /// new analytic coverage: `CPUPreparedQuad.init(... deferred: true ...)`), reading but never changing the
+    /// caches; then this thread finishes them quad after quad in plan order (`CPUPreparedQuad.finish`: slots
+    /// numbered in order of first use, coverages taken from or put in `coverages`; mip chains built once and
+    /// reserved from `budget`; the fast forms and `slotSources`). Everything is what the serial preparation makes,
+    /// errors included: the first quad in plan order whose mip chain fails throws, and no later quad touches a
+    /// cache or the budget.
+    init(_ quads: [Quad], width: Int, height: Int, coverages: FrameCache<CoverageKey, CPUPreparedQuad.Coverage>?,
+         slots: CPUTextureSlots?, budget: MemoryBudget, threads: Int, twoPasses: Bool = false) throws {
+        self.quads = quads
+        self.slots = slots
+        base = .allocate(capacity: Swift.max(1, quads.count))
+        fastBase = .allocate(capacity: Swift.max(1, quads.count))
+        guard let first = quads.withUnsafeBufferPointer({ $0.baseAddress }) else { return }
+        let chunk = Swift.max(Self.chunkMinimum, quads.count / (Swift.max(1, threads) * 8))
+        let chunks = (quads.count + chunk - 1) / chunk
+        guard twoPasses || threads > 1 && chunks > 1 else {
+            for index in quads.indices {
+                (base + index).initialize(to: try CPUPreparedQuad(
+                    first + index, width: width, height: height, coverages: coverages, slots: slots)
+                    .withMipLevels(budget: budget))
+                initialized += 1
+                appendFast()
+            }
+            return
+        }
+        workers = Swift.max(1, Swift.min(threads, chunks))
+        // Each chunk's pending coverages, in plan order (written by the one worker that takes the chunk).
+        let pending = UnsafeMutablePointer<[(index: Int, coverage: CPUPreparedQuad.PendingCoverage)]>
+            .allocate(capacity: chunks)
+        pending.initialize(repeating: [], count: chunks)
+        defer {
+            pending.deinitialize(count: chunks)
+            pending.deallocate()
+        }
+        let pass = ParallelPass(first: first, base: base, count: quads.count, chunk: chunk, pending: pending,
+                                width: width, height: height, coverages: coverages, slots: slots)
+        let next = AreaCounter()
+        let start = DispatchTime.now().uptimeNanoseconds
+        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+            while let index = next.take(below: chunks) { pass.prepare(chunk: index) }
+        }
+        initialized = quads.count
+        let finishing = DispatchTime.now().uptimeNanoseconds
+        defer {
+            passSeconds = (Double(finishing - start) / 1e9,
+                           Double(DispatchTime.now().uptimeNanoseconds - finishing) / 1e9)
+        }
+        for index in 0..<chunks {
+            var waiting = pending[index][...]
+            for quad in index * chunk..<Swift.min(quads.count, (index + 1) * chunk) {
+                var coverage: CPUPreparedQuad.PendingCoverage?
+                if let next = waiting.first, next.index == quad {
+                    coverage = next.coverage
+                    waiting.removeFirst()
+                }
+                (base + quad).pointee.finish(pending: coverage, width: width, height: height, coverages: coverages,
+                                             slots: slots)
+                try (base + quad).pointee.addMipLevels(budget: budget)
+                appendFast()
+            }
+        }
+    }
+
+    /// The fewest quads a chunk of the parallel preparation holds.
+    static let chunkMinimum = 16
+
+    /// The fast form of the next prepared quad (`endIndex`, which it moves on), and its copy's slot source when it
+    /// is the slot's first use.
+    private func appendFast() {
+        let prepared = base + endIndex
+        var fast = CPUFastQuad(prepared.pointee)
+        if let scaled = prepared.pointee.scaled, scaled.slot == slotSources.count,
+           case .texture(let texture) = prepared.pointee.quadPointer.pointee.paint {
+            // Transparency is not worked out for scaled copies: a bilinear sample mixes neighbouring texels.
+            slotSources.append((texture.image, texture.clamp, nil))
+        }
+        if let blit = prepared.pointee.blit {
+            if blit.slot == slotSources.count {
+                let texels = slots?.texelCoverage(image: blit.image, clamp: blit.clamp)
+                slotSources.append((blit.image, blit.clamp, texels))
+            }
+            fast.texels = slotSources[blit.slot].texels.map(Unmanaged.passUnretained)
+        }
+        (fastBase + endIndex).initialize(to: fast)
+        endIndex += 1
+    }
+
     deinit {
-        base.deinitialize(count: endIndex)
+        base.deinitialize(count: initialized)
         base.deallocate()
         fastBase.deinitialize(count: endIndex)
         fastBase.deallocate()
@@ -65,5 +153,46 @@ final class CPUPreparedQuads: RandomAccessCollection, @unchecked Sendable {
     func fast(_ position: Int) -> CPUFastQuad {
         precondition(position >= 0 && position < endIndex, "prepared quad \(position) out of range")
         return fastBase[position]
+    }
+}
+
+/// The workers' side of the parallel preparation: each chunk of quads prepared in place (`deferred`), its pending
+/// coverages listed for the preparing thread. Chunks are disjoint and each is taken by one worker.
+private final class ParallelPass: @unchecked Sendable {
+    let first: UnsafePointer<Quad>
+    let base: UnsafeMutablePointer<CPUPreparedQuad>
+    let count: Int
+    let chunk: Int
+    let pending: UnsafeMutablePointer<[(index: Int, coverage: CPUPreparedQuad.PendingCoverage)]>
+    let width: Int
+    let height: Int
+    /// Only read here (`CPUPreparedQuad.init(... deferred: true ...)`).
+    let coverages: FrameCache<CoverageKey, CPUPreparedQuad.Coverage>?
+    let slots: CPUTextureSlots?
+
+    init(first: UnsafePointer<Quad>, base: UnsafeMutablePointer<CPUPreparedQuad>, count: Int, chunk: Int,
+         pending: UnsafeMutablePointer<[(index: Int, coverage: CPUPreparedQuad.PendingCoverage)]>, width: Int,
+         height: Int, coverages: FrameCache<CoverageKey, CPUPreparedQuad.Coverage>?, slots: CPUTextureSlots?) {
+        self.first = first
+        self.base = base
+        self.count = count
+        self.chunk = chunk
+        self.pending = pending
+        self.width = width
+        self.height = height
+        self.coverages = coverages
+        self.slots = slots
+    }
+
+    func prepare(chunk index: Int) {
+        var list: [(index: Int, coverage: CPUPreparedQuad.PendingCoverage)] = []
+        for quad in index * chunk..<min(count, (index + 1) * chunk) {
+            var coverage: CPUPreparedQuad.PendingCoverage?
+            (base + quad).initialize(to: CPUPreparedQuad(first + quad, width: width, height: height,
+                                                         coverages: coverages, slots: slots, deferred: true,
+                                                         pending: &coverage))
+            if let coverage { list.append((quad, coverage)) }
+        }
+        pending[index] = list
     }
 }

@@ -28,6 +28,12 @@ public final class CPURenderer: Renderer {
     private let textureSlots = CPUTextureSlots()
     /// false: every quad takes the general path (tests compare the fast paths with it, pixel for pixel).
     var usesFastPaths = true
+    /// How the frame's quads are prepared: on every core (`threads`) from `CPUPreparation.parallelMinimum` quads
+    /// on, unless `LAMINA_CPU_PREPARE` (`serial`, `parallel`) or a test forces a way. Every way makes the same
+    /// prepared quads, so the same pixels.
+    var preparation = CPUPreparation.default
+    /// The threads that prepared the last frame's quads (1: the calling thread alone).
+    private(set) var lastPreparationWorkers = 1
     /// The loops that composite the common cases (`CPUCompositeLoops`): Lamina's SIMD loops by default, pixman's
     /// with `.pixman`. Every form makes the same bytes.
     public var compositeLoops = CPUCompositeLoops.default
@@ -127,12 +133,11 @@ public final class CPURenderer: Renderer {
         defer { textureSlots.endFrame() }
         let slots = usesFastPaths ? textureSlots : nil
         let preparing = DispatchTime.now().uptimeNanoseconds
-        let budget = memoryBudget
-        let prepared = try CPUPreparedQuads(quads, slots: slots) {
-            try CPUPreparedQuad($0, width: plan.width, height: plan.height, coverages: coverages, slots: slots)
-                .withMipLevels(budget: budget)
-        }
+        let prepared = try CPUPreparedQuads(quads, width: plan.width, height: plan.height, coverages: coverages,
+                                            slots: slots, budget: memoryBudget,
+                                            threads: preparation.threads(threads, quads: quads.count))
         stats.prepareSeconds = Double(DispatchTime.now().uptimeNanoseconds - preparing) / 1e9
+        lastPreparationWorkers = prepared.workers
         let workers = min(areas.count, threads)
         while bandViews.count < workers { bandViews.append(CPUTextureViews()) }
         let groupMemory = try reserveGroupBuffers(plan.nesting, rows: areas.map { $0.y0..<$0.y1 },
@@ -169,6 +174,7 @@ public final class CPURenderer: Renderer {
     lazy var silhouetteRenderer = {
         let renderer = CPURenderer(threads: threads)
         renderer.compositeLoops = compositeLoops
+        renderer.preparation = preparation
         renderer.memoryBudget = memoryBudget
         return renderer
     }()
@@ -177,8 +183,8 @@ public final class CPURenderer: Renderer {
     public var cachedShadowCount: Int { shadows.count }
 }
 
-/// Hands out area numbers to the threads of one frame.
-private final class AreaCounter: @unchecked Sendable {
+/// Hands out numbers (band areas, chunks of quads to prepare) to the threads of one frame.
+final class AreaCounter: @unchecked Sendable {
     private let lock = NSLock()
     private var next = 0
 
@@ -188,5 +194,32 @@ private final class AreaCounter: @unchecked Sendable {
         guard next < count else { return nil }
         next += 1
         return next - 1
+    }
+}
+
+/// How a `CPURenderer` prepares a frame's quads (`CPUPreparedQuads`): the same prepared quads every way.
+enum CPUPreparation: String, Sendable {
+    /// On every one of the renderer's threads from `parallelMinimum` quads on, else on the calling thread.
+    case automatic
+    /// On the calling thread.
+    case serial
+    /// On every one of the renderer's threads, however few the quads (tests).
+    case parallel
+
+    /// The fewest quads prepared in parallel by `automatic`: below it, starting the workers costs more than they
+    /// save.
+    static let parallelMinimum = 256
+
+    /// `LAMINA_CPU_PREPARE`'s way (`automatic`, `serial`, `parallel`), else `automatic`.
+    static let `default` = ProcessInfo.processInfo.environment["LAMINA_CPU_PREPARE"]
+        .flatMap { CPUPreparation(rawValue: $0.lowercased()) } ?? .automatic
+
+    /// The threads preparing `quads` quads for a renderer of `threads` threads.
+    func threads(_ threads: Int, quads: Int) -> Int {
+        switch self {
+        case .automatic: quads >= Self.parallelMinimum ? threads : 1
+        case .serial: 1
+        case .parallel: threads
+        }
     }
 }

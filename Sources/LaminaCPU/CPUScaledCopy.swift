@@ -6,13 +6,16 @@ import LaminaCore
 /// nine-slice cell, a stretched image): the transform and filter `CPUBandJob.textureSource` sets on the view for
 /// it, worked out once per frame instead of once per band, with the view found by slot (`CPUTextureSlots`).
 struct CPUScaledCopy {
-    let slot: Int
+    /// The band's view (`CPUTextureSlots`); -1 until numbered, for a quad prepared on a worker thread
+    /// (`CPUPreparedQuad.finish`).
+    var slot: Int
     /// Target pixels to view texels, as pixman's 16.16 matrix (sampled bilinear: `CPUTextureViews.scaledView`).
     let transform: pixman_transform
 
     /// The scaled copy `quad` makes over `box`, or nil when it is a whole-pixel copy (`CPUBlit`), projective,
     /// nearest (sampled in doubles), minified through mip levels, beyond pixman's fixed point, or no texture.
-    init?(_ quad: Quad, box: PixelBox, slots: CPUTextureSlots) {
+    /// Without `slots` the slot is left at -1, for the preparing thread to number.
+    init?(_ quad: Quad, box: PixelBox, slots: CPUTextureSlots?) {
         guard case .texture(let texture) = quad.paint, texture.mipSelection == nil, texture.filter != .nearest,
               texture.isPlain,
               let levelZero = quad.targetToTexel(texture)
@@ -28,6 +31,6 @@ struct CPUScaledCopy {
         var f = CPUBandJob.pixmanMatrix(targetToView)
         guard pixman_transform_from_pixman_f_transform(&transform, &f) != 0 else { return nil }
         self.transform = transform
-        slot = slots.slot(image: texture.image, clamp: clamp)
+        slot = slots?.slot(image: texture.image, clamp: clamp) ?? -1
     }
 }
