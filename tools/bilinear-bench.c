@@ -1,7 +1,7 @@
 // The bilinear source-over loop (CComposite's lamina_composite_bilinear_over) against pixman's bilinear OVER of the
-// same quads, alone, without the renderer (docs/benchmarks.md, "CPU compositing loops"). Each figure is the best of
-// several runs in thread CPU time (the machine may be shared); each case also checks that every form made pixman's
-// bytes. From the repository root:
+// same quads, alone, without the renderer (docs/benchmarks.md, "Bilinear source-over (2026-11-27)"). Each figure
+// is the best of several runs in thread CPU time (the machine may be shared); each case also checks that every
+// form made pixman's bytes. From the repository root:
 //
 //     clang -O2 -I Sources/CComposite/include Sources/CComposite/composite.c tools/bilinear-bench.c \
 //         $(pkg-config --cflags --libs pixman-1) -o /tmp/bilinear-bench && /tmp/bilinear-bench
