@@ -23,13 +23,15 @@ public enum CPUCompositeLoops: String, Sendable, CaseIterable {
     /// Lamina's loops, 8 pixels at a time (x86-64 CPUs with AVX2).
     case avx2
 
-    /// The form new renderers use: `LAMINA_CPU_SIMD`'s, else the best this CPU runs.
+    /// The form new renderers use: `LAMINA_CPU_SIMD`'s, else the best this CPU runs where that is SIMD (SSE2 or
+    /// AVX2), else pixman's: on a CPU without them (not x86-64) the scalar loops are slower than pixman's own SIMD
+    /// (NEON on ARM), 3 to 8 times for bilinear, so they run only when asked for.
     public static let `default`: CPUCompositeLoops = {
         if let name = ProcessInfo.processInfo.environment["LAMINA_CPU_SIMD"], let loops = CPUCompositeLoops(
             rawValue: name.lowercased()) {
             return loops.runnable
         }
-        return best
+        return best == .scalar ? .pixman : best
     }()
 
     /// The best form of Lamina's loops this CPU runs.
