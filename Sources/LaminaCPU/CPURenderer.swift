@@ -199,7 +199,8 @@ final class AreaCounter: @unchecked Sendable {
 
 /// How a `CPURenderer` prepares a frame's quads (`CPUPreparedQuads`): the same prepared quads every way.
 enum CPUPreparation: String, Sendable {
-    /// On every one of the renderer's threads from `parallelMinimum` quads on, else on the calling thread.
+    /// On every one of the renderer's threads from `parallelMinimum` quads on, for a renderer of
+    /// `parallelMinimumThreads` threads or more; else on the calling thread.
     case automatic
     /// On the calling thread.
     case serial
@@ -210,6 +211,11 @@ enum CPUPreparation: String, Sendable {
     /// save.
     static let parallelMinimum = 256
 
+    /// The fewest threads `automatic` prepares on. The calling thread's ordered pass keeps 25 to 46% of the work
+    /// (docs/benchmarks.md, "Preparing quads on every core"), and with two threads the parallel preparation measured
+    /// no faster than the serial one (often slower): two threads stay serial.
+    static let parallelMinimumThreads = 4
+
     /// `LAMINA_CPU_PREPARE`'s way (`automatic`, `serial`, `parallel`), else `automatic`.
     static let `default` = ProcessInfo.processInfo.environment["LAMINA_CPU_PREPARE"]
         .flatMap { CPUPreparation(rawValue: $0.lowercased()) } ?? .automatic
@@ -217,7 +223,7 @@ enum CPUPreparation: String, Sendable {
     /// The threads preparing `quads` quads for a renderer of `threads` threads.
     func threads(_ threads: Int, quads: Int) -> Int {
         switch self {
-        case .automatic: quads >= Self.parallelMinimum ? threads : 1
+        case .automatic: quads >= Self.parallelMinimum && threads >= Self.parallelMinimumThreads ? threads : 1
         case .serial: 1
         case .parallel: threads
         }

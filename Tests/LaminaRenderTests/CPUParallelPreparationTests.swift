@@ -216,6 +216,10 @@ import Testing
     @Test func smallFramesArePreparedSerially() throws {
         #expect(CPUPreparation.automatic.threads(8, quads: CPUPreparation.parallelMinimum - 1) == 1)
         #expect(CPUPreparation.automatic.threads(8, quads: CPUPreparation.parallelMinimum) == 8)
+        // Two threads prepare serially unless asked (no faster measured with two).
+        #expect(CPUPreparation.automatic.threads(2, quads: 100_000) == 1)
+        #expect(CPUPreparation.automatic.threads(CPUPreparation.parallelMinimumThreads, quads: 100_000)
+                    == CPUPreparation.parallelMinimumThreads)
         #expect(CPUPreparation.serial.threads(8, quads: 100_000) == 1)
         #expect(CPUPreparation.parallel.threads(8, quads: 2) == 8)
         #expect(CPUPreparation(rawValue: "serial") == .serial && CPUPreparation(rawValue: "parallel") == .parallel)
