@@ -228,6 +228,10 @@ public struct CoverageShape: Hashable, Sendable {
     /// true: a solid quad with this shape paints the whole shape, whatever its own rectangle (a rounded background
     /// or border); false: the shape only clips the quad (a rounded clip handed down to a sublayer's quad).
     public var fillsShape: Bool
+    /// true: the shape is the quad's own outline (`Quad.edgesAsShape`: a turned or sheared quad whose four edges are
+    /// antialiased), so the quad paints every pixel the shape touches whatever its paint, as a solid `fillsShape`
+    /// quad does: a texture's samples beyond its edges clamp to its edge texels, on both renderers.
+    public var outlinesQuad: Bool
 
     /// True when the map and both outlines are finite numbers.
     public var isFinite: Bool {
@@ -238,11 +242,23 @@ public struct CoverageShape: Hashable, Sendable {
         return toTarget.isFinite && finite(outer) && inner.map(finite) ?? true
     }
 
-    public init(toTarget: Matrix3, outer: RoundedRect, inner: RoundedRect? = nil, fillsShape: Bool = true) {
+    public init(
+        toTarget: Matrix3, outer: RoundedRect, inner: RoundedRect? = nil, fillsShape: Bool = true,
+        outlinesQuad: Bool = false
+    ) {
         self.toTarget = toTarget
         self.outer = outer
         self.inner = inner.flatMap { $0.isEmpty ? nil : $0 }
         self.fillsShape = fillsShape
+        self.outlinesQuad = outlinesQuad
+    }
+
+    /// True when a quad of `paint` seen through this shape paints every pixel the shape touches (within its clip and
+    /// the target), not only its own pixels: a solid quad that `fillsShape`, or any quad whose outline this is.
+    public func paintsWholeShape(_ paint: Paint) -> Bool {
+        if outlinesQuad { return true }
+        if case .solid = paint { return fillsShape }
+        return false
     }
 }
 
@@ -455,10 +471,15 @@ extension Quad {
 
     /// The pixels of a quad with antialiased edges or a shape, each with its coverage: what both renderers draw.
     public func analyticCoverage(width: Int, height: Int) -> AntialiasedCoverage {
-        guard let shape else { return antialiasedCoverage(width: width, height: height) }
+        guard let shape else {
+            // A turned or sheared quad with four antialiased edges: the shape formula of its own outline.
+            let outlined = edgesAsShape
+            guard outlined.shape == nil else { return outlined.analyticCoverage(width: width, height: height) }
+            return antialiasedCoverage(width: width, height: height)
+        }
         guard let prepared = CoverageShape.Prepared(shape) else { return AntialiasedCoverage() }
         let base: AntialiasedCoverage
-        if case .solid = paint, shape.fillsShape {
+        if shape.paintsWholeShape(paint) {
             // A solid shape paints the shape: every pixel it may touch, within the clip and the target.
             var region = ConvexPolygon(rect: CGRect(x: 0, y: 0, width: width, height: height))
             for plane in prepared.touched { region = region.clipped(a: plane.a, b: plane.b, c: plane.c) }

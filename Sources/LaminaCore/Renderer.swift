@@ -11,6 +11,12 @@ public struct RenderStatistics: Hashable, Sendable {
     /// GL instances drawn (boxes of pixels; a sprite seen through a rounded rectangle is one, its coverage
     /// computed by the fragment shader); 0 for the CPU renderer.
     public var instances = 0
+    /// Rows of the GLES span table uploaded for this frame (quads under the pixel-centre rule that are turned, sheared
+    /// or clipped obliquely, drawn by coverage over their box); 0 for the CPU renderer.
+    public var spanTableRows = 0
+    /// Entries of the GLES shape table uploaded for this frame (quads whose coverage the fragment shader computes:
+    /// rounded shapes, and turned quads with antialiased edges); 0 for the CPU renderer.
+    public var shapeTableEntries = 0
     /// Bytes of image data uploaded or converted for this frame.
     public var bytesUploaded = 0
     /// Offscreen passes (group opacity, masks, shadows); 0 for a flat plan.

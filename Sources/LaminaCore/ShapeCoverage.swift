@@ -239,8 +239,7 @@ extension Quad {
         guard let shape, antialiasedEdges.isEmpty else { return nil }
         guard ShapeCoverage(shape) != nil else { return [] }
         let margin: CGFloat = 0.5 + 1.0 / 64
-        let solidShape: Bool
-        if case .solid = paint, shape.fillsShape { solidShape = true } else { solidShape = false }
+        let solidShape = shape.paintsWholeShape(paint)
         // The outline's reach (CoverageShape.Prepared.touched): needed for a solid shape, and to know that
         // something of the shape is in front of the eye under perspective.
         guard solidShape || !shape.toTarget.isAffine else { return pixelCoverage(width: width, height: height).boxes }

@@ -10,20 +10,28 @@ import LaminaCore
 // ShapeCoverage). Until this, the CPU worked out every edge pixel and the GPU drew it as an instance of its own (or
 // from an image of the edge pixels): about 100 instances for a 64-point sprite with 16-point corners.
 //
-// Quads that also have antialiased edges of their own (turned quads) keep that path (GLESPass.encodeAntialiased).
+// A turned or sheared quad with four antialiased edges (`Quad.edgesAsShape`) is drawn the same way, its own outline
+// as the shape, as one instance over the box of the pixels it touches where no clip or an upright one cuts it (the
+// formula gives 0 on the box's other pixels, which then stay as they are): no span table and no instance per edge
+// pixel. Quads that have antialiased edges of their own as well as a shape keep the CPU's coverage
+// (GLESPass.encodeAntialiased).
 
 extension GLESBatchEncoder {
     /// Encodes `quad` through the shader's shape coverage when it has a shape and no antialiased edges; false
     /// when it must take the CPU coverage path.
     mutating func encodeShaped(
-        _ quad: Quad, index: Int, opacity: Float, plan: RenderPlan, textures: GLESTextureCache
+        _ original: Quad, index: Int, opacity: Float, plan: RenderPlan, textures: GLESTextureCache
     ) throws -> Bool {
+        let quad = original.edgesAsShape
         guard let shape = quad.shape, quad.hasShapeCoverageOnly else { return false }
         let opacityByte = PremultipliedColor.byte(opacity)
         guard opacityByte > 0, let parameters = ShapeCoverage(shape),
-            case let boxes = Self.withoutHole(quad.shapeBoxes(width: plan.width, height: plan.height) ?? [], shape),
+            case var boxes = Self.withoutHole(quad.shapeBoxes(width: plan.width, height: plan.height) ?? [], shape),
             !boxes.isEmpty
         else { return true }
+        if shape.outlinesQuad, boxes.count > 1, quad.clip == nil || quad.clip?.axisAlignedRect != nil {
+            boxes = [Self.bounds(of: boxes)]
+        }
         let entry = shapeTable.count / ShapeCoverage.tableFloats
         let rows = -2 - entry
         let level: UInt8 = parameters.continuous ? 2 : 1
@@ -72,6 +80,16 @@ extension GLESBatchEncoder {
 }
 
 extension GLESBatchEncoder {
+    /// The smallest box holding every one of `boxes` (not empty).
+    static func bounds(of boxes: [PixelBox]) -> PixelBox {
+        var result = boxes[0]
+        for box in boxes.dropFirst() {
+            result = PixelBox(x0: min(result.x0, box.x0), y0: min(result.y0, box.y0), x1: max(result.x1, box.x1),
+                              y1: max(result.y1, box.y1))
+        }
+        return result
+    }
+
     /// `boxes` less the pixels wholly inside a border's hole, when the shape is upright (an axis-aligned map): there
     /// the formula gives 0, and a card's border would otherwise cost the shader its whole inside. The hole's band
     /// across (its rectangle less the corners' reach above and below), half a pixel and 1/64 in from its edges, as

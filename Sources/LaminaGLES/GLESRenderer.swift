@@ -435,6 +435,8 @@ public final class GLESRenderer: Renderer {
             uploadInstances(encoder.instances)
             if !encoder.spanRows.isEmpty { uploadSpanTable(encoder.spanRows) }
             if !encoder.shapeTable.isEmpty { shapeTable.upload(encoder.shapeTable) }
+            stats.spanTableRows += encoder.spanRows.count / 2
+            stats.shapeTableEntries += encoder.shapeTable.count / ShapeCoverage.tableFloats
             bufferUploadNanoseconds += DispatchTime.now().uptimeNanoseconds - uploading
             if var record {
                 record.buffer = instanceBufferTurn

@@ -54,11 +54,12 @@ import Testing
             layer.allowsEdgeAntialiasing = true
             let smooth = try renderer.render(r)
             layer.allowsEdgeAntialiasing = false
-            // The diamond's half-diagonal is 35.355: its upper-left edge is x = 64.645 - y. Over pixel (24, 40) it
-            // runs from x = 24.645 (y = 40) to 23.645 (y = 41); the area right of it is 0.437 + 0.355 = 0.792, so
-            // blue over white leaves 255 x 0.208 = 53 in red and green.
+            // The diamond's half-diagonal is 35.355: its upper-left edge is x + y = 64.645. A turned quad's edges take
+            // the shape formula (docs/semantics.md, "Coverage in the shader"): pixel (24, 40)'s centre (24.5, 40.5)
+            // lies (65 - 64.645) / sqrt 2 = 0.251 inside, coverage 0.751 -> 192, so blue over white leaves
+            // 255 - 192 = 63 in red and green. (The exact area, 0.792, gave 53 before.)
             let edge = smooth.rgba(x: 24, y: 40)
-            #expect(close(edge, RGBA8(r: 53, g: 53, b: 255, a: 255)), "\(renderer.name) smooth edge \(edge)")
+            #expect(close(edge, RGBA8(r: 63, g: 63, b: 255, a: 255)), "\(renderer.name) smooth edge \(edge)")
             #expect(smooth.rgba(x: 50, y: 40) == blue && smooth.rgba(x: 20, y: 40) == white)
         }
     }
