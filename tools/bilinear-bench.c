@@ -41,6 +41,13 @@ static pixman_image_t *pad_view(uint32_t *first, int w, int h, int stride) {
 
 static const char *names[] = {"pixman", "scalar", "SSE2", "AVX2"};
 
+/// Prints a form's best time; pixman's (form -1) bytes become the reference the other forms' are checked against.
+static void report(int form, double best, uint32_t *ref, const uint32_t *dst) {
+    if (form < 0) memcpy(ref, dst, DW * DH * 4);
+    printf(" %s %.2f ms%s", names[form + 1], best * 1e3,
+           form >= 0 && memcmp(ref, dst, DW * DH * 4) ? " (BYTES DIFFER)" : "");
+}
+
 /// One stretched image: `iw` x `ih` texels over the whole 1920 x 1080 target.
 static void image_case(const char *name, int iw, int ih, int translucent, uint8_t opacity) {
     uint32_t *img = malloc((size_t)iw * ih * 4), *dst = malloc(DW * DH * 4), *ref = malloc(DW * DH * 4);
@@ -69,9 +76,7 @@ static void image_case(const char *name, int iw, int ih, int translucent, uint8_
             double elapsed = now() - start;
             if (elapsed < best) best = elapsed;
         }
-        if (form < 0) memcpy(ref, dst, DW * DH * 4);
-        printf(" %s %.2f ms%s", names[form + 1], best * 1e3,
-               form >= 0 && memcmp(ref, dst, DW * DH * 4) ? " (BYTES DIFFER)" : "");
+        report(form, best, ref, dst);
     }
     printf("\n");
     pixman_image_unref(target);
@@ -126,9 +131,7 @@ static void nine_slice_case(void) {
             double elapsed = now() - start;
             if (elapsed < best) best = elapsed;
         }
-        if (form < 0) memcpy(ref, dst, DW * DH * 4);
-        printf(" %s %.2f ms%s", names[form + 1], best * 1e3,
-               form >= 0 && memcmp(ref, dst, DW * DH * 4) ? " (BYTES DIFFER)" : "");
+        report(form, best, ref, dst);
     }
     printf("\n");
     pixman_image_unref(target);
