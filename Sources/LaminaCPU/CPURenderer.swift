@@ -211,9 +211,9 @@ enum CPUPreparation: String, Sendable {
     /// save.
     static let parallelMinimum = 256
 
-    /// The fewest threads `automatic` prepares on. The calling thread's ordered pass keeps 25 to 46% of the work
-    /// (docs/benchmarks.md, "Preparing quads on every core"), and with two threads the parallel preparation measured
-    /// no faster than the serial one (often slower): two threads stay serial.
+    /// The fewest threads `automatic` prepares on. The calling thread's ordered pass keeps 15 to 46% of the work
+    /// (docs/benchmarks.md, "Preparing quads on every core (2026-11-27)"), and with two threads the parallel
+    /// preparation measured no faster than the serial one (often slower): two threads stay serial.
     static let parallelMinimumThreads = 4
 
     /// `LAMINA_CPU_PREPARE`'s way (`automatic`, `serial`, `parallel`), else `automatic`.

@@ -239,7 +239,7 @@ import Testing
     /// Prints the preparation time of `lamina bench` scenes, serial against parallel (medians of 5, each with empty
     /// caches, as in a frame where everything moved), and checks that both prepare the same quads. Opt-in, as it
     /// takes a while: `LAMINA_PREPARE_FIGURES=1 swift test --filter CPUParallelPreparationTests/preparationFigures`
-    /// (docs/benchmarks.md, "Preparing quads on every core").
+    /// (docs/benchmarks.md, "Preparing quads on every core (2026-11-27)").
     @Test(.enabled(if: ProcessInfo.processInfo.environment["LAMINA_PREPARE_FIGURES"] != nil))
     func preparationFigures() throws {
         let threads = ProcessInfo.processInfo.activeProcessorCount
