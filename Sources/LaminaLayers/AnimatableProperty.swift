@@ -145,6 +145,26 @@ package struct AnimatableProperty: @unchecked Sendable {
                 }
             }
         }
+        // The keys that move, turn and fade layers, which most animations run on, read and write their fields
+        // directly: the table's generic entries go through a key path each time (a runtime projection and generic
+        // metadata per call), which was most of an animation's cost per frame (docs/benchmarks.md, "Animated node
+        // values (2026-11-27)"). Same values, same kinds; `AnimatablePropertyTests` compares the two.
+        func direct<Value: AnimatableLayerValue>(_ key: String, read: @escaping (LayerState) -> Value,
+                                                 write: @escaping (inout LayerState, Value) -> Void) {
+            guard let generic = table[key] else { return }
+            let fast: Reader = { read($0).animated }
+            let store: Writer = { state, value in if let value = Value(animated: value) { write(&state, value) } }
+            add(key, generic.kind, fast, store, placement: generic.isPlacement)
+            for (suffix, kind, part) in subPaths(of: generic.kind) {
+                add(key + suffix, kind, fast, store, part, placement: generic.isPlacement)
+            }
+        }
+        direct("position", read: { $0.position }, write: { $0.position = $1 })
+        direct("anchorPoint", read: { $0.anchorPoint }, write: { $0.anchorPoint = $1 })
+        direct("transform", read: { $0.transform }, write: { $0.transform = $1 })
+        direct("opacity", read: { $0.opacity }, write: { $0.opacity = $1 })
+        direct("bounds", read: { $0.bounds }, write: { $0.bounds = $1 })
+        direct("zPosition", read: { $0.zPosition }, write: { $0.zPosition = $1 })
         // Specialised layers: the key paths Core Animation animates on its subclasses. On a layer of another kind
         // they read as their defaults and writing them does nothing.
         func special(_ key: String, _ kind: AnimatedValueKind, _ read: @escaping Reader, _ write: @escaping Writer) {
