@@ -7,7 +7,8 @@
 # - transactions: the layer model, commits and snapshots, and frames drawn on both renderers while another thread
 #   commits (TransactionFrameTests: the GLES renderer runs there too, for the layer model's side of its frames);
 # - animations: presentations evaluated on all cores, and frames drawn while another thread adds animations and
-#   animates properties implicitly (AnimationTests, AnimationConcurrencyTests);
+#   animates properties implicitly (AnimationTests, AnimationConcurrencyTests); animated node values evaluated on
+#   all cores (AnimatedNodeFrameTests' large tree);
 # - specialised layers: style changes committed on other threads while frames draw, and text laid out by Pango on
 #   several threads at once (SpecialLayerConcurrencyTests).
 # Any report fails the run. Built into .build-tsan so that the normal .build stays as it is.
@@ -18,4 +19,4 @@ swift build --build-tests --sanitize=thread --scratch-path .build-tsan
 LAMINA_RENDERER=cpu TSAN_OPTIONS="halt_on_error=1" swift test --skip-build --sanitize=thread --scratch-path .build-tsan \
     --filter 'MemoryBudgetTests|MemoryBudgetKindsTests|CPURendererTests|CPUParallelPreparationTests|GroupNestingTests|ExtremeNumberTests|ShadowTests|ExportPipelineTests' "$@"
 TSAN_OPTIONS="halt_on_error=1 suppressions=$PWD/tools/tsan.supp" swift test --skip-build --sanitize=thread \
-    --scratch-path .build-tsan --filter 'TransactionTests|TransactionModelChangesTests|TransactionFrameTests|IncrementalPlanTests|AnimationTests|AnimationConcurrencyTests|SpecialLayerConcurrencyTests|TiledLayerTests|TiledLayerRenderTests|LottieAnimationTests' "$@"
+    --scratch-path .build-tsan --filter 'TransactionTests|TransactionModelChangesTests|TransactionFrameTests|IncrementalPlanTests|AnimationTests|AnimationConcurrencyTests|SpecialLayerConcurrencyTests|TiledLayerTests|TiledLayerRenderTests|LottieAnimationTests|AnimatedNodeFrameTests/aLargeTree' "$@"

@@ -49,13 +49,29 @@ public struct FramePipeline {
     /// Otherwise finished animations come off only for a frame of now (an export may draw earlier times later).
     public func frame(at time: Double?, live: Bool = false) throws -> Frame {
         let clock = FrameStageClock()
-        let (presented, committedAnimated, ranCode) = try Self.presentation(
-            of: root, at: time, removingFinished: live ? true : nil, stages: clock)
-        clock.markPresented()
         var planner = renderer.rasterizingPlanner(scale: scale, limits: limits)
         let cache = renderer.planCache(for: root)
         if live, let time { planner.liveTileTime = time }
-        let plan = try planner.plan(presented, cache: cache)
+        let plan: RenderPlan
+        let committedAnimated: Bool, ranCode: Bool
+        let now = time ?? currentMediaTime()
+        let committed = try root.snapshotForFrame(presentingAt: now)
+        clock.markSnapshot()
+        let blocksRan = MainRunLoopEvents.shared.runReadyBlocks()
+        if committed.animatedSubtree, !blocksRan,
+            let nodeFrame = try planner.animatedNodeFrame(committed, at: now, cache: cache,
+                                                          presented: clock.markPresented)
+        {
+            // Only animated node values changed: no presentation, no planning (Planner+AnimatedNodes.swift).
+            (plan, committedAnimated, ranCode) = (nodeFrame, true, false)
+        } else {
+            let presented: LayerSnapshot
+            (presented, committedAnimated, ranCode) = Self.present(
+                committed, at: now, removingFinished: live || time == nil, blocksRan: blocksRan)
+            clock.markPresented()
+            plan = try planner.plan(presented, cache: cache)
+            cache.lastAnimatedFrame = committedAnimated && !ranCode ? (committed, plan.identity) : nil
+        }
         var timings = clock.timings()
         var animated = false
         if live {
@@ -84,10 +100,18 @@ public struct FramePipeline {
         stages?.markSnapshot()
         // Completion blocks that came due since the last frame, unless the main queue has run them.
         let blocksRan = MainRunLoopEvents.shared.runReadyBlocks()
+        return present(snapshot, at: now, removingFinished: removingFinished ?? (time == nil), blocksRan: blocksRan)
+    }
+
+    /// Stage 4 for the committed `snapshot`: it presented at media time `now`, whether it has animations, and whether
+    /// code ran (`blocksRan`, or delivering the animations' events ran some or took an animation off).
+    static func present(_ snapshot: LayerSnapshot, at now: Double, removingFinished: Bool, blocksRan: Bool)
+        -> (snapshot: LayerSnapshot, animated: Bool, ranCode: Bool)
+    {
         guard snapshot.animatedSubtree else { return (snapshot, false, blocksRan) }
         var events: [AnimationEvent] = []
         let presented = snapshot.presented(at: now, stamp: Layer.presentationStamp(), events: &events)
-        let delivered = AnimationEvents.deliver(events, removingFinished: removingFinished ?? (time == nil))
+        let delivered = AnimationEvents.deliver(events, removingFinished: removingFinished)
         return (presented, true, blocksRan || delivered)
     }
 }

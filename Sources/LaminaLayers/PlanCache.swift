@@ -42,6 +42,13 @@ public final class PlanCache: @unchecked Sendable {
     /// The layers of the last plan whose subtree holds a tiled layer.
     var tiledSubtrees: Set<LayerID> = []
 
+    /// The animated leaves of the last committed tree drawn by node values alone (Planner+AnimatedNodes.swift), the
+    /// committed tree found unfit for them (not looked at again until something is committed), and the committed
+    /// tree and plan of the last animated frame.
+    var animatedNodes: AnimatedNodeTable?
+    weak var animatedRefused: LayerSnapshot?
+    var lastAnimatedFrame: (committed: LayerSnapshot, plan: UInt64)?
+
     public init() {}
 
     /// The cache a renderer keeps for the tree of `root`: those of the eight trees it planned last are kept, so a

@@ -92,7 +92,7 @@ extension Planner {
 
     /// A leaf whose planned quads are its background, contents and border only, each at the layer's faded opacity:
     /// no shadow, group (mask, blend mode), rasterized picture, special picture or border bands planned after it.
-    private static func isPlainLeaf(_ layer: LayerSnapshot) -> Bool {
+    static func isPlainLeaf(_ layer: LayerSnapshot) -> Bool {
         guard case .none = layer.state.special else { return false }
         return layer.shadowOpacity <= 0 && !layer.shouldRasterize && layer.blendMode == nil && layer.mask == nil
             && layer.borderWidth <= 0
@@ -100,17 +100,18 @@ extension Planner {
 
     /// The quads of `record` moved to `visit`'s map, when it differs from the planned one by a translation they can
     /// follow (as a reused subtree is moved: `PlanRun.reuse`); nil otherwise.
-    private func moved(_ record: PlanFragment, to visit: Visit, quads: ArraySlice<Quad>) -> ([Quad], CGPoint)? {
+    func moved(_ record: PlanFragment, to visit: Visit, quads: ArraySlice<Quad>) -> ([Quad], CGPoint)? {
         guard record.movable, let d = record.translation(to: visit.layerToTarget, hasClips: false),
             PlanRun.moved(record.clip, by: d) == visit.clip
         else { return nil }
-        var copy = quads
-        guard PlanRun.move(&copy, by: d, clipsOnGrid: PlanFragment.onClipGrid(d)) else { return nil }
-        return (Array(copy), d)
+        // One copy, moved in place (a slice copied and then made an array would be two).
+        var copy = Array(quads)
+        guard PlanRun.move(&copy[...], by: d, clipsOnGrid: PlanFragment.onClipGrid(d)) else { return nil }
+        return (copy, d)
     }
 
     /// `record` as kept for `kid` placed by `visit`.
-    private func updated(_ record: PlanFragment, kid: LayerSnapshot, visit: Visit) -> PlanFragment {
+    func updated(_ record: PlanFragment, kid: LayerSnapshot, visit: Visit) -> PlanFragment {
         var updated = record
         updated.node = kid
         updated.contentVersion = kid.contentVersion

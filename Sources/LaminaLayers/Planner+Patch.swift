@@ -28,6 +28,17 @@ extension Planner {
         guard try patch(visit, fragment: index, cache: cache, size: (width, height), into: &replacements,
                         patched: &patched)
         else { return nil }
+        return applied(replacements, patched: patched, to: cache, lastIdentity: lastIdentity, groups: groups,
+                       orderedGroups: orderedGroups, width: width, height: height)
+    }
+
+    /// The cache's last plan with `replacements` written in place (the old and new boxes of each replaced quad as
+    /// damage, unless its quads came out the same), the records of `patched` given their new nodes, and the cache
+    /// updated: the end of a patch and of an animated node frame (Planner+AnimatedNodes.swift).
+    func applied(
+        _ replacements: [PlanReplacement], patched: [(fragment: Int, node: LayerSnapshot)], to cache: PlanCache,
+        lastIdentity: UInt64, groups: [PlanGroup], orderedGroups: [PlanGroup], width: Int, height: Int
+    ) -> RenderPlan {
         var bounds = cache.plan?.quadBounds
         // The cache lets go of the last plan, so that its quads are changed in place rather than copied.
         var quads = Self.takeQuads(from: cache)
@@ -73,6 +84,21 @@ extension Planner {
             cache.fragments[fragment].node = node
             cache.fragments[fragment].contentVersion = node.contentVersion
         }
+        let updated = replacements.count(where: { $0.updated })
+        return finishedPatch(quads: quads, bounds: bounds, region: region, fresh: fresh, to: cache,
+                             lastIdentity: lastIdentity, groups: groups, orderedGroups: orderedGroups,
+                             width: width, height: height, updated: updated, planned: replacements.count - updated)
+    }
+
+    /// The plan of `quads` (the last plan's, changed in place) with their boxes and damage `region`, `fresh` the
+    /// quads made anew: given its identity and damage (with the images that changed since), kept by the cache with
+    /// the frame's counters, and returned with its groups in drawing order.
+    func finishedPatch(
+        quads: [Quad], bounds: [PixelBox?]?, region: DamageRegion, fresh: [Quad], to cache: PlanCache,
+        lastIdentity: UInt64, groups: [PlanGroup], orderedGroups: [PlanGroup], width: Int, height: Int,
+        updated: Int, planned: Int
+    ) -> RenderPlan {
+        var region = region
         var result = RenderPlan(width: width, height: height, quads: quads, groups: groups)
         result.quadBounds = bounds
         let run = PlanRun(cache: cache)
@@ -81,8 +107,8 @@ extension Planner {
         result.identity = PlanIdentity.next()
         result.damage = PlanDamage(region: region, since: lastIdentity)
         var statistics = PlanStatistics()
-        statistics.layersUpdated = replacements.count(where: { $0.updated })
-        statistics.layersPlanned = replacements.count - statistics.layersUpdated
+        statistics.layersUpdated = updated
+        statistics.layersPlanned = planned
         statistics.subtreesReused = 1
         statistics.quadsReused = quads.count - fresh.count
         cache.statistics = statistics
@@ -94,7 +120,7 @@ extension Planner {
     }
 
     /// The quads of the cache's last plan, which the cache no longer holds: the array is changed in place, not copied.
-    private static func takeQuads(from cache: PlanCache) -> [Quad] {
+    static func takeQuads(from cache: PlanCache) -> [Quad] {
         var quads: [Quad] = []
         if cache.plan != nil { swap(&quads, &cache.plan!.quads) }
         cache.plan = nil

@@ -1,0 +1,395 @@
+import Foundation
+import LaminaCore
+
+// Animated node values (docs/architecture.md, "Property trees"): while nothing is committed, a frame of a tree whose
+// animations only move, turn, scale or fade plain leaves is their node values and nothing else. Each animated leaf
+// keeps a scratch presented state beside its committed one; a frame evaluates the leaf's animations into it (no
+// `LayerState` copied, no snapshot made), works out the leaf's map to the target and faded opacity from its
+// superlayer's (which do not change), and moves, fades or makes again the leaf's quads in the last plan in place,
+// as a node update does (Planner+NodeUpdate.swift). Anything else (a commit, an animation that ends and has someone
+// to tell, a leaf faded out or turned away, an animation of another key) takes the frame through the presentation
+// and the planner as before.
+
+/// One animated leaf of the committed tree, with what its frames need.
+struct AnimatedNode {
+    /// The committed leaf.
+    let leaf: LayerSnapshot
+    /// The timings of the leaf and its ancestors, root first: the leaf's local time is theirs applied in turn.
+    let timings: [MediaTiming]
+    /// The leaf's record in the plan cache.
+    let fragment: Int
+    /// The superlayer's sublayer space and map to the target, and what the leaf inherits.
+    let sublayerSpace: Transform3D
+    let superlayerToTarget: Matrix3
+    let opacity: Float
+    let clip: ConvexPolygon?
+}
+
+/// How one animated leaf's quads follow its new map and fade.
+enum NodeChange {
+    /// Only faded: each quad takes the new opacity.
+    case fade
+    /// Moved by a translation (and faded where the fade changed): two additions per quad.
+    case move(CGPoint)
+    /// Made again from the leaf's geometry at the new map and fade.
+    case made([Quad])
+}
+
+/// The animated leaves of one committed tree, and the plan their records belong to.
+final class AnimatedNodeTable {
+    let committed: LayerSnapshot
+    var planIdentity: UInt64
+    let rootToTarget: Matrix3
+    let width: Int
+    let height: Int
+    let nodes: [AnimatedNode]
+    /// The records of the animated leaves' superlayers (the root's included): their subtrees' quads change with
+    /// the leaves'.
+    let ancestors: [Int]
+    /// Each node's state with its animations applied at the last frame's time: only the placement fields and the
+    /// opacity change, and they are set back from the committed state before each frame. Kept apart from the nodes,
+    /// so that reading a node does not copy a state.
+    var scratch: [PresentedState]
+    /// Each frame's values, one per node: kept to spare an allocation per frame.
+    var maps: [Matrix3]
+    var fades: [Float]
+
+    init(committed: LayerSnapshot, planIdentity: UInt64, rootToTarget: Matrix3, width: Int, height: Int,
+         nodes: [AnimatedNode], ancestors: [Int]) {
+        self.ancestors = ancestors
+        self.committed = committed
+        self.planIdentity = planIdentity
+        self.rootToTarget = rootToTarget
+        self.width = width
+        self.height = height
+        self.nodes = nodes
+        scratch = nodes.map { PresentedState($0.leaf.state) }
+        maps = Array(repeating: .identity, count: nodes.count)
+        fades = Array(repeating: 0, count: nodes.count)
+    }
+}
+
+extension Planner {
+    /// The plan of `committed` at media time `time` made from the cache's last plan by animated node values alone,
+    /// with `presented` called once the animations are evaluated; nil when this frame must be presented and planned
+    /// as usual (and then the caller records the committed tree: `noteAnimatedFrame`).
+    func animatedNodeFrame(_ committed: LayerSnapshot, at time: Double, cache: PlanCache, presented: () -> Void)
+        throws -> RenderPlan?
+    {
+        // Fields are read from the cache one by one (as a patch reads them): a copy of its plan held here would
+        // make its quads be copied when they are changed in place.
+        guard !time.isNaN, let lastIdentity = cache.plan?.identity, lastIdentity != 0, !cache.tilesChanged,
+            cache.tiledSubtrees.isEmpty, let groups = cache.plan?.groups,
+            let orderedGroups = cache.orderedPlan?.groups
+        else { return nil }
+        let (width, height) = try outputSize(for: committed.bounds.size)
+        let rootToTarget = Matrix3.translation(-committed.bounds.minX, -committed.bounds.minY)
+            .concatenating(.scale(scale, scale))
+        guard cache.plan?.width == width, cache.plan?.height == height else { return nil }
+        let table: AnimatedNodeTable
+        if let kept = cache.animatedNodes, kept.committed === committed, kept.planIdentity == lastIdentity,
+            kept.rootToTarget == rootToTarget
+        {
+            table = kept
+        } else {
+            // Only a tree drawn twice in a row without a commit is worth a table: the last frame planned it.
+            cache.animatedNodes = nil
+            guard cache.animatedRefused !== committed, cache.lastAnimatedFrame?.committed === committed,
+                cache.lastAnimatedFrame?.plan == lastIdentity
+            else { return nil }
+            guard let made = animatedNodeTable(committed, rootToTarget: rootToTarget, width: width, height: height,
+                                               cache: cache)
+            else {
+                cache.animatedRefused = committed
+                return nil
+            }
+            table = made
+            cache.animatedNodes = made
+        }
+        guard Self.evaluate(table, at: time) else { return nil }
+        presented()
+        // The last plan's quads are lent to working out the changes only: the cache's plan is then the array's one
+        // holder again, and its quads are changed in place.
+        guard let changes = nodeChanges(table, last: cache.plan!.quads, cache: cache) else { return nil }
+        var bounds = cache.plan?.quadBounds
+        var quads = Self.takeQuads(from: cache)
+        if bounds?.count != quads.count { bounds = nil }
+        var region = DamageRegion()
+        var fresh: [Quad] = []
+        // Quads faded (or made) here are not what planning their record's node gives: the record takes a content
+        // version no snapshot has, so that a later usual plan plans its leaf again rather than reuse them.
+        var stamp: UInt64?
+        for (index, change) in changes {
+            let fragment = table.nodes[index].fragment
+            let range = cache.fragments[fragment].quads
+            let fade = table.fades[index]
+            for position in range {
+                // The old box, as the last plan kept it (worked out only where it did not).
+                let old = bounds.map { $0[position] } ?? quads[position].damageBounds(width: width, height: height)
+                old.map { region.add($0) }
+            }
+            var faded = false
+            switch change {
+            case .fade:
+                faded = true
+            case .move(let d):
+                faded = quads[range.lowerBound].opacity != fade
+                for position in range {
+                    quads[position].unitToTarget.m31 += d.x
+                    quads[position].unitToTarget.m32 += d.y
+                }
+            case .made(let made):
+                for (offset, quad) in made.enumerated() { quads[range.lowerBound + offset] = quad }
+                fresh += made
+            }
+            if faded {
+                for position in range { quads[position].opacity = fade }
+            }
+            for position in range {
+                let box = quads[position].damageBounds(width: width, height: height)
+                box.map { region.add($0) }
+                bounds?[position] = box
+            }
+            cache.fragments[fragment].layerToTarget = table.maps[index]
+            var remade = faded
+            if case .made = change { remade = true }
+            if remade {
+                if stamp == nil { stamp = Layer.presentationStamp() }
+                cache.fragments[fragment].contentVersion = stamp!
+            }
+        }
+        if !changes.isEmpty {
+            // The superlayers' records no longer describe their subtrees' quads: no snapshot's content version or
+            // node matches them, so the next usual frame plans them (reusing what it can below) instead of keeping
+            // their quads or patching them by comparing sublayers with the node's.
+            if stamp == nil { stamp = Layer.presentationStamp() }
+            for index in table.ancestors {
+                cache.fragments[index].contentVersion = stamp!
+                cache.fragments[index].node = nil
+            }
+        }
+        let plan = finishedPatch(quads: quads, bounds: bounds, region: region, fresh: fresh, to: cache,
+                                 lastIdentity: lastIdentity, groups: groups, orderedGroups: orderedGroups,
+                                 width: width, height: height, updated: changes.count, planned: 0)
+        table.planIdentity = plan.identity
+        cache.lastAnimatedFrame = (committed, plan.identity)
+        return plan
+    }
+
+    /// How the quads of each of `table`'s nodes whose map or fade changed follow it, in the last plan's `last`:
+    /// faded, moved by a translation (every quad affine, unclipped and unshaped, as planning would place them), or
+    /// made again from the leaf's geometry (turned, scaled, clipped, shaped); nil when one cannot follow (turned
+    /// away, or made into another number of quads). Nothing is changed yet.
+    private func nodeChanges(_ table: AnimatedNodeTable, last: [Quad], cache: PlanCache)
+        -> [(node: Int, change: NodeChange)]?
+    {
+        var changes: [(node: Int, change: NodeChange)] = []
+        changes.reserveCapacity(table.nodes.count)
+        for index in table.nodes.indices {
+            let fragment = table.nodes[index].fragment
+            let (range, planned) = (cache.fragments[fragment].quads, cache.fragments[fragment].layerToTarget)
+            let map = table.maps[index], fade = table.fades[index]
+            if map == planned {
+                if fade != last[range.lowerBound].opacity { changes.append((index, .fade)) }
+                continue
+            }
+            if cache.fragments[fragment].movable, table.nodes[index].clip == nil,
+                let d = cache.fragments[fragment].translation(to: map, hasClips: false),
+                range.allSatisfy({ position in
+                    let quad = last[position], m = quad.unitToTarget
+                    return quad.clip == nil && quad.shape == nil && m.m13 == 0 && m.m23 == 0 && m.m33 == 1
+                        && (m.m31 + d.x).isFinite && (m.m32 + d.y).isFinite
+                })
+            {
+                changes.append((index, .move(d)))
+                continue
+            }
+            let leaf = table.nodes[index].leaf
+            guard leaf.isDoubleSided || map.determinant >= 0 else { return nil }
+            var quads: [Quad] = []
+            quads.reserveCapacity(range.count)
+            emit(leaf, layerToTarget: map, opacity: fade, clip: table.nodes[index].clip, into: &quads)
+            guard quads.count == range.count else { return nil }
+            changes.append((index, .made(quads)))
+        }
+        return changes
+    }
+
+    /// Evaluates every node's animations at `time` into `table.maps` and `table.fades`; false when the frame must
+    /// be presented as usual: an animation finished and has someone to tell (or comes off its layer), or a leaf is
+    /// faded out or its map overflowed.
+    private static func evaluate(_ table: AnimatedNodeTable, at time: Double) -> Bool {
+        let count = table.nodes.count
+        // Chunks of nodes on all cores for a large table (as the presentation splits its nodes): each chunk writes
+        // its own nodes' scratch states and values only.
+        let chunks = count >= 4096 ? min(ProcessInfo.processInfo.activeProcessorCount, 16) : 1
+        let size = (count + chunks - 1) / chunks
+        var failed = [Bool](repeating: false, count: chunks)
+        table.nodes.withUnsafeBufferPointer { nodes in
+            table.scratch.withUnsafeMutableBufferPointer { scratch in
+                table.maps.withUnsafeMutableBufferPointer { maps in
+                    table.fades.withUnsafeMutableBufferPointer { fades in
+                        failed.withUnsafeMutableBufferPointer { failed in
+                            let work = EvaluationChunk(nodes: nodes, scratch: scratch, maps: maps, fades: fades,
+                                                       failed: failed, time: time, size: size)
+                            if chunks == 1 {
+                                work.run(chunk: 0)
+                            } else {
+                                DispatchQueue.concurrentPerform(iterations: chunks) { work.run(chunk: $0) }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return !failed.contains(true)
+    }
+
+    /// The table of `committed`'s animated leaves against the cache's last plan; nil when the tree has an animation
+    /// a node value cannot follow: on a layer with sublayers, a mask or more than a plain picture, of a key other
+    /// than position, anchorPoint, anchorPointZ, transform (and their parts) and opacity, with a delegate; or under
+    /// a superlayer whose picture depends on its sublayers' places (a group, a shadow, a mask, a rounded clip, a
+    /// rasterized picture, a replicator, a 3D space).
+    private func animatedNodeTable(_ committed: LayerSnapshot, rootToTarget: Matrix3, width: Int, height: Int,
+                                   cache: PlanCache) -> AnimatedNodeTable?
+    {
+        guard let last = cache.plan, let rootIndex = cache.fragmentIndex[committed.id],
+            cache.fragments[rootIndex].quads == 0..<last.quads.count
+        else { return nil }
+        var nodes: [AnimatedNode] = []
+        var ancestors: Set<Int> = []
+        // Depth first: each animated subtree's superlayer chain with its map, opacity, clip and timings.
+        struct Pending {
+            var layer: LayerSnapshot
+            var toTarget: Matrix3
+            var opacity: Float
+            var clip: ConvexPolygon?
+            var timings: [MediaTiming]
+        }
+        var stack = [Pending(layer: committed, toTarget: rootToTarget, opacity: 1, clip: nil,
+                             timings: [committed.state.timing])]
+        while let pending = stack.popLast() {
+            let layer = pending.layer
+            guard layer.state.animations.isEmpty, !layer.state.special.emits else { return nil }
+            if let index = cache.fragmentIndex[layer.id] { ancestors.insert(index) }
+            // A superlayer of animated layers: its picture must not depend on where they are.
+            let own = min(max(layer.opacity, 0), 1)
+            guard !layer.isHidden, layer.mask == nil, layer.effects == nil, layer.shadowOpacity <= 0,
+                !layer.shouldRasterize, layer.blendMode == nil, layer.state.replicator == nil,
+                !layer.state.isTransformLayer,
+                !(layer.masksToBounds && layer.roundedBounds != nil),
+                !(own < 1 && layer.allowsGroupOpacity && layer.sublayers.contains { !$0.isHidden && $0.opacity > 0 }),
+                pending.opacity * own > 0, pending.toTarget.isFinite
+            else { return nil }
+            if !layer.isDoubleSided, pending.toTarget.determinant < 0 { return nil }
+            var clip = pending.clip
+            if layer.masksToBounds {
+                guard let bounds = ConvexPolygon(projecting: unitCorners.map(Matrix3.unitSquare(to: layer.bounds)
+                    .concatenating(pending.toTarget).apply)) else { return nil }
+                clip = clip.map { $0.intersection(bounds) } ?? bounds
+                guard clip.map({ !$0.isEmpty }) ?? true else { return nil }
+            }
+            let opacity = pending.opacity * own
+            let sublayerSpace = layer.sublayerTransformAboutAnchor
+            for kid in layer.sublayers where kid.animatedSubtree {
+                if kid.state.animations.isEmpty {
+                    // Animated below: a superlayer of the animated layers, checked as one when it is taken.
+                    stack.append(Pending(
+                        layer: kid, toTarget: kid.state.mapToSuperlayer(sublayerSpace: sublayerSpace)
+                            .concatenating(pending.toTarget),
+                        opacity: opacity, clip: clip, timings: pending.timings + [kid.state.timing]))
+                    continue
+                }
+                guard kid.sublayers.isEmpty, kid.mask == nil, !kid.state.isTransformLayer, Self.isPlainLeaf(kid),
+                    kid.state.animations.allSatisfy({ Self.followsNodeValues($0.animation) }),
+                    let index = cache.fragmentIndex[kid.id]
+                else { return nil }
+                let record = cache.fragments[index]
+                // The record must be the leaf's own, planned under this chain, its quads each at one opacity.
+                guard record.firstDescendant == index, record.groups.isEmpty, !record.quads.isEmpty,
+                    record.opacity == opacity, record.clip == clip, let planned = record.node,
+                    planned.state.mapToSuperlayer(sublayerSpace: sublayerSpace).concatenating(pending.toTarget)
+                        == record.layerToTarget
+                else { return nil }
+                let fade = last.quads[record.quads.lowerBound].opacity
+                for position in record.quads {
+                    if case .shadow = last.quads[position].paint { return nil }
+                    guard last.quads[position].opacity == fade else { return nil }
+                }
+                nodes.append(AnimatedNode(
+                    leaf: kid, timings: pending.timings + [kid.state.timing], fragment: index,
+                    sublayerSpace: sublayerSpace, superlayerToTarget: pending.toTarget, opacity: opacity, clip: clip))
+            }
+        }
+        guard !nodes.isEmpty else { return nil }
+        return AnimatedNodeTable(committed: committed, planIdentity: last.identity, rootToTarget: rootToTarget,
+                                 width: width, height: height, nodes: nodes, ancestors: ancestors.sorted())
+    }
+
+    /// Whether `animation` only moves, turns, scales or fades its layer and tells no one: a property animation of
+    /// such a key or a group of them, without a delegate.
+    private static func followsNodeValues(_ animation: Animation) -> Bool {
+        guard animation.delegate == nil else { return false }
+        if let group = animation as? AnimationGroup {
+            return (group.animations ?? []).allSatisfy(followsNodeValues)
+        }
+        guard let property = (animation as? PropertyAnimation)?.property else { return false }
+        if property.fadesOnly { return true }
+        return property.isPlacement && !property.keyPath.hasPrefix("zPosition")
+    }
+}
+
+/// One chunk of an evaluation: the nodes `chunk * size ..< (chunk + 1) * size`, whose scratch states and values it
+/// alone writes.
+private struct EvaluationChunk: @unchecked Sendable {
+    let nodes: UnsafeBufferPointer<AnimatedNode>
+    let scratch: UnsafeMutableBufferPointer<PresentedState>
+    let maps: UnsafeMutableBufferPointer<Matrix3>
+    let fades: UnsafeMutableBufferPointer<Float>
+    let failed: UnsafeMutableBufferPointer<Bool>
+    let time: Double
+    let size: Int
+
+    func run(chunk: Int) {
+        for index in (chunk * size)..<min((chunk + 1) * size, nodes.count) {
+            guard evaluate(index) else {
+                failed[chunk] = true
+                return
+            }
+        }
+    }
+
+    /// The node's animations applied at the frame's time; false when the frame must be presented as usual.
+    private func evaluate(_ index: Int) -> Bool {
+        let node = nodes.baseAddress! + index
+        let leaf = node.pointee.leaf
+        var local = time
+        for timing in node.pointee.timings { local = timing.localTime(parent: local) }
+        let state = scratch.baseAddress! + index
+        // The placement and the opacity from the committed state, then the animations on top, in order.
+        state.pointee.state.position = leaf.state.position
+        state.pointee.state.anchorPoint = leaf.state.anchorPoint
+        state.pointee.state.anchorPointZ = leaf.state.anchorPointZ
+        state.pointee.state.transform = leaf.state.transform
+        state.pointee.state.opacity = leaf.state.opacity
+        for attached in leaf.state.animations {
+            let animation = attached.animation
+            let timing = animation.timing
+            if timing.activeDuration.isFinite, timing.isFinished(parent: local),
+                animation.isRemovedOnCompletion || !attached.events.isStopped
+            {
+                return false
+            }
+            if !animation.isRemovedAfterEnd(at: local) {
+                _ = animation.apply(to: &state.pointee, model: leaf.state, time: local)
+            }
+        }
+        let map = state.pointee.state.mapToSuperlayer(sublayerSpace: node.pointee.sublayerSpace)
+            .concatenating(node.pointee.superlayerToTarget)
+        let fade = node.pointee.opacity * min(max(state.pointee.state.opacity, 0), 1)
+        guard map.isFinite, fade > 0 else { return false }
+        maps[index] = map
+        fades[index] = fade
+        return true
+    }
+}
