@@ -70,7 +70,7 @@ public struct FramePipeline {
                 committed, at: now, removingFinished: live || time == nil, blocksRan: blocksRan)
             clock.markPresented()
             plan = try planner.plan(presented, cache: cache)
-            cache.lastAnimatedFrame = committedAnimated && !ranCode ? (committed, plan.identity) : nil
+            cache.lastAnimatedFrame = committedAnimated && !ranCode ? (committed, plan.identity, now) : nil
         }
         var timings = clock.timings()
         var animated = false

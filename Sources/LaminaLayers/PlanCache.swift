@@ -47,7 +47,7 @@ public final class PlanCache: @unchecked Sendable {
     /// tree and plan of the last animated frame.
     var animatedNodes: AnimatedNodeTable?
     weak var animatedRefused: LayerSnapshot?
-    var lastAnimatedFrame: (committed: LayerSnapshot, plan: UInt64)?
+    var lastAnimatedFrame: (committed: LayerSnapshot, plan: UInt64, time: Double)?
 
     public init() {}
 
@@ -95,6 +95,9 @@ public struct PlanStatistics: Hashable, Sendable {
     /// Layers whose planned quads followed a new placement or opacity (moved, made again from their geometry, or
     /// faded) without being planned: node updates (docs/architecture.md, "Property trees").
     public var layersUpdated = 0
+    /// Animated layers whose quads followed their animated values without a presentation or planning: the frame was
+    /// made from node values alone (docs/architecture.md, "Property trees"); 0 on a usual frame.
+    public var nodeValueLayers = 0
     /// Gradient, shape and text pictures made (laid out and rasterised) for this frame.
     public var picturesMade = 0
     /// Pictures of gradient, shape and text layers taken from the cache, unchanged, for layers planned this frame
@@ -137,6 +140,20 @@ struct PlanFragment {
         let d = CGPoint(x: b.m31 - a.m31, y: b.m32 - a.m32)
         guard d.x.isFinite, d.y.isFinite, !hasClips || Self.onClipGrid(d) else { return nil }
         return d
+    }
+
+    /// Moves the record by `d` target pixels, as its quads are moved: an affine map's offset takes the translation
+    /// added (what concatenating it gives, without the product), a projective map is concatenated with it; the clip
+    /// moves with it.
+    mutating func move(by d: CGPoint) {
+        let m = layerToTarget
+        if m.m13 == 0, m.m23 == 0, m.m33 == 1 {
+            layerToTarget.m31 = m.m31 + d.x
+            layerToTarget.m32 = m.m32 + d.y
+        } else {
+            layerToTarget = m.concatenating(.translation(d.x, d.y))
+        }
+        if clip != nil { clip = PlanRun.moved(clip, by: d) }
     }
 
     /// Whether `d` is a whole number of steps of the clip's grid (1/256 pixel): clips moved by it are exactly the

@@ -23,6 +23,9 @@ struct AnimatedNode {
     let superlayerToTarget: Matrix3
     let opacity: Float
     let clip: ConvexPolygon?
+    /// A layer with sublayers (or more than a plain picture) whose animations only move it: its whole subtree's
+    /// quads move by the translation of its map, the records inside with them.
+    let branch: Bool
 }
 
 /// How one animated leaf's quads follow its new map and fade.
@@ -33,6 +36,8 @@ enum NodeChange {
     case move(CGPoint)
     /// Made again from the leaf's geometry at the new map and fade.
     case made([Quad])
+    /// A branch moved by a translation: every quad of its subtree, and the records inside.
+    case moveSubtree(CGPoint)
 }
 
 /// The animated leaves of one committed tree, and the plan their records belong to.
@@ -94,14 +99,27 @@ extension Planner {
         } else {
             // Only a tree drawn twice in a row without a commit is worth a table: the last frame planned it.
             cache.animatedNodes = nil
-            guard cache.animatedRefused !== committed, cache.lastAnimatedFrame?.committed === committed,
-                cache.lastAnimatedFrame?.plan == lastIdentity
+            guard cache.animatedRefused !== committed, let lastFrame = cache.lastAnimatedFrame,
+                lastFrame.committed === committed, lastFrame.plan == lastIdentity
             else { return nil }
             guard let made = animatedNodeTable(committed, rootToTarget: rootToTarget, width: width, height: height,
                                                cache: cache)
             else {
                 cache.animatedRefused = committed
                 return nil
+            }
+            // The table's values at the last frame's time must be those the last plan was made with, node by node:
+            // the check that the superlayers' maps, the animations' evaluation and the records agree. An event at
+            // that time only defers the table; a difference refuses it.
+            guard Self.evaluate(made, at: lastFrame.time) else { return nil }
+            for (index, node) in made.nodes.enumerated() {
+                let record = cache.fragments[node.fragment]
+                guard record.layerToTarget == made.maps[index],
+                    node.branch || cache.plan!.quads[record.quads.lowerBound].opacity == made.fades[index]
+                else {
+                    cache.animatedRefused = committed
+                    return nil
+                }
             }
             table = made
             cache.animatedNodes = made
@@ -141,6 +159,19 @@ extension Planner {
             case .made(let made):
                 for (offset, quad) in made.enumerated() { quads[range.lowerBound + offset] = quad }
                 fresh += made
+            case .moveSubtree(let d):
+                guard PlanRun.move(&quads[range], by: d, clipsOnGrid: false) else {
+                    // Not expected (the table and the changes checked every quad), but a plan half moved must not
+                    // be kept: the cache is emptied and the frame planned from scratch.
+                    cache.fragments = []
+                    cache.fragmentIndex = [:]
+                    cache.animatedNodes = nil
+                    return nil
+                }
+                // The records inside move with it, as a moved subtree's do.
+                for position in cache.fragments[fragment].firstDescendant..<fragment {
+                    cache.fragments[position].move(by: d)
+                }
             }
             if faded {
                 for position in range { quads[position].opacity = fade }
@@ -171,8 +202,9 @@ extension Planner {
         let plan = finishedPatch(quads: quads, bounds: bounds, region: region, fresh: fresh, to: cache,
                                  lastIdentity: lastIdentity, groups: groups, orderedGroups: orderedGroups,
                                  width: width, height: height, updated: changes.count, planned: 0)
+        cache.statistics.nodeValueLayers = table.nodes.count
         table.planIdentity = plan.identity
-        cache.lastAnimatedFrame = (committed, plan.identity)
+        cache.lastAnimatedFrame = (committed, plan.identity, time)
         return plan
     }
 
@@ -189,6 +221,17 @@ extension Planner {
             let fragment = table.nodes[index].fragment
             let (range, planned) = (cache.fragments[fragment].quads, cache.fragments[fragment].layerToTarget)
             let map = table.maps[index], fade = table.fades[index]
+            if table.nodes[index].branch {
+                guard map != planned else { continue }
+                // Only moved: its map differs by a translation its quads (unclipped, affine: checked when the table
+                // was made) can follow.
+                guard let d = cache.fragments[fragment].translation(to: map, hasClips: false),
+                    range.allSatisfy({ (last[$0].unitToTarget.m31 + d.x).isFinite
+                        && (last[$0].unitToTarget.m32 + d.y).isFinite })
+                else { return nil }
+                changes.append((index, .moveSubtree(d)))
+                continue
+            }
             if map == planned {
                 if fade != last[range.lowerBound].opacity { changes.append((index, .fade)) }
                 continue
@@ -300,16 +343,32 @@ extension Planner {
                         opacity: opacity, clip: clip, timings: pending.timings + [kid.state.timing]))
                     continue
                 }
-                guard kid.sublayers.isEmpty, kid.mask == nil, !kid.state.isTransformLayer, Self.isPlainLeaf(kid),
-                    kid.state.animations.allSatisfy({ Self.followsNodeValues($0.animation) }),
-                    let index = cache.fragmentIndex[kid.id]
+                guard kid.mask == nil, !kid.state.isTransformLayer, let index = cache.fragmentIndex[kid.id]
                 else { return nil }
                 let record = cache.fragments[index]
-                // The record must be the leaf's own, planned under this chain, its quads each at one opacity.
+                if !kid.sublayers.isEmpty || !Self.isPlainLeaf(kid) {
+                    // A branch (or a leaf with more than a plain picture) that is only moved.
+                    guard kid.state.animations.allSatisfy({ Self.onlyMoves($0.animation) }),
+                        kid.sublayers.allSatisfy({ !$0.animatedSubtree }), record.movable, record.groups.isEmpty,
+                        !record.quads.isEmpty, record.opacity == opacity, record.clip == nil, clip == nil,
+                        record.layerToTarget.m13 == 0, record.layerToTarget.m23 == 0, record.layerToTarget.m33 == 1,
+                        cache.fragments[record.firstDescendant..<index].allSatisfy({ $0.clip == nil }),
+                        last.quads[record.quads].allSatisfy({ quad in
+                            if case .shadow = quad.paint { return false }
+                            return quad.clip == nil
+                        })
+                    else { return nil }
+                    nodes.append(AnimatedNode(
+                        leaf: kid, timings: pending.timings + [kid.state.timing], fragment: index,
+                        sublayerSpace: sublayerSpace, superlayerToTarget: pending.toTarget, opacity: opacity,
+                        clip: clip, branch: true))
+                    continue
+                }
+                guard kid.state.animations.allSatisfy({ Self.followsNodeValues($0.animation) }) else { return nil }
+                // The record must be the leaf's own, planned under this chain (its map is checked by the caller),
+                // its quads each at one opacity.
                 guard record.firstDescendant == index, record.groups.isEmpty, !record.quads.isEmpty,
-                    record.opacity == opacity, record.clip == clip, let planned = record.node,
-                    planned.state.mapToSuperlayer(sublayerSpace: sublayerSpace).concatenating(pending.toTarget)
-                        == record.layerToTarget
+                    record.opacity == opacity, record.clip == clip
                 else { return nil }
                 let fade = last.quads[record.quads.lowerBound].opacity
                 for position in record.quads {
@@ -318,7 +377,8 @@ extension Planner {
                 }
                 nodes.append(AnimatedNode(
                     leaf: kid, timings: pending.timings + [kid.state.timing], fragment: index,
-                    sublayerSpace: sublayerSpace, superlayerToTarget: pending.toTarget, opacity: opacity, clip: clip))
+                    sublayerSpace: sublayerSpace, superlayerToTarget: pending.toTarget, opacity: opacity, clip: clip,
+                    branch: false))
             }
         }
         guard !nodes.isEmpty else { return nil }
@@ -336,6 +396,15 @@ extension Planner {
         guard let property = (animation as? PropertyAnimation)?.property else { return false }
         if property.fadesOnly { return true }
         return property.isPlacement && !property.keyPath.hasPrefix("zPosition")
+    }
+
+    /// Whether `animation` only moves its layer (position, anchorPoint and their parts: in an affine space, a
+    /// translation of its whole subtree) and tells no one.
+    private static func onlyMoves(_ animation: Animation) -> Bool {
+        guard animation.delegate == nil else { return false }
+        if let group = animation as? AnimationGroup { return (group.animations ?? []).allSatisfy(onlyMoves) }
+        guard let key = (animation as? PropertyAnimation)?.property?.keyPath else { return false }
+        return ["position", "position.x", "position.y", "anchorPoint", "anchorPoint.x", "anchorPoint.y"].contains(key)
     }
 }
 

@@ -65,19 +65,7 @@ extension Planner {
             cache.fragments[replacement.fragment] = replacement.record
             if let (records, d) = replacement.movedDescendants {
                 // The records inside a moved subtree move with it, as a reused subtree's do (PlanRun.reuse).
-                for position in records {
-                    let m = cache.fragments[position].layerToTarget
-                    if m.m13 == 0, m.m23 == 0, m.m33 == 1 {
-                        // Affine: what concatenating the translation gives, without the product.
-                        cache.fragments[position].layerToTarget.m31 = m.m31 + d.x
-                        cache.fragments[position].layerToTarget.m32 = m.m32 + d.y
-                    } else {
-                        cache.fragments[position].layerToTarget = m.concatenating(.translation(d.x, d.y))
-                    }
-                    if cache.fragments[position].clip != nil {
-                        cache.fragments[position].clip = PlanRun.moved(cache.fragments[position].clip, by: d)
-                    }
-                }
+                for position in records { cache.fragments[position].move(by: d) }
             }
         }
         for (fragment, node) in patched {

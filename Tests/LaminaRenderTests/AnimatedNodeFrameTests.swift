@@ -122,6 +122,7 @@ import Testing
             #expect(plan.groups == fresh.groups, "at \(time)")
             if step >= 2 {
                 // Node values alone: nothing planned; every leaf that moved, turned or faded updated in place.
+                #expect(cache.statistics.nodeValueLayers == Self.count, "at \(time): \(cache.statistics)")
                 #expect(cache.statistics.layersPlanned == 0, "at \(time): \(cache.statistics)")
                 #expect(cache.statistics.layersUpdated > Self.count / 2, "at \(time): \(cache.statistics)")
             }
@@ -204,7 +205,53 @@ import Testing
             let plan = try renderer.plan(root, scale: 1, at: time)
             let mismatch = Self.mismatch(plan.quads, try CPURenderer().plan(root, scale: 1, at: time).quads)
             #expect(mismatch == nil, "at \(time): \(mismatch ?? "")")
-            if step >= 2 { #expect(cache.statistics.layersPlanned == 0, "at \(time): \(cache.statistics)") }
+            if step >= 2 { #expect(cache.statistics.nodeValueLayers == 4_100, "at \(time): \(cache.statistics)") }
+        }
+    }
+
+    /// Superlayers whose animations only move them (position, anchorPoint) carry their whole subtrees: every quad
+    /// moved by the translation, nothing planned; beside them, animated leaves in a still container.
+    @Test func movedBranchesCarryTheirSubtrees() throws {
+        for renderer in ReferenceScenes.renderers() {
+            let (root, _, sprites) = try Self.tree()
+            // The clipping container's sprites keep their animations; the other container's lose theirs and the
+            // container itself slides, eased, with a spring on its anchor point.
+            let unclipped = try #require(root.sublayers?.last)
+            Transaction.begin()
+            for (index, sprite) in sprites.enumerated() where index % 2 == 1 {
+                sprite.removeAllAnimations()
+                if index % 4 == 1 {
+                    sprite.borderWidth = 1
+                    sprite.borderColor = .black
+                }
+            }
+            let slide = BasicAnimation(keyPath: "position")
+            slide.byValue = CGPoint(x: 13.37, y: -4.5)
+            slide.timingFunction = MediaTimingFunction(name: .easeInEaseOut)
+            let sway = SpringAnimation(keyPath: "anchorPoint.x")
+            sway.fromValue = 0.4
+            sway.toValue = 0.55
+            let both = AnimationGroup()
+            both.animations = [slide, sway]
+            both.duration = 1.5
+            both.beginTime = 1
+            both.repeatCount = .infinity
+            both.autoreverses = true
+            unclipped.add(both, forKey: "slide")
+            Transaction.commit()
+            let cache = renderer.planCache(for: root)
+            for (step, time) in Self.times.enumerated() {
+                let picture = try renderer.render(renderer.plan(root, scale: 1, at: time))
+                // Planned from scratch (no cache), drawn by the same renderer.
+                let fresh = try renderer.render(Planner().plan(root, at: time))
+                let unlike = Self.differences(picture, fresh).count
+                #expect(unlike == 0, "\(renderer.name) at \(time): \(unlike) pixels differ")
+                if step >= 2 {
+                    // The 50 animated sprites and the sliding container.
+                    #expect(cache.statistics.nodeValueLayers == 51, "at \(time): \(cache.statistics)")
+                    #expect(cache.statistics.layersPlanned == 0, "at \(time): \(cache.statistics)")
+                }
+            }
         }
     }
 
@@ -221,17 +268,17 @@ import Testing
         }
         try frame(1.1, "first")
         try frame(1.2, "second")
-        #expect(cache.statistics.layersPlanned == 0)
+        #expect(cache.statistics.nodeValueLayers == Self.count, "\(cache.statistics)")
         // A commit: the usual frame, then node values again.
         Transaction.begin()
         Transaction.setDisableActions(true)
         sprites[0].backgroundColor = .blue
         Transaction.commit()
         try frame(1.3, "after a commit")
-        #expect(cache.statistics.layersPlanned > 0, "\(cache.statistics)")
+        #expect(cache.statistics.nodeValueLayers == 0 && cache.statistics.layersPlanned > 0, "\(cache.statistics)")
         try frame(1.4, "the frame after")
         try frame(1.5, "and the next")
-        #expect(cache.statistics.layersPlanned == 0, "\(cache.statistics)")
+        #expect(cache.statistics.nodeValueLayers == Self.count, "\(cache.statistics)")
         // A leaf faded out (a frame node values cannot make: its quads go) and back.
         let out = BasicAnimation(keyPath: "opacity")
         out.fromValue = 1.0
@@ -253,7 +300,7 @@ import Testing
         sprites[5].add(colour, forKey: "colour")
         Transaction.commit()
         for time in [4.1, 4.2, 4.3] { try frame(time, "colour") }
-        #expect(cache.statistics.layersPlanned > 0, "\(cache.statistics)")
+        #expect(cache.statistics.nodeValueLayers == 0 && cache.statistics.layersPlanned > 0, "\(cache.statistics)")
         // An animated superlayer: planned as usual.
         Transaction.begin()
         sprites[5].removeAnimation(forKey: "colour")
