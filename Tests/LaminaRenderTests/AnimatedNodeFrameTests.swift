@@ -320,13 +320,13 @@ import Testing
     @Test func anAnimationThatEndsIsTakenOffAndItsCompletionRuns() throws {
         let (root, _, sprites) = try Self.tree()
         let renderer = CPURenderer()
-        let done = LockedFlag()
+        let done = DocCAnimationExampleTests.Counter()
         let move = BasicAnimation(keyPath: "position.x")
         move.byValue = 20.0
         move.duration = 0.5
         move.beginTime = 1
         Transaction.begin()
-        Transaction.setCompletionBlock { done.set() }
+        Transaction.setCompletionBlock { done.hit() }
         sprites[3].add(move, forKey: "once")
         Transaction.commit()
         for time in [1.1, 1.2, 1.3, 1.4] {
@@ -336,14 +336,6 @@ import Testing
         let after = try renderer.livePlan(root, scale: 1, at: 1.6)
         #expect(Self.mismatch(after.plan.quads, try CPURenderer().plan(root, scale: 1, at: 1.6).quads) == nil)
         #expect(sprites[3].animation(forKey: "once") == nil)
-        #expect(done.isSet)
+        #expect(done.value == 1)
     }
-}
-
-/// A flag set from any thread.
-final class LockedFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
-    func set() { lock.withLock { value = true } }
-    var isSet: Bool { lock.withLock { value } }
 }
