@@ -27,6 +27,8 @@ import Testing
                     && line.contains("draw") && line.contains("medians per frame"), "\(line)")
         }
         if Self.backends.contains("gles") { #expect(result.output.contains("encode and upload")) }
+        let nodeLines = buildLines.filter { $0.hasSuffix("; node values in 3 of 3 frames (1,000 layers)") }
+        #expect(nodeLines.count == Self.backends.count, "\(result.output)")
         #expect(result.output.contains("quad preparation"))
 
         let json = try J.readJSON(folder.appendingPathComponent("out.json"))
@@ -53,13 +55,19 @@ import Testing
                 #expect(try J.number(build["median"]) <= J.number(frame["median"]), "\(label)")
                 #expect(try J.number(build["max"]) <= J.number(frame["max"]), "\(label)")
                 let split = try J.object(r["buildSplit"])
-                #expect(Set(split.keys) == ["snapshotMs", "presentationMs", "planMs", "prepareMs"], "\(label)")
+                let stages = ["snapshotMs", "presentationMs", "planMs", "prepareMs"]
+                #expect(Set(split.keys) == Set(stages + ["nodeValueFrames", "nodeValueLayers"]), "\(label)")
                 for key in split.keys { #expect(try J.number(split[key]) >= 0, "\(label) buildSplit.\(key)") }
                 // The stages are what the build is made of: the plan step (snapshot, presentation, plan, as the
                 // bench's own clock saw them) and the preparation, so none can exceed the build's maximum.
-                for key in split.keys {
+                for key in stages {
                     #expect(try J.number(split[key]) <= J.number(build["max"]) + 0.0001, "\(label) \(key)")
                 }
+                // animated-1k's counted frames are made from node values alone (the warm-up frame planned the
+                // tree), its 1,000 sprites each; sprites-1k has no animation.
+                let animated = scene["scene"] as? String == "animated-1k"
+                #expect(try J.number(split["nodeValueFrames"]) == (animated ? 3 : 0), "\(label)")
+                #expect(try J.number(split["nodeValueLayers"]) == (animated ? 1_000 : 0), "\(label)")
             }
         }
     }

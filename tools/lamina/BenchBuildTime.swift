@@ -10,15 +10,27 @@ struct FrameBuildSplit {
     var draw: FrameStats
     /// Medians of the build's stages, ms.
     var snapshot: Double, presentation: Double, plan: Double, prepare: Double
+    /// How many of the counted frames were made from animated node values alone (no presentation, no planning:
+    /// docs/architecture.md, "Property trees"), and the most layers such a frame moved.
+    var nodeFrames = 0, nodeLayers = 0
+    /// The counted frames.
+    var frames = 0
 
     /// Per-frame figures gathered during a run.
     struct Samples {
         var build: [Double] = [], draw: [Double] = []
         var snapshot: [Double] = [], presentation: [Double] = [], plan: [Double] = [], prepare: [Double] = []
+        var nodeFrames = 0, nodeLayers = 0
 
         /// One frame: `planStep` is the time of the bench's plan call (`renderer.plan`), `frame` the whole frame's,
-        /// both ms; the stages come from the renderer (`lastPlanTimings`, `statistics.prepareSeconds`).
-        mutating func add(planStep: Double, frame: Double, stages: FramePlanTimings, statistics: RenderStatistics) {
+        /// both ms; the stages come from the renderer (`lastPlanTimings`, `statistics.prepareSeconds`);
+        /// `nodeValueLayers`, from the tree's plan cache (`PlanStatistics.nodeValueLayers`).
+        mutating func add(planStep: Double, frame: Double, stages: FramePlanTimings, statistics: RenderStatistics,
+                          nodeValueLayers: Int) {
+            if nodeValueLayers > 0 {
+                nodeFrames += 1
+                nodeLayers = max(nodeLayers, nodeValueLayers)
+            }
             // The renderer's preparation happens inside the render call; nothing else of it can exceed the frame.
             let prepare = min(max(0, statistics.prepareSeconds * 1000), max(0, frame - planStep))
             let built = planStep + prepare
@@ -34,14 +46,18 @@ struct FrameBuildSplit {
             guard !build.isEmpty else { return nil }
             let median = { FrameStats.percentile($0, 0.5) }
             return FrameBuildSplit(build: FrameStats(build), draw: FrameStats(draw), snapshot: median(snapshot),
-                                   presentation: median(presentation), plan: median(plan), prepare: median(prepare))
+                                   presentation: median(presentation), plan: median(plan), prepare: median(prepare),
+                                   nodeFrames: nodeFrames, nodeLayers: nodeLayers, frames: build.count)
         }
     }
 
-    /// "build 0.52 ms (snapshot 0.01, presentation 0.20, plan 0.21, prepare 0.10), draw 0.30 ms: medians per frame".
+    /// "build 0.52 ms (snapshot 0.01, presentation 0.20, plan 0.21, prepare 0.10), draw 0.30 ms: medians per frame",
+    /// and where node values made frames, "; node values in 10 of 10 frames (1,000 layers)".
     func text(prepareLabel: String) -> String {
-        "build \(f(build.median)) ms (snapshot \(f(snapshot)), presentation \(f(presentation)), plan \(f(plan)), "
-            + "\(prepareLabel) \(f(prepare))), draw \(f(draw.median)) ms: medians per frame"
+        let nodes = nodeFrames == 0 ? ""
+            : "; node values in \(nodeFrames) of \(frames) frames (\(nodeLayers.formatted()) layers)"
+        return "build \(f(build.median)) ms (snapshot \(f(snapshot)), presentation \(f(presentation)), "
+            + "plan \(f(plan)), \(prepareLabel) \(f(prepare))), draw \(f(draw.median)) ms: medians per frame" + nodes
     }
 
     static func stats(_ s: FrameStats) -> BenchJSON {
@@ -58,6 +74,7 @@ struct FrameBuildSplit {
             ("buildSplit", .object([
                 ("snapshotMs", .number(snapshot)), ("presentationMs", .number(presentation)),
                 ("planMs", .number(plan)), ("prepareMs", .number(prepare)),
+                ("nodeValueFrames", .number(Double(nodeFrames))), ("nodeValueLayers", .number(Double(nodeLayers))),
             ])),
         ]
     }

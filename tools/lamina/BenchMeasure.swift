@@ -358,7 +358,8 @@ struct BenchRunner {
             }
             if frame >= warmup {
                 build.add(planStep: Double(planned - start) / 1e6, frame: Double(done - start) / 1e6,
-                          stages: renderer.lastPlanTimings, statistics: renderer.statistics)
+                          stages: renderer.lastPlanTimings, statistics: renderer.statistics,
+                          nodeValueLayers: renderer.planCache(for: root).statistics.nodeValueLayers)
                 planTimes.append(Double(planned - start) / 1e6)
                 totals.append(Double(done - start) / 1e6)
                 uploaded.append(Double(renderer.statistics.bytesUploaded))
