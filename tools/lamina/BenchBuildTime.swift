@@ -55,7 +55,7 @@ struct FrameBuildSplit {
     /// and where node values made frames, "; node values in 10 of 10 frames (1,000 layers)".
     func text(prepareLabel: String) -> String {
         let nodes = nodeFrames == 0 ? ""
-            : "; node values in \(nodeFrames) of \(frames) frames (\(nodeLayers.formatted()) layers)"
+            : "; node values in \(nodeFrames) of \(frames) frames (\(group(Double(nodeLayers))) layers)"
         return "build \(f(build.median)) ms (snapshot \(f(snapshot)), presentation \(f(presentation)), "
             + "plan \(f(plan)), \(prepareLabel) \(f(prepare))), draw \(f(draw.median)) ms: medians per frame" + nodes
     }
