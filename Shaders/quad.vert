@@ -35,9 +35,16 @@ flat out highp int v_rows;
 flat out highp int v_top;
 #ifdef SHAPES
 // a_rows <= -2: the quad is seen through shape -2 - a_rows of the shape table (8 RGBA32F texels a shape, 4096
-// texels a line; GLESRenderer+Shapes.swift), read here once per vertex rather than per pixel (shape.glsl).
+// texels a line; GLESRenderer+Shapes.swift, ShapeCoverage.write), read here once per vertex rather than per pixel,
+// into the inputs shape.glsl reads with the program's features (llvmpipe sets up every output of every triangle).
 uniform highp sampler2D u_shapes;
-flat out vec4 v_shape0, v_shape1, v_shape2, v_shape3, v_shape4, v_shape5, v_shape6, v_shape7;
+flat out vec4 v_shapeMap, v_shapeMove, v_shapeOuter, v_shapeRadii, v_shapeFlags;
+#ifdef PROJECTIVE
+flat out vec4 v_shapeW;
+#endif
+#ifdef HOLES
+flat out vec4 v_shapeHole, v_shapeHoleRadii;
+#endif
 
 vec4 shapeTexel(int i) {
     return texelFetch(u_shapes, ivec2(i & 4095, i >> 12), 0);
@@ -64,9 +71,20 @@ void main() {
     v_top = int(a_rect.y);
 #ifdef SHAPES
     int base = a_rows <= -2.0 ? (-2 - int(a_rows)) * 8 : 0;
-    v_shape0 = shapeTexel(base); v_shape1 = shapeTexel(base + 1);
-    v_shape2 = shapeTexel(base + 2); v_shape3 = shapeTexel(base + 3);
-    v_shape4 = shapeTexel(base + 4); v_shape5 = shapeTexel(base + 5);
-    v_shape6 = shapeTexel(base + 6); v_shape7 = shapeTexel(base + 7);
+    // The table: m11 m12 m13 m21 | m22 m23 m31 m32 | m33 continuous hole opacity | outer | outer radii | hole |
+    // hole radii | tint, scale.
+    vec4 t0 = shapeTexel(base), t1 = shapeTexel(base + 1), t2 = shapeTexel(base + 2), t7 = shapeTexel(base + 7);
+    v_shapeMap = vec4(t0.x, t0.y, t0.w, t1.x);
+    v_shapeMove = vec4(t1.z, t1.w, t2.w, t7.x);
+    v_shapeOuter = shapeTexel(base + 3);
+    v_shapeRadii = shapeTexel(base + 4);
+    v_shapeFlags = vec4(t7.y, t2.y, t2.z, 0.0);
+#ifdef PROJECTIVE
+    v_shapeW = vec4(t0.z, t1.y, t2.x, 0.0);
+#endif
+#ifdef HOLES
+    v_shapeHole = shapeTexel(base + 5);
+    v_shapeHoleRadii = shapeTexel(base + 6);
+#endif
 #endif
 }

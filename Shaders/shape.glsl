@@ -3,16 +3,26 @@
 // Coverage in the shader (docs/semantics.md, "Coverage in the shader"): a quad seen through a rounded rectangle
 // or a rounded border (LaminaCore's CoverageShape) is one instance per box of its own pixels, and this computes each
 // pixel's coverage from the shape's parameters, which quad.vert reads from the shape table (one entry per shape,
-// GLESRenderer+Shapes.swift) into v_shape0...7. It is LaminaCore's ShapeCoverage.coverage operation for operation,
-// in the same order, so the CPU renderer, which runs that in Swift floats, gets the same 8-bit values.
-flat in vec4 v_shape0;              // m11 m12 m13 m21: target pixel -> the shape's plane
-flat in vec4 v_shape1;              // m22 m23 m31 m32
-flat in vec4 v_shape2;              // m33, continuous corners (1), has a hole (1), the quad's opacity
-flat in vec4 v_shape3;              // outer outline: centre x, y, half width, half height
-flat in vec4 v_shape4;              // outer radii: top left, top right, bottom right, bottom left
-flat in vec4 v_shape5;              // the hole's outline
-flat in vec4 v_shape6;              // the hole's radii
-flat in vec4 v_shape7;              // x: the tint's alpha (0-255), -1: no tint
+// GLESRenderer+Shapes.swift) into the v_shape inputs. It is LaminaCore's ShapeCoverage.coverage operation for
+// operation, in the same order, so the CPU renderer, which runs that in Swift floats, gets the same 8-bit values.
+// Parts of the formula are compiled in only where the batch's shapes need them (GLESProgram.ShapeFeatures), since
+// llvmpipe runs both sides of every branch on every pixel: CONTINUOUS (continuous corners), HOLES (a border's
+// inside), PROJECTIVE (a perspective row in the map; without it w is 1, which the projective formula would
+// divide by and subtract nothing from, so both give the same floats) and JACOBIAN (a map that is not a similarity;
+// without it the distance is divided by the similarity's scale and no normal is needed). quad.vert passes only the
+// inputs the program reads: llvmpipe sets up every input of every triangle.
+flat in vec4 v_shapeMap;            // m11 m12 m21 m22: target pixel -> the shape's plane
+flat in vec4 v_shapeMove;           // m31 m32, the quad's opacity, the tint's alpha (0-255; -1: no tint)
+flat in vec4 v_shapeOuter;          // outer outline: centre x, y, half width, half height
+flat in vec4 v_shapeRadii;          // outer radii: top left, top right, bottom right, bottom left
+flat in vec4 v_shapeFlags;          // the similarity's scale, continuous corners (1), has a hole (1)
+#ifdef PROJECTIVE
+flat in vec4 v_shapeW;              // m13 m23 m33
+#endif
+#ifdef HOLES
+flat in vec4 v_shapeHole;           // the hole's outline
+flat in vec4 v_shapeHoleRadii;      // the hole's radii
+#endif
 
 #ifdef CONTINUOUS
 // The ten points of a continuous corner of radius 1 (ContinuousCornerF), circular and continuous.
@@ -91,7 +101,7 @@ vec3 outlineDistance(vec4 o, vec4 radii, float x, float y) {
     float r = below ? (right ? radii.z : radii.w) : (right ? radii.y : radii.x);
     float sx = right ? 1.0 : -1.0, sy = below ? 1.0 : -1.0;
 #ifdef CONTINUOUS
-    if (v_shape2.y > 0.5 && r > 0.0) {
+    if (v_shapeFlags.y > 0.5 && r > 0.0) {
         float u = o.z - abs(x - o.x), v = o.w - abs(y - o.y);
         float halfSide = max(0.0, min(o.z, o.w));
         float t = 1.0;
@@ -114,28 +124,40 @@ vec3 outlineDistance(vec4 o, vec4 radii, float x, float y) {
 // The distance in target pixels (ShapeCoverage.coverage's pixels()).
 float outlinePixels(vec4 o, vec4 radii, vec2 q, vec4 jacobian) {
     vec3 d = outlineDistance(o, radii, q.x, q.y);
+#ifdef JACOBIAN
     float gx = d.y * jacobian.x + d.z * jacobian.y, gy = d.y * jacobian.z + d.z * jacobian.w;
     float gradient = sqrt(gx * gx + gy * gy);
     if (!(gradient > 1e-12)) return d.x < 0.0 ? -1e30 : 1e30;
     return d.x / gradient;
+#else
+    return d.x / v_shapeFlags.x;
+#endif
 }
 
 // This pixel's 8-bit mask value (0-255): its coverage, rounded to 8 bits, times the quad's opacity, rounded again
 // (PartialPixel.alpha); p is the pixel centre in target pixels.
 float shapeAlpha(vec2 p) {
-    float m11 = v_shape0.x, m12 = v_shape0.y, m13 = v_shape0.z, m21 = v_shape0.w;
-    float m22 = v_shape1.x, m23 = v_shape1.y, m31 = v_shape1.z, m32 = v_shape1.w, m33 = v_shape2.x;
+    float m11 = v_shapeMap.x, m12 = v_shapeMap.y, m21 = v_shapeMap.z, m22 = v_shapeMap.w;
+    float m31 = v_shapeMove.x, m32 = v_shapeMove.y;
     float u = p.x * m11 + p.y * m21 + m31, v = p.x * m12 + p.y * m22 + m32;
+#ifdef PROJECTIVE
+    float m13 = v_shapeW.x, m23 = v_shapeW.y, m33 = v_shapeW.z;
     float w = p.x * m13 + p.y * m23 + m33;
     if (!(w > 1e-9)) return 0.0;
     vec2 q = vec2(u / w, v / w);
     vec4 jacobian = vec4((m11 - q.x * m13) / w, (m12 - q.y * m13) / w, (m21 - q.x * m23) / w,
                          (m22 - q.y * m23) / w);
-    float value = min(max(0.5 - outlinePixels(v_shape3, v_shape4, q, jacobian), 0.0), 1.0);
-    if (v_shape2.z > 0.5 && value > 0.0) {
-        value = max(0.0, value - min(max(0.5 - outlinePixels(v_shape5, v_shape6, q, jacobian), 0.0), 1.0));
+#else
+    vec2 q = vec2(u, v);
+    vec4 jacobian = vec4(m11, m12, m21, m22);
+#endif
+    float value = min(max(0.5 - outlinePixels(v_shapeOuter, v_shapeRadii, q, jacobian), 0.0), 1.0);
+#ifdef HOLES
+    if (v_shapeFlags.z > 0.5 && value > 0.0) {
+        value = max(0.0, value - min(max(0.5 - outlinePixels(v_shapeHole, v_shapeHoleRadii, q, jacobian), 0.0), 1.0));
     }
+#endif
     float coverage = floor(value * 255.0 + 0.5);
-    return floor(coverage / 255.0 * v_shape2.w * 255.0 + 0.5);
+    return floor(coverage / 255.0 * v_shapeMove.z * 255.0 + 0.5);
 }
 #endif

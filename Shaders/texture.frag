@@ -11,7 +11,7 @@ precision highp int;
 precision highp sampler2D;
 
 // Compiled three times: with BILINEAR defined (bilinear filtering), with TRILINEAR (bilinear at two mip levels,
-// mixed) and with NEAREST (nearest). Separate programs rather than a uniform branch, because llvmpipe pays for
+// mixed) and with NEAREST (nearest; with COPY too for batches of 1:1 copies at whole pixels). Separate programs rather than a uniform branch, because llvmpipe pays for
 // both sides of a branch. (GLESProgram defines NEAREST for quad.vert too, which passes the nearest program the map
 // rather than an interpolated texel coordinate; here neither BILINEAR nor TRILINEAR means nearest.)
 #if !defined(BILINEAR) && !defined(TRILINEAR) && !defined(NEAREST)
@@ -24,8 +24,9 @@ uniform bool u_swapRedBlue;         // true when drawing into a caller's RGBA ta
 flat in vec4 v_mapU;                // target pixel -> image texel, the rows of the map (quad.vert); .w: the offset
 flat in vec4 v_mapV;
 flat in vec3 v_mapW;
-#ifndef SPANS
-uniform vec2 u_origin;              // the target pixel at the framebuffer's (0, 0) (spans.glsl declares it with SPANS)
+#if !defined(SPANS) && !defined(SHAPES)
+uniform vec2 u_origin;              // the target pixel at the framebuffer's (0, 0) (spans.glsl declares it with SPANS
+                                    // or SHAPES)
 #endif
 #else
 in vec3 v_texel;
@@ -94,7 +95,7 @@ void main() {
         // tint's alpha where there is one, as GLESBatchEncoder.textureColor folds them.
         float alpha = shapeAlpha(gl_FragCoord.xy + u_origin);
         if (!(alpha > 0.0)) discard;
-        opacity = v_shape7.x < 0.0 ? alpha / 255.0 : alpha / 255.0 * v_shape7.x / 255.0;
+        opacity = v_shapeMove.w < 0.0 ? alpha / 255.0 : alpha / 255.0 * v_shapeMove.w / 255.0;
     }
 #endif
 #ifndef NEAREST
@@ -125,6 +126,11 @@ void main() {
     // to 4 apart at hard edges, on more pixels than parity allows), even with the point moved to pixman's 7-bit
     // weights. (Nearest reads stay texelFetch too: through a GL_NEAREST sampler they cost llvmpipe 1-3% more.)
     c = bilinear(t, lo, hi, 0);
+#elif defined(COPY)
+    // Every quad of the batch is copied 1:1 at whole pixels (GLESBatchEncoder.Batch.copies): the map is x + tx,
+    // y + ty with whole tx, ty (up to the 1/256 texel the encoder adds), and the texel holding the pixel centre
+    // (x + 0.5 + tx) is x + tx, the one the projective map below picks, read without evaluating it.
+    c = fetch(ivec2(floor(gl_FragCoord.xy + u_origin) + floor(vec2(v_mapU.z, v_mapV.z) + 0.5)), lo, hi);
 #else
     // The pixel centre through the map, in the CPU renderer's order (CPUProjectiveSampler): a map with whole or
     // binary-fraction terms (scales by 2, 0.5, half-texel moves) gives every centre exactly, as the CPU's doubles do.

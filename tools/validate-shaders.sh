@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Validates every shader of Shaders/ offline with glslangValidator (Debian's glslang-tools), in every variant the
-# renderer compiles (texture.frag with BILINEAR, with TRILINEAR and with NEAREST (quad.vert too), each with and without SPANS;
-# solid.frag with and without SPANS; the shape variants (SPANS SHAPES, with and without CONTINUOUS); blur.frag with and without DOWNSAMPLE; blend.frag per blend mode), so a GLSL error fails CI
+# renderer compiles (texture.frag with BILINEAR, with TRILINEAR, with NEAREST (quad.vert too) and NEAREST COPY, each with and without SPANS;
+# solid.frag with and without SPANS; the shape variants (SHAPES with no feature, each of SPANS, CONTINUOUS, HOLES, PROJECTIVE and JACOBIAN, and all five); blur.frag with and without DOWNSAMPLE; blend.frag per blend mode), so a GLSL error fails CI
 # even on a machine whose driver would accept it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -37,19 +37,27 @@ variant() {
 variant texture.frag bilinear.frag BILINEAR
 variant texture.frag trilinear.frag TRILINEAR
 variant texture.frag nearest.frag NEAREST
+variant texture.frag copy.frag NEAREST COPY
+variant texture.frag copy-spans.frag NEAREST COPY SPANS
 variant quad.vert quad-nearest.vert NEAREST
 variant texture.frag spans.frag NEAREST SPANS
 variant texture.frag bilinear-spans.frag BILINEAR SPANS
 variant texture.frag trilinear-spans.frag TRILINEAR SPANS
 variant solid.frag solid-spans.frag SPANS
-# The shape programs (GLESProgram.Kind.*Shape, *Continuous): quad.vert reads the shape table with SHAPES.
+# The shape programs (GLESProgram.Kind.shape): quad.vert reads the shape table with SHAPES; the fragment shaders
+# compile the parts of the formula a batch needs (GLESProgram.ShapeFeatures), each an #ifdef of its own, so every
+# feature alone, none and all of them are checked.
 variant quad.vert quad-shapes.vert SPANS SHAPES
 variant quad.vert quad-nearest-shapes.vert NEAREST SPANS SHAPES
-for extra in "" CONTINUOUS; do
-    variant solid.frag "solid-shapes$extra.frag" SPANS SHAPES $extra
-    variant texture.frag "shapes$extra.frag" NEAREST SPANS SHAPES $extra
-    variant texture.frag "bilinear-shapes$extra.frag" BILINEAR SPANS SHAPES $extra
-    variant texture.frag "trilinear-shapes$extra.frag" TRILINEAR SPANS SHAPES $extra
+variant quad.vert quad-shapes-only.vert SHAPES
+variant quad.vert quad-shapes-all.vert NEAREST SPANS SHAPES CONTINUOUS HOLES PROJECTIVE JACOBIAN
+for extra in "" SPANS CONTINUOUS HOLES PROJECTIVE JACOBIAN "SPANS CONTINUOUS HOLES PROJECTIVE JACOBIAN"; do
+    name=${extra// /-}
+    variant solid.frag "solid-shapes-$name.frag" SHAPES $extra
+    variant texture.frag "shapes-$name.frag" NEAREST SHAPES $extra
+    variant texture.frag "copy-shapes-$name.frag" NEAREST COPY SHAPES $extra
+    variant texture.frag "bilinear-shapes-$name.frag" BILINEAR SHAPES $extra
+    variant texture.frag "trilinear-shapes-$name.frag" TRILINEAR SHAPES $extra
 done
 variant blur.frag downsample.frag DOWNSAMPLE
 # blend.frag once per blend mode, as GLESRenderer+Blend.swift compiles it (glslang does not know

@@ -8,8 +8,8 @@ import Foundation
 ///
 /// The formula: the pixel centre is mapped through `fromTarget` into the shape's plane; its signed distance to the
 /// outline (negative inside) is divided by the length of the distance's gradient in target pixels (the map's
-/// Jacobian applied to the outline's normal), and the coverage is clamp(0.5 - that, 0, 1), less the hole's
-/// coverage for a border.
+/// Jacobian applied to the outline's normal; for a similarity, the map's scale), and the coverage is
+/// clamp(0.5 - that, 0, 1), less the hole's coverage for a border.
 public struct ShapeCoverage: Hashable, Sendable {
     /// An outline: centre, half width, half height, and the radii (top left, top right, bottom right, bottom left),
     /// each limited to half the shorter side as `RoundedRect` limits them.
@@ -35,6 +35,11 @@ public struct ShapeCoverage: Hashable, Sendable {
     public var inner: Outline?
     /// Corners are `RoundedRect.Curve.continuous` (both outlines).
     public var continuous: Bool
+    /// When the map is a similarity (affine: a uniform scale, with or without a turn or a flip), its scale: plane
+    /// units per target pixel, sqrt(m11 m11 + m12 m12). The Jacobian then lengthens every unit normal by exactly that,
+    /// so a distance in the plane is that distance / scale in target pixels, with no normal and no gradient worked
+    /// out per pixel. Nil for other maps (non-uniform scales, shears, perspective), which take the Jacobian.
+    public var similarityScale: Float?
 
     /// Floats a shape takes in the GLES shape table: 8 RGBA32F texels.
     public static let tableFloats = 32
@@ -54,14 +59,24 @@ public struct ShapeCoverage: Hashable, Sendable {
         // CPU's coverage in doubles (CoverageShape.Prepared), on both renderers.
         let limit: Float = 1e5
         for value in [m11, m12, m13, m21, m22, m23, m31, m32, m33] where !value.isFinite { return nil }
+        if m13 == 0, m23 == 0, m33 == 1, (m11 == m22 && m12 == -m21) || (m11 == -m22 && m12 == m21),
+            case let scale = (m11 * m11 + m12 * m12).squareRoot(), scale > 1e-12, scale.isFinite
+        {
+            similarityScale = scale
+        }
         for o in [outer, inner ?? outer] {
             for value in [o.cx, o.cy, o.hw, o.hh, o.topLeft, o.topRight, o.bottomRight, o.bottomLeft]
             where !(abs(value) < limit) { return nil }
         }
     }
 
+    /// The map has no perspective row (m13 = m23 = 0, m33 = 1): w is 1 at every pixel, so `coverage`'s division
+    /// and Jacobian give the map's own numbers, and the GLES shader skips them (GLESProgram.ShapeFeatures).
+    public var isAffine: Bool { m13 == 0 && m23 == 0 && m33 == 1 }
+
     /// Appends the shape's table entry: m11 m12 m13 m21 | m22 m23 m31 m32 | m33 continuous hasInner opacity |
-    /// outer cx cy hw hh | outer radii | inner cx cy hw hh | inner radii | tint alpha (-1: none) 0 0 0.
+    /// outer cx cy hw hh | outer radii | inner cx cy hw hh | inner radii | tint alpha (-1: none), similarity scale
+    /// (0: none), 0, 0.
     /// `opacity` and `tintAlpha` are the quad's, for the shader's rounding of coverage x opacity to 8 bits.
     public func write(into table: inout [Float], opacity: Float, tintAlpha: Float) {
         table.append(m11); table.append(m12); table.append(m13); table.append(m21)
@@ -73,7 +88,7 @@ public struct ShapeCoverage: Hashable, Sendable {
             table.append(outline.topLeft); table.append(outline.topRight); table.append(outline.bottomRight)
             table.append(outline.bottomLeft)
         }
-        table.append(tintAlpha); table.append(0); table.append(0); table.append(0)
+        table.append(tintAlpha); table.append(similarityScale ?? 0); table.append(0); table.append(0)
     }
 
     /// The coverage of pixel (x, y) in 8-bit steps, 0...255: floor(coverage x 255 + 0.5), as the shader rounds it.
@@ -96,6 +111,7 @@ public struct ShapeCoverage: Hashable, Sendable {
         let dxdy = (m21 - qx * m23) / w, dydy = (m22 - qy * m23) / w
         func pixels(_ outline: Outline) -> Float {
             let (d, nx, ny) = Self.signedDistance(outline, qx, qy, continuous: continuous)
+            if let similarityScale { return d / similarityScale }
             let gx = nx * dxdx + ny * dydx, gy = nx * dxdy + ny * dydy
             let gradient = (gx * gx + gy * gy).squareRoot()
             guard gradient > 1e-12 else { return d < 0 ? -1e30 : 1e30 }

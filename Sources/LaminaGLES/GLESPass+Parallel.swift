@@ -106,7 +106,8 @@ extension GLESBatchEncoder {
                 batches[batches.count - 1].count += batch.count
                 if batch.filter != .nearest { batches[batches.count - 1].filter = batch.filter }
                 if batch.coverage { batches[batches.count - 1].coverage = true }
-                batches[batches.count - 1].shape = max(batches[batches.count - 1].shape, batch.shape)
+                batches[batches.count - 1].addShape(batch.shape)
+                batches[batches.count - 1].copies = batches[batches.count - 1].copies && batch.copies
             } else {
                 batches.append(batch)
             }

@@ -34,7 +34,7 @@ extension GLESBatchEncoder {
         }
         let entry = shapeTable.count / ShapeCoverage.tableFloats
         let rows = -2 - entry
-        let level: UInt8 = parameters.continuous ? 2 : 1
+        let features = GLESProgram.ShapeFeatures(parameters)
         let before = instances.count
         switch quad.paint {
         case .solid(let color):
@@ -45,7 +45,7 @@ extension GLESBatchEncoder {
             add(boxes: boxes, textured: false, texture: 0, requested: .nearest, filter: .nearest, map: .identity,
                 clamp: TexelRect(x0: 0, y0: 0, x1: 0, y1: 0),
                 color: (Float(c.blue) / 255, Float(c.green) / 255, Float(c.red) / 255, Float(c.alpha) / 255),
-                rows: rows, shape: level)
+                rows: rows, shape: features)
         case .texture, .shadow:
             guard let texture = try sampling(quad.paint, index: index, textures: textures),
                 let targetToTexel = quad.unitToTarget.inverted?.concatenating(texture.unitToTexel).snappedToAffine
@@ -56,7 +56,7 @@ extension GLESBatchEncoder {
                 parameters.write(into: &shapeTable, opacity: opacity, tintAlpha: -1)
                 add(boxes: boxes, textured: true, texture: mipTexture, requested: .trilinear, filter: .trilinear,
                     map: MipSelection.map(targetToTexel, level: mip.level), clamp: texture.clamp,
-                    color: Self.trilinearColor(mip, alpha: opacityByte), rows: rows, shape: level)
+                    color: Self.trilinearColor(mip, alpha: opacityByte), rows: rows, shape: features)
                 if instances.count > before { quadsDrawn += 1 }
                 return true
             }
@@ -72,7 +72,7 @@ extension GLESBatchEncoder {
             parameters.write(into: &shapeTable, opacity: opacity, tintAlpha: tintAlpha)
             add(boxes: boxes, textured: true, texture: tile.texture, requested: requested, filter: filter,
                 map: targetToTexel, clamp: c, color: Self.textureColor(alpha: opacityByte, of: quad.paint),
-                tile: tiles.count == 1 ? Self.placement(tile) : tile, rows: rows, shape: level)
+                tile: tiles.count == 1 ? Self.placement(tile) : tile, rows: rows, shape: features)
         }
         if instances.count > before { quadsDrawn += 1 }
         return true

@@ -22,14 +22,24 @@ struct GLESBatchEncoder {
         /// (GLESPass+Spans.swift).
         var coverage = false
         /// Some of its instances are seen through a shape whose coverage the shader computes (GLESPass+Shapes.swift):
-        /// 0 none, 1 circular corners only, 2 continuous corners too. Drawn with the shape program of that kind.
-        var shape: UInt8 = 0
+        /// nil none, else what their shapes need of the formula. Drawn with the shape program of those features.
+        var shape: GLESProgram.ShapeFeatures?
+        /// Every instance is a texture copied 1:1 at whole pixels (its map an integer translation): drawn with the
+        /// nearest program's copy variant, which reads the texel at the pixel moved by the translation rather than
+        /// evaluating the map at every pixel (texture.frag, COPY).
+        var copies = false
         /// The quads are added to what is below (ONE, ONE) rather than composited source-over: an additive
         /// emitter's particles.
         var additive = false
         /// nil: quads. Otherwise a group boundary: `begin` switches drawing to the group's offscreen buffer; `end`
         /// switches back and composites the buffer with its one instance (texture: the buffer's, at draw time).
         var group: GroupMarker?
+
+        /// Takes in instances seen through shapes of `features` (nil: none).
+        mutating func addShape(_ features: GLESProgram.ShapeFeatures?) {
+            guard let features else { return }
+            shape = shape.map { $0.union(features) } ?? features
+        }
     }
 
     enum GroupMarker {
@@ -409,9 +419,11 @@ struct GLESBatchEncoder {
     /// changes no texel chosen and no bilinear weight.
     mutating func add(
         boxes: [PixelBox], textured: Bool, texture: GLuint, requested: Filter, filter: Filter, map: Matrix3,
-        clamp: TexelRect, color: (Float, Float, Float, Float), tile: GLESTile? = nil, rows: Int = -1, shape: UInt8 = 0
+        clamp: TexelRect, color: (Float, Float, Float, Float), tile: GLESTile? = nil, rows: Int = -1,
+        shape: GLESProgram.ShapeFeatures? = nil
     ) {
         guard !boxes.isEmpty else { return }
+        let copy = textured && filter == .nearest && map.integerTranslation != nil
         var m = map
         var c = clamp
         var offset = (x: 0, y: 0)
@@ -444,13 +456,14 @@ struct GLESBatchEncoder {
             // Like the filter: a batch with any quad drawn by coverage is drawn with the program that reads the
             // span table (quads without rows, -1, pass its test untouched), so turned and upright quads still batch.
             if rows >= 0 { batches[batches.count - 1].coverage = true }
-            batches[batches.count - 1].shape = max(batches[batches.count - 1].shape, shape)
+            batches[batches.count - 1].addShape(shape)
+            batches[batches.count - 1].copies = batches[batches.count - 1].copies && copy
             batches[batches.count - 1].count += boxes.count
             if filter != .nearest { batches[batches.count - 1].filter = filter }
         } else {
             batches.append(Batch(textured: textured, texture: texture, requested: requested, filter: filter,
                                  first: instances.count / GLESProgram.instanceFloats, count: boxes.count,
-                                 coverage: rows >= 0, shape: shape, additive: encodingAdditive))
+                                 coverage: rows >= 0, shape: shape, copies: copy, additive: encodingAdditive))
         }
         for box in boxes { appendInstance(box, map: m, clamp: c, color: color, rows: rows, offset: offset) }
     }

@@ -9,8 +9,11 @@ final class GLESProgram {
     enum Kind: Hashable, CaseIterable {
         /// Solid colours.
         case solid
-        /// Textures sampled at the nearest texel (also 1:1 whole-pixel copies).
+        /// Textures sampled at the nearest texel.
         case nearest
+        /// Textures copied 1:1 at whole pixels (`GLESBatchEncoder.Batch.copies`): the nearest program reading the
+        /// texel at the pixel moved by the map's translation, the texel the map gives at the pixel centre.
+        case copy
         /// Textures sampled bilinearly.
         case bilinear
         /// Textures sampled bilinearly at two mip levels of one texture, mixed (trilinear minification).
@@ -21,36 +24,40 @@ final class GLESProgram {
         case downsample
         /// The solid, nearest, bilinear and trilinear programs for quads drawn by coverage: each pixel is kept only
         /// inside its row's run of the span table (GLESPass+Spans.swift).
-        case solidCoverage, nearestCoverage, bilinearCoverage, trilinearCoverage
-        /// The coverage variants that also compute the coverage of quads seen through a shape (Shaders/shape.glsl):
-        /// circular corners only, and with continuous corners too. Compiled on first use.
-        case solidShape, nearestShape, bilinearShape, trilinearShape
-        case solidContinuous, nearestContinuous, bilinearContinuous, trilinearContinuous
+        case solidCoverage, nearestCoverage, copyCoverage, bilinearCoverage, trilinearCoverage
+        /// The variants that also compute the coverage of quads seen through a shape (Shaders/shape.glsl), with
+        /// only the parts of the formula that the batch's shapes need compiled in (llvmpipe runs both sides of
+        /// every branch on every pixel). Compiled on first use.
+        case shape(Sampling, ShapeFeatures)
 
-        /// The shape programs, compiled when a frame first draws a shape (`GLESRenderer.program(_:)`).
-        var isShape: Bool {
-            switch self {
-            case .solidShape, .nearestShape, .bilinearShape, .trilinearShape, .solidContinuous, .nearestContinuous,
-                 .bilinearContinuous, .trilinearContinuous:
-                return true
-            default:
-                return false
-            }
+        /// How a quad program paints.
+        enum Sampling: Hashable, CaseIterable {
+            case solid, nearest, copy, bilinear, trilinear
         }
 
-        /// The variant of a quad program that computes shapes' coverage (and reads the span table).
-        func shaped(continuous: Bool) -> Kind {
+        /// The programs compiled with the renderer; the shape programs are compiled when a frame first draws one
+        /// (`GLESRenderer.program(_:)`).
+        static let precompiled: [Kind] = [
+            .solid, .nearest, .copy, .bilinear, .trilinear, .blur, .downsample, .solidCoverage, .nearestCoverage,
+            .copyCoverage, .bilinearCoverage, .trilinearCoverage,
+        ]
+
+        /// The precompiled programs and, for each sampling, the shape programs with no feature, each feature alone
+        /// and all of them (the other combinations compile alike: each feature is a separate #ifdef).
+        static var allCases: [Kind] {
+            let features: [ShapeFeatures] = [[], .continuous, .hole, .projective, .spans, .jacobian, ShapeFeatures.all]
+            return precompiled + Sampling.allCases.flatMap { sampling in features.map { Kind.shape(sampling, $0) } }
+        }
+
+        var sampling: Sampling? {
             switch self {
-            case .solid, .solidCoverage, .solidShape, .solidContinuous:
-                return continuous ? .solidContinuous : .solidShape
-            case .nearest, .nearestCoverage, .nearestShape, .nearestContinuous:
-                return continuous ? .nearestContinuous : .nearestShape
-            case .bilinear, .bilinearCoverage, .bilinearShape, .bilinearContinuous:
-                return continuous ? .bilinearContinuous : .bilinearShape
-            case .trilinear, .trilinearCoverage, .trilinearShape, .trilinearContinuous:
-                return continuous ? .trilinearContinuous : .trilinearShape
-            case .blur, .downsample:
-                return self
+            case .solid, .solidCoverage: return .solid
+            case .nearest, .nearestCoverage: return .nearest
+            case .copy, .copyCoverage: return .copy
+            case .bilinear, .bilinearCoverage: return .bilinear
+            case .trilinear, .trilinearCoverage: return .trilinear
+            case .shape(let sampling, _): return sampling
+            case .blur, .downsample: return nil
             }
         }
 
@@ -59,6 +66,7 @@ final class GLESProgram {
             switch self {
             case .solid: return .solidCoverage
             case .nearest: return .nearestCoverage
+            case .copy: return .copyCoverage
             case .bilinear: return .bilinearCoverage
             case .trilinear: return .trilinearCoverage
             default: return self
@@ -67,12 +75,8 @@ final class GLESProgram {
 
         var shaders: (vertex: String, fragment: String) {
             switch self {
-            case .solid, .solidCoverage, .solidShape, .solidContinuous: return ("quad.vert", "solid.frag")
-            case .nearest, .bilinear, .trilinear, .nearestCoverage, .bilinearCoverage, .trilinearCoverage,
-                 .nearestShape, .bilinearShape, .trilinearShape, .nearestContinuous, .bilinearContinuous,
-                 .trilinearContinuous:
-                return ("quad.vert", "texture.frag")
             case .blur, .downsample: return ("quad.vert", "blur.frag")
+            default: return ("quad.vert", sampling == .solid ? "solid.frag" : "texture.frag")
             }
         }
 
@@ -84,20 +88,61 @@ final class GLESProgram {
             case .downsample: return ["DOWNSAMPLE"]
             case .solid, .blur: return []
             case .nearest: return ["NEAREST"]
+            case .copy: return ["NEAREST", "COPY"]
             case .solidCoverage: return ["SPANS"]
             case .nearestCoverage: return ["NEAREST", "SPANS"]
+            case .copyCoverage: return ["NEAREST", "COPY", "SPANS"]
             case .bilinearCoverage: return ["BILINEAR", "SPANS"]
             case .trilinearCoverage: return ["TRILINEAR", "SPANS"]
-            case .solidShape: return ["SPANS", "SHAPES"]
-            case .nearestShape: return ["NEAREST", "SPANS", "SHAPES"]
-            case .bilinearShape: return ["BILINEAR", "SPANS", "SHAPES"]
-            case .trilinearShape: return ["TRILINEAR", "SPANS", "SHAPES"]
-            case .solidContinuous: return ["SPANS", "SHAPES", "CONTINUOUS"]
-            case .nearestContinuous: return ["NEAREST", "SPANS", "SHAPES", "CONTINUOUS"]
-            case .bilinearContinuous: return ["BILINEAR", "SPANS", "SHAPES", "CONTINUOUS"]
-            case .trilinearContinuous: return ["TRILINEAR", "SPANS", "SHAPES", "CONTINUOUS"]
+            case .shape(let sampling, let features):
+                let filter: [String] = switch sampling {
+                case .solid: []
+                case .nearest: ["NEAREST"]
+                case .copy: ["NEAREST", "COPY"]
+                case .bilinear: ["BILINEAR"]
+                case .trilinear: ["TRILINEAR"]
+                }
+                return filter + ["SHAPES"] + features.defines
             }
         }
+    }
+
+    /// The parts of the shape formula (Shaders/shape.glsl) a shape program compiles in: a batch's program has the
+    /// union of its quads' (`GLESBatchEncoder.Batch.shape`).
+    struct ShapeFeatures: OptionSet, Hashable {
+        let rawValue: UInt8
+        /// Continuous corners (`cornerCurve` continuous): CONTINUOUS.
+        static let continuous = ShapeFeatures(rawValue: 1)
+        /// A hole (a border's inside): HOLES.
+        static let hole = ShapeFeatures(rawValue: 2)
+        /// A map from target pixels to the shape's plane with a perspective row: PROJECTIVE. Without it the
+        /// shader takes w as 1 and the Jacobian as the map's linear part, which are the numbers the projective
+        /// formula gives for an affine map, bit for bit.
+        static let projective = ShapeFeatures(rawValue: 4)
+        /// Other quads of the batch are drawn by coverage (the span table): SPANS.
+        static let spans = ShapeFeatures(rawValue: 8)
+        /// A map that is not a similarity (`ShapeCoverage.similarityScale` nil: a non-uniform scale, a shear,
+        /// perspective): the distance's gradient through the Jacobian, per pixel: JACOBIAN. Without it the distance
+        /// is divided by the similarity's scale.
+        static let jacobian = ShapeFeatures(rawValue: 16)
+        static let all: ShapeFeatures = [.continuous, .hole, .projective, .spans, .jacobian]
+
+        var defines: [String] {
+            [(ShapeFeatures.continuous, "CONTINUOUS"), (.hole, "HOLES"), (.projective, "PROJECTIVE"), (.spans, "SPANS"),
+             (.jacobian, "JACOBIAN")].compactMap { contains($0.0) ? $0.1 : nil }
+        }
+
+        /// What the formula needs for `shape`.
+        init(_ shape: ShapeCoverage) {
+            var features: ShapeFeatures = []
+            if shape.continuous { features.insert(.continuous) }
+            if shape.inner != nil { features.insert(.hole) }
+            if !shape.isAffine { features.insert(.projective) }
+            if shape.similarityScale == nil { features.insert(.jacobian) }
+            self = features
+        }
+
+        init(rawValue: UInt8) { self.rawValue = rawValue }
     }
 
     /// The per-instance attributes of quad.vert, in location order, with their float counts.

@@ -141,7 +141,7 @@ public final class GLESRenderer: Renderer {
         if context.extensions.contains("GL_KHR_debug"), ProcessInfo.processInfo.environment["LAMINA_GL_DEBUG"] != nil {
             GLESDebug.install()
         }
-        for kind in GLESProgram.Kind.allCases where !kind.isShape { programs[kind] = try GLESProgram(kind) }
+        for kind in GLESProgram.Kind.precompiled { programs[kind] = try GLESProgram(kind) }
         glGenVertexArrays(1, &vertexArray)
         makeInstanceBuffers()
         makeTimerQuery()
@@ -522,8 +522,13 @@ public final class GLESRenderer: Renderer {
                 continue
             }
             let base: GLESProgram.Kind = !batch.textured ? .solid
-                : batch.filter == .nearest ? .nearest : batch.filter == .trilinear ? .trilinear : .bilinear
-            let kind = batch.shape > 0 ? base.shaped(continuous: batch.shape > 1) : batch.coverage ? base.coverage : base
+                : batch.filter == .nearest ? (batch.copies ? .copy : .nearest)
+                : batch.filter == .trilinear ? .trilinear : .bilinear
+            let kind = if let shape = batch.shape, let sampling = base.sampling {
+                GLESProgram.Kind.shape(sampling, batch.coverage ? shape.union(.spans) : shape)
+            } else {
+                batch.coverage ? base.coverage : base
+            }
             let program = try self.program(kind)
             if current != kind {
                 glUseProgram(program.id)

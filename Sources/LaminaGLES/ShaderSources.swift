@@ -377,9 +377,16 @@ flat out highp int v_rows;
 flat out highp int v_top;
 #ifdef SHAPES
 // a_rows <= -2: the quad is seen through shape -2 - a_rows of the shape table (8 RGBA32F texels a shape, 4096
-// texels a line; GLESRenderer+Shapes.swift), read here once per vertex rather than per pixel (shape.glsl).
+// texels a line; GLESRenderer+Shapes.swift, ShapeCoverage.write), read here once per vertex rather than per pixel,
+// into the inputs shape.glsl reads with the program's features (llvmpipe sets up every output of every triangle).
 uniform highp sampler2D u_shapes;
-flat out vec4 v_shape0, v_shape1, v_shape2, v_shape3, v_shape4, v_shape5, v_shape6, v_shape7;
+flat out vec4 v_shapeMap, v_shapeMove, v_shapeOuter, v_shapeRadii, v_shapeFlags;
+#ifdef PROJECTIVE
+flat out vec4 v_shapeW;
+#endif
+#ifdef HOLES
+flat out vec4 v_shapeHole, v_shapeHoleRadii;
+#endif
 
 vec4 shapeTexel(int i) {
     return texelFetch(u_shapes, ivec2(i & 4095, i >> 12), 0);
@@ -406,10 +413,21 @@ void main() {
     v_top = int(a_rect.y);
 #ifdef SHAPES
     int base = a_rows <= -2.0 ? (-2 - int(a_rows)) * 8 : 0;
-    v_shape0 = shapeTexel(base); v_shape1 = shapeTexel(base + 1);
-    v_shape2 = shapeTexel(base + 2); v_shape3 = shapeTexel(base + 3);
-    v_shape4 = shapeTexel(base + 4); v_shape5 = shapeTexel(base + 5);
-    v_shape6 = shapeTexel(base + 6); v_shape7 = shapeTexel(base + 7);
+    // The table: m11 m12 m13 m21 | m22 m23 m31 m32 | m33 continuous hole opacity | outer | outer radii | hole |
+    // hole radii | tint, scale.
+    vec4 t0 = shapeTexel(base), t1 = shapeTexel(base + 1), t2 = shapeTexel(base + 2), t7 = shapeTexel(base + 7);
+    v_shapeMap = vec4(t0.x, t0.y, t0.w, t1.x);
+    v_shapeMove = vec4(t1.z, t1.w, t2.w, t7.x);
+    v_shapeOuter = shapeTexel(base + 3);
+    v_shapeRadii = shapeTexel(base + 4);
+    v_shapeFlags = vec4(t7.y, t2.y, t2.z, 0.0);
+#ifdef PROJECTIVE
+    v_shapeW = vec4(t0.z, t1.y, t2.x, 0.0);
+#endif
+#ifdef HOLES
+    v_shapeHole = shapeTexel(base + 5);
+    v_shapeHoleRadii = shapeTexel(base + 6);
+#endif
 #endif
 }
 """#,
@@ -425,12 +443,14 @@ flat in vec4 v_clamp;
 flat in vec4 v_color;               // premultiplied, already quantised to 8 bits, B, G, R, A order
 // Shared by solid.frag and texture.frag: tools/generate-shaders.py pastes this file where a shader says
 // #include "spans.glsl" (GLSL ES has no include of its own).
-#ifdef SPANS
+#if defined(SPANS) || defined(SHAPES)
 // highp: a frame's table passes 32,767 rows (mediump ints are 16 bits where a driver honours them).
-flat in highp int v_rows;           // the quad's first row in u_spans, or -1 (quad.vert)
+flat in highp int v_rows;           // the quad's first row in u_spans, -1, or -2 - its shape (quad.vert)
 flat in highp int v_top;
-uniform highp isampler2D u_spans;   // the span table: per row, x0 and x1 of the covered run, 4096 rows a line
 uniform vec2 u_origin;
+#endif
+#ifdef SPANS
+uniform highp isampler2D u_spans;   // the span table: per row, x0 and x1 of the covered run, 4096 rows a line
 
 // Compiled in (SPANS) only for batches of quads drawn by coverage: llvmpipe pays for the table read and the
 // discard on every pixel, taken or not. A rotated or clipped quad is one box over its rows, not an instance per
@@ -449,16 +469,26 @@ void discardOutsideSpan() {
 // Coverage in the shader (docs/semantics.md, "Coverage in the shader"): a quad seen through a rounded rectangle
 // or a rounded border (LaminaCore's CoverageShape) is one instance per box of its own pixels, and this computes each
 // pixel's coverage from the shape's parameters, which quad.vert reads from the shape table (one entry per shape,
-// GLESRenderer+Shapes.swift) into v_shape0...7. It is LaminaCore's ShapeCoverage.coverage operation for operation,
-// in the same order, so the CPU renderer, which runs that in Swift floats, gets the same 8-bit values.
-flat in vec4 v_shape0;              // m11 m12 m13 m21: target pixel -> the shape's plane
-flat in vec4 v_shape1;              // m22 m23 m31 m32
-flat in vec4 v_shape2;              // m33, continuous corners (1), has a hole (1), the quad's opacity
-flat in vec4 v_shape3;              // outer outline: centre x, y, half width, half height
-flat in vec4 v_shape4;              // outer radii: top left, top right, bottom right, bottom left
-flat in vec4 v_shape5;              // the hole's outline
-flat in vec4 v_shape6;              // the hole's radii
-flat in vec4 v_shape7;              // x: the tint's alpha (0-255), -1: no tint
+// GLESRenderer+Shapes.swift) into the v_shape inputs. It is LaminaCore's ShapeCoverage.coverage operation for
+// operation, in the same order, so the CPU renderer, which runs that in Swift floats, gets the same 8-bit values.
+// Parts of the formula are compiled in only where the batch's shapes need them (GLESProgram.ShapeFeatures), since
+// llvmpipe runs both sides of every branch on every pixel: CONTINUOUS (continuous corners), HOLES (a border's
+// inside), PROJECTIVE (a perspective row in the map; without it w is 1, which the projective formula would
+// divide by and subtract nothing from, so both give the same floats) and JACOBIAN (a map that is not a similarity;
+// without it the distance is divided by the similarity's scale and no normal is needed). quad.vert passes only the
+// inputs the program reads: llvmpipe sets up every input of every triangle.
+flat in vec4 v_shapeMap;            // m11 m12 m21 m22: target pixel -> the shape's plane
+flat in vec4 v_shapeMove;           // m31 m32, the quad's opacity, the tint's alpha (0-255; -1: no tint)
+flat in vec4 v_shapeOuter;          // outer outline: centre x, y, half width, half height
+flat in vec4 v_shapeRadii;          // outer radii: top left, top right, bottom right, bottom left
+flat in vec4 v_shapeFlags;          // the similarity's scale, continuous corners (1), has a hole (1)
+#ifdef PROJECTIVE
+flat in vec4 v_shapeW;              // m13 m23 m33
+#endif
+#ifdef HOLES
+flat in vec4 v_shapeHole;           // the hole's outline
+flat in vec4 v_shapeHoleRadii;      // the hole's radii
+#endif
 
 #ifdef CONTINUOUS
 // The ten points of a continuous corner of radius 1 (ContinuousCornerF), circular and continuous.
@@ -537,7 +567,7 @@ vec3 outlineDistance(vec4 o, vec4 radii, float x, float y) {
     float r = below ? (right ? radii.z : radii.w) : (right ? radii.y : radii.x);
     float sx = right ? 1.0 : -1.0, sy = below ? 1.0 : -1.0;
 #ifdef CONTINUOUS
-    if (v_shape2.y > 0.5 && r > 0.0) {
+    if (v_shapeFlags.y > 0.5 && r > 0.0) {
         float u = o.z - abs(x - o.x), v = o.w - abs(y - o.y);
         float halfSide = max(0.0, min(o.z, o.w));
         float t = 1.0;
@@ -560,29 +590,41 @@ vec3 outlineDistance(vec4 o, vec4 radii, float x, float y) {
 // The distance in target pixels (ShapeCoverage.coverage's pixels()).
 float outlinePixels(vec4 o, vec4 radii, vec2 q, vec4 jacobian) {
     vec3 d = outlineDistance(o, radii, q.x, q.y);
+#ifdef JACOBIAN
     float gx = d.y * jacobian.x + d.z * jacobian.y, gy = d.y * jacobian.z + d.z * jacobian.w;
     float gradient = sqrt(gx * gx + gy * gy);
     if (!(gradient > 1e-12)) return d.x < 0.0 ? -1e30 : 1e30;
     return d.x / gradient;
+#else
+    return d.x / v_shapeFlags.x;
+#endif
 }
 
 // This pixel's 8-bit mask value (0-255): its coverage, rounded to 8 bits, times the quad's opacity, rounded again
 // (PartialPixel.alpha); p is the pixel centre in target pixels.
 float shapeAlpha(vec2 p) {
-    float m11 = v_shape0.x, m12 = v_shape0.y, m13 = v_shape0.z, m21 = v_shape0.w;
-    float m22 = v_shape1.x, m23 = v_shape1.y, m31 = v_shape1.z, m32 = v_shape1.w, m33 = v_shape2.x;
+    float m11 = v_shapeMap.x, m12 = v_shapeMap.y, m21 = v_shapeMap.z, m22 = v_shapeMap.w;
+    float m31 = v_shapeMove.x, m32 = v_shapeMove.y;
     float u = p.x * m11 + p.y * m21 + m31, v = p.x * m12 + p.y * m22 + m32;
+#ifdef PROJECTIVE
+    float m13 = v_shapeW.x, m23 = v_shapeW.y, m33 = v_shapeW.z;
     float w = p.x * m13 + p.y * m23 + m33;
     if (!(w > 1e-9)) return 0.0;
     vec2 q = vec2(u / w, v / w);
     vec4 jacobian = vec4((m11 - q.x * m13) / w, (m12 - q.y * m13) / w, (m21 - q.x * m23) / w,
                          (m22 - q.y * m23) / w);
-    float value = min(max(0.5 - outlinePixels(v_shape3, v_shape4, q, jacobian), 0.0), 1.0);
-    if (v_shape2.z > 0.5 && value > 0.0) {
-        value = max(0.0, value - min(max(0.5 - outlinePixels(v_shape5, v_shape6, q, jacobian), 0.0), 1.0));
+#else
+    vec2 q = vec2(u, v);
+    vec4 jacobian = vec4(m11, m12, m21, m22);
+#endif
+    float value = min(max(0.5 - outlinePixels(v_shapeOuter, v_shapeRadii, q, jacobian), 0.0), 1.0);
+#ifdef HOLES
+    if (v_shapeFlags.z > 0.5 && value > 0.0) {
+        value = max(0.0, value - min(max(0.5 - outlinePixels(v_shapeHole, v_shapeHoleRadii, q, jacobian), 0.0), 1.0));
     }
+#endif
     float coverage = floor(value * 255.0 + 0.5);
-    return floor(coverage / 255.0 * v_shape2.w * 255.0 + 0.5);
+    return floor(coverage / 255.0 * v_shapeMove.z * 255.0 + 0.5);
 }
 #endif
 out vec4 o_color;
@@ -619,7 +661,7 @@ precision highp int;
 precision highp sampler2D;
 
 // Compiled three times: with BILINEAR defined (bilinear filtering), with TRILINEAR (bilinear at two mip levels,
-// mixed) and with NEAREST (nearest). Separate programs rather than a uniform branch, because llvmpipe pays for
+// mixed) and with NEAREST (nearest; with COPY too for batches of 1:1 copies at whole pixels). Separate programs rather than a uniform branch, because llvmpipe pays for
 // both sides of a branch. (GLESProgram defines NEAREST for quad.vert too, which passes the nearest program the map
 // rather than an interpolated texel coordinate; here neither BILINEAR nor TRILINEAR means nearest.)
 #if !defined(BILINEAR) && !defined(TRILINEAR) && !defined(NEAREST)
@@ -632,8 +674,9 @@ uniform bool u_swapRedBlue;         // true when drawing into a caller's RGBA ta
 flat in vec4 v_mapU;                // target pixel -> image texel, the rows of the map (quad.vert); .w: the offset
 flat in vec4 v_mapV;
 flat in vec3 v_mapW;
-#ifndef SPANS
-uniform vec2 u_origin;              // the target pixel at the framebuffer's (0, 0) (spans.glsl declares it with SPANS)
+#if !defined(SPANS) && !defined(SHAPES)
+uniform vec2 u_origin;              // the target pixel at the framebuffer's (0, 0) (spans.glsl declares it with SPANS
+                                    // or SHAPES)
 #endif
 #else
 in vec3 v_texel;
@@ -644,12 +687,14 @@ flat in vec4 v_color;               // .a: opacity; TRILINEAR: .r the finer mip 
 out vec4 o_color;
 // Shared by solid.frag and texture.frag: tools/generate-shaders.py pastes this file where a shader says
 // #include "spans.glsl" (GLSL ES has no include of its own).
-#ifdef SPANS
+#if defined(SPANS) || defined(SHAPES)
 // highp: a frame's table passes 32,767 rows (mediump ints are 16 bits where a driver honours them).
-flat in highp int v_rows;           // the quad's first row in u_spans, or -1 (quad.vert)
+flat in highp int v_rows;           // the quad's first row in u_spans, -1, or -2 - its shape (quad.vert)
 flat in highp int v_top;
-uniform highp isampler2D u_spans;   // the span table: per row, x0 and x1 of the covered run, 4096 rows a line
 uniform vec2 u_origin;
+#endif
+#ifdef SPANS
+uniform highp isampler2D u_spans;   // the span table: per row, x0 and x1 of the covered run, 4096 rows a line
 
 // Compiled in (SPANS) only for batches of quads drawn by coverage: llvmpipe pays for the table read and the
 // discard on every pixel, taken or not. A rotated or clipped quad is one box over its rows, not an instance per
@@ -668,16 +713,26 @@ void discardOutsideSpan() {
 // Coverage in the shader (docs/semantics.md, "Coverage in the shader"): a quad seen through a rounded rectangle
 // or a rounded border (LaminaCore's CoverageShape) is one instance per box of its own pixels, and this computes each
 // pixel's coverage from the shape's parameters, which quad.vert reads from the shape table (one entry per shape,
-// GLESRenderer+Shapes.swift) into v_shape0...7. It is LaminaCore's ShapeCoverage.coverage operation for operation,
-// in the same order, so the CPU renderer, which runs that in Swift floats, gets the same 8-bit values.
-flat in vec4 v_shape0;              // m11 m12 m13 m21: target pixel -> the shape's plane
-flat in vec4 v_shape1;              // m22 m23 m31 m32
-flat in vec4 v_shape2;              // m33, continuous corners (1), has a hole (1), the quad's opacity
-flat in vec4 v_shape3;              // outer outline: centre x, y, half width, half height
-flat in vec4 v_shape4;              // outer radii: top left, top right, bottom right, bottom left
-flat in vec4 v_shape5;              // the hole's outline
-flat in vec4 v_shape6;              // the hole's radii
-flat in vec4 v_shape7;              // x: the tint's alpha (0-255), -1: no tint
+// GLESRenderer+Shapes.swift) into the v_shape inputs. It is LaminaCore's ShapeCoverage.coverage operation for
+// operation, in the same order, so the CPU renderer, which runs that in Swift floats, gets the same 8-bit values.
+// Parts of the formula are compiled in only where the batch's shapes need them (GLESProgram.ShapeFeatures), since
+// llvmpipe runs both sides of every branch on every pixel: CONTINUOUS (continuous corners), HOLES (a border's
+// inside), PROJECTIVE (a perspective row in the map; without it w is 1, which the projective formula would
+// divide by and subtract nothing from, so both give the same floats) and JACOBIAN (a map that is not a similarity;
+// without it the distance is divided by the similarity's scale and no normal is needed). quad.vert passes only the
+// inputs the program reads: llvmpipe sets up every input of every triangle.
+flat in vec4 v_shapeMap;            // m11 m12 m21 m22: target pixel -> the shape's plane
+flat in vec4 v_shapeMove;           // m31 m32, the quad's opacity, the tint's alpha (0-255; -1: no tint)
+flat in vec4 v_shapeOuter;          // outer outline: centre x, y, half width, half height
+flat in vec4 v_shapeRadii;          // outer radii: top left, top right, bottom right, bottom left
+flat in vec4 v_shapeFlags;          // the similarity's scale, continuous corners (1), has a hole (1)
+#ifdef PROJECTIVE
+flat in vec4 v_shapeW;              // m13 m23 m33
+#endif
+#ifdef HOLES
+flat in vec4 v_shapeHole;           // the hole's outline
+flat in vec4 v_shapeHoleRadii;      // the hole's radii
+#endif
 
 #ifdef CONTINUOUS
 // The ten points of a continuous corner of radius 1 (ContinuousCornerF), circular and continuous.
@@ -756,7 +811,7 @@ vec3 outlineDistance(vec4 o, vec4 radii, float x, float y) {
     float r = below ? (right ? radii.z : radii.w) : (right ? radii.y : radii.x);
     float sx = right ? 1.0 : -1.0, sy = below ? 1.0 : -1.0;
 #ifdef CONTINUOUS
-    if (v_shape2.y > 0.5 && r > 0.0) {
+    if (v_shapeFlags.y > 0.5 && r > 0.0) {
         float u = o.z - abs(x - o.x), v = o.w - abs(y - o.y);
         float halfSide = max(0.0, min(o.z, o.w));
         float t = 1.0;
@@ -779,29 +834,41 @@ vec3 outlineDistance(vec4 o, vec4 radii, float x, float y) {
 // The distance in target pixels (ShapeCoverage.coverage's pixels()).
 float outlinePixels(vec4 o, vec4 radii, vec2 q, vec4 jacobian) {
     vec3 d = outlineDistance(o, radii, q.x, q.y);
+#ifdef JACOBIAN
     float gx = d.y * jacobian.x + d.z * jacobian.y, gy = d.y * jacobian.z + d.z * jacobian.w;
     float gradient = sqrt(gx * gx + gy * gy);
     if (!(gradient > 1e-12)) return d.x < 0.0 ? -1e30 : 1e30;
     return d.x / gradient;
+#else
+    return d.x / v_shapeFlags.x;
+#endif
 }
 
 // This pixel's 8-bit mask value (0-255): its coverage, rounded to 8 bits, times the quad's opacity, rounded again
 // (PartialPixel.alpha); p is the pixel centre in target pixels.
 float shapeAlpha(vec2 p) {
-    float m11 = v_shape0.x, m12 = v_shape0.y, m13 = v_shape0.z, m21 = v_shape0.w;
-    float m22 = v_shape1.x, m23 = v_shape1.y, m31 = v_shape1.z, m32 = v_shape1.w, m33 = v_shape2.x;
+    float m11 = v_shapeMap.x, m12 = v_shapeMap.y, m21 = v_shapeMap.z, m22 = v_shapeMap.w;
+    float m31 = v_shapeMove.x, m32 = v_shapeMove.y;
     float u = p.x * m11 + p.y * m21 + m31, v = p.x * m12 + p.y * m22 + m32;
+#ifdef PROJECTIVE
+    float m13 = v_shapeW.x, m23 = v_shapeW.y, m33 = v_shapeW.z;
     float w = p.x * m13 + p.y * m23 + m33;
     if (!(w > 1e-9)) return 0.0;
     vec2 q = vec2(u / w, v / w);
     vec4 jacobian = vec4((m11 - q.x * m13) / w, (m12 - q.y * m13) / w, (m21 - q.x * m23) / w,
                          (m22 - q.y * m23) / w);
-    float value = min(max(0.5 - outlinePixels(v_shape3, v_shape4, q, jacobian), 0.0), 1.0);
-    if (v_shape2.z > 0.5 && value > 0.0) {
-        value = max(0.0, value - min(max(0.5 - outlinePixels(v_shape5, v_shape6, q, jacobian), 0.0), 1.0));
+#else
+    vec2 q = vec2(u, v);
+    vec4 jacobian = vec4(m11, m12, m21, m22);
+#endif
+    float value = min(max(0.5 - outlinePixels(v_shapeOuter, v_shapeRadii, q, jacobian), 0.0), 1.0);
+#ifdef HOLES
+    if (v_shapeFlags.z > 0.5 && value > 0.0) {
+        value = max(0.0, value - min(max(0.5 - outlinePixels(v_shapeHole, v_shapeHoleRadii, q, jacobian), 0.0), 1.0));
     }
+#endif
     float coverage = floor(value * 255.0 + 0.5);
-    return floor(coverage / 255.0 * v_shape2.w * 255.0 + 0.5);
+    return floor(coverage / 255.0 * v_shapeMove.z * 255.0 + 0.5);
 }
 #endif
 
@@ -862,7 +929,7 @@ void main() {
         // tint's alpha where there is one, as GLESBatchEncoder.textureColor folds them.
         float alpha = shapeAlpha(gl_FragCoord.xy + u_origin);
         if (!(alpha > 0.0)) discard;
-        opacity = v_shape7.x < 0.0 ? alpha / 255.0 : alpha / 255.0 * v_shape7.x / 255.0;
+        opacity = v_shapeMove.w < 0.0 ? alpha / 255.0 : alpha / 255.0 * v_shapeMove.w / 255.0;
     }
 #endif
 #ifndef NEAREST
@@ -893,6 +960,11 @@ void main() {
     // to 4 apart at hard edges, on more pixels than parity allows), even with the point moved to pixman's 7-bit
     // weights. (Nearest reads stay texelFetch too: through a GL_NEAREST sampler they cost llvmpipe 1-3% more.)
     c = bilinear(t, lo, hi, 0);
+#elif defined(COPY)
+    // Every quad of the batch is copied 1:1 at whole pixels (GLESBatchEncoder.Batch.copies): the map is x + tx,
+    // y + ty with whole tx, ty (up to the 1/256 texel the encoder adds), and the texel holding the pixel centre
+    // (x + 0.5 + tx) is x + tx, the one the projective map below picks, read without evaluating it.
+    c = fetch(ivec2(floor(gl_FragCoord.xy + u_origin) + floor(vec2(v_mapU.z, v_mapV.z) + 0.5)), lo, hi);
 #else
     // The pixel centre through the map, in the CPU renderer's order (CPUProjectiveSampler): a map with whole or
     // binary-fraction terms (scales by 2, 0.5, half-texel moves) gives every centre exactly, as the CPU's doubles do.

@@ -45,6 +45,44 @@ struct GLESRendererTests {
         }
     }
 
+    /// A batch of textures copied 1:1 at whole pixels is drawn by the copy program (the texel at the pixel moved by
+    /// the translation, no map per pixel), with the CPU renderer's pixels; one quad scaled, at a fractional place
+    /// or nearest-filtered at a scale keeps the nearest or bilinear program, also with the CPU's pixels.
+    @Test func wholePixelCopiesSkipTheMap() throws {
+        let renderer = try #require(GLESAvailability.renderer())
+        let sheet = TestImages.quadrants(width: 32, height: 32)
+        func batches(_ root: Layer) throws -> [GLESBatchEncoder.Batch] {
+            let plan = try Planner(scale: 1).plan(root)
+            try renderer.glContext.makeCurrent()
+            renderer.textures.beginFrame()
+            var encoder = GLESBatchEncoder()
+            encoder.allowsParallel = false
+            try encoder.encode(plan, textures: renderer.textures)
+            let difference = try #require(ImageDifference(try CPURenderer().render(root), try renderer.render(root),
+                                                          tolerance: 0))
+            #expect(difference.pixelsOverTolerance == 0, "max \(difference.maxChannelDifference)")
+            return encoder.batches.filter(\.textured)
+        }
+        let copies = spriteRoot(count: 40, sheet: sheet)
+        #expect(try batches(copies).map(\.copies) == [true])
+
+        let scaled = Layer(frame: CGRect(x: 20, y: 30, width: 48, height: 40))
+        scaled.contents = sheet
+        scaled.magnificationFilter = .nearest
+        copies.addSublayer(scaled)
+        // A quad that asks for nearest is a batch of its own (after the sprites), drawn with the nearest program.
+        let mixed = try batches(copies)
+        #expect(mixed.map(\.copies) == [true, false] && mixed.map(\.filter) == [.nearest, .nearest])
+
+        let offGrid = spriteRoot(count: 10, sheet: sheet)
+        let half = Layer(frame: CGRect(x: 20.5, y: 30, width: 16, height: 16))
+        half.contents = sheet
+        offGrid.addSublayer(half)
+        // Half a pixel off: bilinear, in the sprites' batch, which is then no batch of copies.
+        let shifted = try batches(offGrid)
+        #expect(shifted.map(\.copies) == [false] && shifted.map(\.filter) == [.linear])
+    }
+
     @Test func compileFailuresReportTheGLSLLog() throws {
         let renderer = try #require(GLESAvailability.renderer())
         try renderer.glContext.makeCurrent()

@@ -208,6 +208,72 @@ import Testing
         #expect(difference.pixelsOverTolerance == 0, "max \(difference.maxChannelDifference)")
     }
 
+    /// Each batch's shape program compiles in only what its shapes need (GLESProgram.ShapeFeatures): upright rounded
+    /// sprites take neither the hole, the perspective division, the Jacobian nor the span table; a border adds the
+    /// hole, continuous corners their curve, a perspective transform the division and the Jacobian, a non-uniform
+    /// scale the Jacobian, and a turned quad drawn by coverage beside them the span table; and each variant draws
+    /// what the CPU renderer draws.
+    @Test func shapeProgramsCompileOnlyWhatTheirShapesNeed() throws {
+        guard let gles = GLESAvailability.renderer() else { return }
+        func sprite(_ x: CGFloat, _ y: CGFloat) -> Layer {
+            let layer = Layer(frame: CGRect(x: x, y: y, width: 40, height: 30))
+            layer.backgroundColor = Color(red: 0.9, green: 0.4, blue: 0.1, alpha: 0.8)
+            layer.cornerRadius = 9
+            return layer
+        }
+        func features(_ root: Layer) throws -> [GLESProgram.ShapeFeatures] {
+            let plan = try Planner(scale: 1).plan(root)
+            try gles.glContext.makeCurrent()
+            gles.textures.beginFrame()
+            var encoder = GLESBatchEncoder()
+            encoder.allowsParallel = false
+            try encoder.encode(plan, textures: gles.textures)
+            let cpu = try CPURenderer().render(root)
+            let picture = try gles.render(root)
+            let difference = try #require(ImageDifference(cpu, picture, tolerance: 1))
+            #expect(difference.pixelsOverTolerance == 0, "max \(difference.maxChannelDifference)")
+            return encoder.batches.compactMap(\.shape)
+        }
+        let plain = Self.tree(sprite(10, 10), width: 120, height: 100)
+        #expect(try features(plain) == [[]])
+
+        let bordered = sprite(10, 10)
+        bordered.borderWidth = 3
+        bordered.borderColor = .blue
+        #expect(try features(Self.tree(bordered, width: 120, height: 100)) == [[.hole]])
+
+        let continuous = sprite(10, 10)
+        continuous.cornerCurve = .continuous
+        #expect(try features(Self.tree(continuous, width: 120, height: 100)) == [[.continuous]])
+
+        let tilted = sprite(40, 30)
+        var perspective = Transform3D.identity
+        perspective.m34 = -1.0 / 200
+        tilted.transform = perspective.rotated(by: 0.6, x: 0, y: 1, z: 0)
+        #expect(try features(Self.tree(tilted, width: 120, height: 100)) == [[.projective, .jacobian]])
+
+        // A turn and a uniform scale keep the map a similarity: the distance is divided by its scale. A
+        // non-uniform scale needs the Jacobian.
+        let turned = sprite(30, 20)
+        turned.transform = Transform3D(rotationAngle: 0.3).scaledBy(x: 1.5, y: 1.5)
+        let turnedRoot = Self.tree(turned, width: 120, height: 100)
+        #expect(try features(turnedRoot) == [[]])
+        let turnedShape = try #require(Planner(scale: 1).plan(turnedRoot).quads.first?.shape.flatMap(ShapeCoverage.init))
+        #expect(abs(try #require(turnedShape.similarityScale) - 1 / 1.5) < 1e-6)
+        let stretched = sprite(30, 20)
+        stretched.transform = Transform3D(scaleX: 1.5, y: 1)
+        #expect(try features(Self.tree(stretched, width: 120, height: 100)) == [[.jacobian]])
+
+        // A sharp-edged turned quad is drawn by the span table, in the same batch as the rounded sprite.
+        let root = Self.tree(sprite(10, 10), width: 120, height: 100)
+        let sharp = Layer(frame: CGRect(x: 60, y: 40, width: 30, height: 30))
+        sharp.backgroundColor = Color(red: 0.9, green: 0.4, blue: 0.1, alpha: 0.8)
+        sharp.transform = Transform3D(rotationAngle: 0.4)
+        root.addSublayer(sharp)
+        let batches = try features(root)
+        #expect(batches == [[]], "the program adds the span table from the batch's coverage: \(batches)")
+    }
+
     /// Rounded quads inside a group (its offscreen buffer starts elsewhere than the target's corner) and in a plan
     /// large enough to be encoded on every core keep their coverage.
     @Test func shapesInGroupsAndParallelEncodingsMatchTheCPU() throws {
