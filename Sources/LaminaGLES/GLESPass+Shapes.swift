@@ -10,10 +10,10 @@ import LaminaCore
 // ShapeCoverage). Until this, the CPU worked out every edge pixel and the GPU drew it as an instance of its own (or
 // from an image of the edge pixels): about 100 instances for a 64-point sprite with 16-point corners.
 //
-// A turned or sheared quad with four antialiased edges (`Quad.edgesAsShape`) is drawn the same way, its own outline
-// as the shape, as one instance over the box of the pixels it touches where no clip or an upright one cuts it (the
-// formula gives 0 on the box's other pixels, which then stay as they are): no span table and no instance per edge
-// pixel. Quads that have antialiased edges of their own as well as a shape keep the CPU's coverage
+// A turned, sheared or perspective quad with four antialiased edges (`Quad.edgesAsShape`) is drawn the same way, its
+// own outline as the shape, as one instance over the box of the pixels it touches where no clip or an upright one
+// cuts it (the formula gives 0 on the box's other pixels, which then stay as they are; in perspective, the boxes of
+// those pixels): no span table and no instance per edge pixel. Quads that have antialiased edges of their own as well as a shape keep the CPU's coverage
 // (GLESPass.encodeAntialiased).
 
 extension GLESBatchEncoder {
@@ -29,7 +29,11 @@ extension GLESBatchEncoder {
             case var boxes = Self.withoutHole(quad.shapeBoxes(width: plan.width, height: plan.height) ?? [], shape),
             !boxes.isEmpty
         else { return true }
-        if shape.outlinesQuad, boxes.count > 1, quad.clip == nil || quad.clip?.axisAlignedRect != nil {
+        // (Not in perspective: near the horizon the formula's first-order distance shrinks towards 0, so pixels of the
+        // box far from the quad could be given coverage; the boxes of the pixels the quad touches keep it to those.)
+        if shape.outlinesQuad, shape.toTarget.isAffine, boxes.count > 1,
+            quad.clip == nil || quad.clip?.axisAlignedRect != nil
+        {
             boxes = [Self.bounds(of: boxes)]
         }
         let entry = shapeTable.count / ShapeCoverage.tableFloats

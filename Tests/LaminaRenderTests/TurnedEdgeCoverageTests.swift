@@ -7,7 +7,7 @@ import Testing
 
 /// Turned and sheared quads with antialiased edges take their coverage from the shape formula of their own outline
 /// (`Quad.edgesAsShape`, docs/semantics.md "Coverage in the shader"): on the CPU renderer every pixel is the formula's
-/// value; upright, perspective and partly antialiased quads keep the exact area.
+/// value, and so is every pixel of a perspective quad's; upright and partly antialiased quads keep the exact area.
 @Suite struct TurnedEdgeFormulaTests {
     /// A white `size` layer at (x, y) turned by `angle` (and sheared by `shear`), antialiased, on a transparent root:
     /// each pixel's alpha is its coverage.
@@ -63,7 +63,53 @@ import Testing
         }
     }
 
-    @Test func uprightPerspectiveAndPartlySmoothQuadsKeepTheExactArea() throws {
+    /// A layer turned about its y axis in perspective: its outline is the unit square's plane scaled by its longest
+    /// projected sides, and every pixel is the formula (the Jacobian making each distance target pixels); the
+    /// far edge is shorter than the near one, so its pixels are smoothed over less than a plane unit.
+    @Test(arguments: [0.4, 0.9, -1.2] as [CGFloat])
+    func perspectiveQuadsAreTheFormula(angle: CGFloat) throws {
+        let root = Layer()
+        root.bounds = CGRect(x: 0, y: 0, width: 100, height: 100)
+        let layer = Layer(frame: CGRect(x: 25, y: 30, width: 50, height: 40))
+        layer.backgroundColor = .white
+        layer.allowsEdgeAntialiasing = true
+        var perspective = Transform3D.identity
+        perspective.m34 = -1.0 / 120
+        layer.transform = perspective.rotated(by: angle, x: 0, y: 1, z: 0).rotated(by: 0.2)
+        root.addSublayer(layer)
+        let plan = try Planner(scale: 1).plan(root)
+        let quad = try #require(plan.quads.first)
+        #expect(!quad.unitToTarget.isAffine && quad.antialiasedEdges == .all)
+        let shape = try #require(quad.edgesAsShape.shape)
+        #expect(shape.outlinesQuad && !shape.toTarget.isAffine)
+        let formula = try #require(ShapeCoverage(shape))
+        #expect(formula.similarityScale == nil)
+        let image = try CPURenderer().render(plan)
+        // The formula within a pixel of the projected quad; nothing beyond (near the horizon, far off, the
+        // first-order distance shrinks towards 0, and the pixels the quad touches bound what is drawn).
+        let corners = [CGPoint(x: 0, y: 0), CGPoint(x: 1, y: 0), CGPoint(x: 1, y: 1), CGPoint(x: 0, y: 1)]
+            .map { quad.unitToTarget.apply($0).projected }
+        let x0 = Int(corners.map(\.x).min()!) - 1, x1 = Int(corners.map(\.x).max()!.rounded(.up)) + 1
+        let y0 = Int(corners.map(\.y).min()!) - 1, y1 = Int(corners.map(\.y).max()!.rounded(.up)) + 1
+        var partial = 0
+        for y in 0..<100 {
+            for x in 0..<100 {
+                let alpha = image.rgba(x: x, y: y).a
+                if (x0...x1).contains(x), (y0...y1).contains(y) {
+                    #expect(alpha == formula.coverageByte(x, y), "angle \(angle), (\(x), \(y))")
+                } else {
+                    #expect(alpha == 0, "angle \(angle), (\(x), \(y)) is off the quad")
+                }
+                if alpha > 0, alpha < 255 { partial += 1 }
+            }
+        }
+        #expect(partial > 80, "angle \(angle): \(partial) edge pixels")
+        // Inside by more than a pixel everywhere is full; the quad's projected centre is inside.
+        let centre = quad.unitToTarget.apply(CGPoint(x: 0.5, y: 0.5)).projected
+        #expect(image.rgba(x: Int(centre.x), y: Int(centre.y)).a == 255)
+    }
+
+    @Test func uprightBehindTheEyeAndPartlySmoothQuadsKeepTheExactArea() throws {
         let turned = Quad(unitToTarget: .affine(a: 30, b: 10, c: -10, d: 30, tx: 20, ty: 5),
                           paint: .solid(PremultipliedColor(red: 1, green: 1, blue: 1, alpha: 1)), antialiasedEdges: .all)
         #expect(turned.edgesAsShape.shape?.outlinesQuad == true)
@@ -72,7 +118,11 @@ import Testing
         #expect(upright.edgesAsShape == upright)
         var perspective = turned
         perspective.unitToTarget.m13 = 0.001
-        #expect(perspective.edgesAsShape == perspective)
+        #expect(perspective.edgesAsShape.shape?.outlinesQuad == true)
+        // Partly behind the eye (w <= 0 at a corner): left to the exact area.
+        var behind = turned
+        behind.unitToTarget.m13 = -2
+        #expect(behind.edgesAsShape == behind)
         var cell = turned
         cell.antialiasedEdges = [.top, .left]
         #expect(cell.edgesAsShape == cell)
@@ -91,7 +141,7 @@ import Testing
 @Suite(.enabled(if: GLESAvailability.skipReason == nil, "no EGL display: \(GLESAvailability.skipReason ?? "")"))
 struct TurnedEdgeCoverageTests {
     /// Antialiased layers turned by `angle`: solid (opaque, translucent), textured (bilinear, nearest), at opacity
-    /// 0.6, sheared, scaled down and up.
+    /// 0.6, sheared, scaled down and up, and in perspective.
     func scene(angle: CGFloat) -> Layer {
         let root = Layer()
         root.bounds = CGRect(x: 0, y: 0, width: 240, height: 180)
@@ -125,6 +175,15 @@ struct TurnedEdgeCoverageTests {
         }
         add(CGRect(x: 20, y: 140, width: 80, height: 24), Transform3D(scaleX: 0.3, y: 0.45)) { $0.contents = image }
         add(CGRect(x: 150, y: 140, width: 12, height: 9), Transform3D(scaleX: 2.7, y: 2.7)) { $0.backgroundColor = .blue }
+        // In perspective (turned about the y axis, then in the plane by `angle`): solid and textured.
+        var perspective = Transform3D.identity
+        perspective.m34 = -1.0 / 150
+        add(CGRect(x: 110, y: 130, width: 40, height: 34), perspective.rotated(by: 0.7, x: 0, y: 1, z: 0)) {
+            $0.backgroundColor = Color(red: 0.8, green: 0.2, blue: 0.6, alpha: 0.9)
+        }
+        add(CGRect(x: 196, y: 128, width: 36, height: 40), perspective.rotated(by: -0.6, x: 1, y: 0, z: 0)) {
+            $0.contents = image
+        }
         return root
     }
 
