@@ -278,6 +278,31 @@ static void bilinear_inner_scalar(uint32_t *d, const uint32_t *top, const uint32
     }
 }
 
+// The separable form, for rows that share texel rows (a scale up or 1:1 down the rows): pixman's sum
+// (tl * wt + bl * wb) * wl + (tr * wt + br * wb) * wr equals wt * (tl * wl + tr * wr) + wb * (bl * wl + br * wr),
+// exactly, in integers, so each texel row's horizontal sums h = l * wl + r * wr (at most 255 * 128: 16 bits) are
+// worked out once for all the rows that read it, and each pixel is (ht * wt + hb * wb) >> 14, pixman's bytes.
+
+/// The horizontal sums of `n` pixels from x on texel row `row`: 4 channels of 16 bits a pixel.
+static void bilinear_sums_scalar(uint16_t *h, const uint32_t *row, int n, int64_t x, int64_t unit_x) {
+    for (int i = 0; i < n; i++, x += unit_x) {
+        int x1 = (int)(x >> 16), wr = (int)((x >> 9) & 127), wl = 128 - wr;
+        uint32_t l = row[x1], r = row[x1 + 1];
+        for (int c = 0; c < 4; c++) {
+            h[4 * i + c] = (uint16_t)(((l >> (8 * c)) & 0xff) * wl + ((r >> (8 * c)) & 0xff) * wr);
+        }
+    }
+}
+
+/// The samples of `n` pixels from two rows of sums weighted wt, wb.
+static void bilinear_blend_scalar(uint32_t *out, const uint16_t *ht, const uint16_t *hb, int n, int wt, int wb) {
+    for (int i = 0; i < n; i++) {
+        uint32_t p = 0;
+        for (int c = 0; c < 4; c++) p |= (((uint32_t)ht[4 * i + c] * wt + (uint32_t)hb[4 * i + c] * wb) >> 14) << (8 * c);
+        out[i] = p;
+    }
+}
+
 #ifdef LAMINA_X86
 
 /// The horizontal weights of 4 pixels from x (pixman's way): 16-bit lane pairs (128 - w, w) with
@@ -357,6 +382,52 @@ __attribute__((target("sse2"))) static void bilinear_inner_sse2(uint32_t *d, con
     }
 }
 
+/// One pixel's horizontal sums (l * wl + r * wr) as four 32-bit channels: `wh` holds (wl, wr) in each 32-bit lane.
+__attribute__((target("sse2"))) static inline __m128i bilinear_sum_sse2(const uint32_t *row, int x1, __m128i wh) {
+    __m128i a = _mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i *)(row + x1)), _mm_setzero_si128());
+    __m128i lr = _mm_unpackhi_epi16(_mm_shuffle_epi32(a, _MM_SHUFFLE(1, 0, 3, 2)), a);
+    return _mm_madd_epi16(lr, wh);
+}
+
+__attribute__((target("sse2"))) static void bilinear_sums_sse2(uint16_t *h, const uint32_t *row, int n, int64_t x,
+                                                               int64_t unit_x) {
+    const __m128i addc = _mm_set1_epi32(1);
+    const __m128i step = _mm_set1_epi32((int)(((uint32_t)(uint16_t)(4 * unit_x) << 16) |
+                                              (uint16_t)(-(4 * unit_x))));
+    __m128i xs = bilinear_xs_sse2(x, unit_x);
+    int i = 0;
+    for (; i + 4 <= n; i += 4) {
+        __m128i wh = _mm_add_epi16(_mm_srli_epi16(xs, 16 - 7), addc);
+        xs = _mm_add_epi16(xs, step);
+        __m128i p0 = bilinear_sum_sse2(row, (int)(x >> 16), _mm_shuffle_epi32(wh, _MM_SHUFFLE(0, 0, 0, 0)));
+        __m128i p1 = bilinear_sum_sse2(row, (int)((x + unit_x) >> 16), _mm_shuffle_epi32(wh, _MM_SHUFFLE(1, 1, 1, 1)));
+        __m128i p2 = bilinear_sum_sse2(row, (int)((x + 2 * unit_x) >> 16),
+                                       _mm_shuffle_epi32(wh, _MM_SHUFFLE(2, 2, 2, 2)));
+        __m128i p3 = bilinear_sum_sse2(row, (int)((x + 3 * unit_x) >> 16),
+                                       _mm_shuffle_epi32(wh, _MM_SHUFFLE(3, 3, 3, 3)));
+        x += 4 * unit_x;
+        _mm_storeu_si128((__m128i *)(h + 4 * i), _mm_packs_epi32(p0, p1));
+        _mm_storeu_si128((__m128i *)(h + 4 * i + 8), _mm_packs_epi32(p2, p3));
+    }
+    bilinear_sums_scalar(h + 4 * i, row, n - i, x, unit_x);
+}
+
+__attribute__((target("sse2"))) static void bilinear_blend_sse2(uint32_t *out, const uint16_t *ht, const uint16_t *hb,
+                                                                int n, int wt, int wb) {
+    const __m128i w = _mm_set1_epi32((int)((uint32_t)(uint16_t)wt | (uint32_t)(uint16_t)wb << 16));
+    int i = 0;
+    for (; i + 4 <= n; i += 4) {
+        __m128i t0 = _mm_loadu_si128((const __m128i *)(ht + 4 * i)), t1 = _mm_loadu_si128((const __m128i *)(ht + 4 * i + 8));
+        __m128i b0 = _mm_loadu_si128((const __m128i *)(hb + 4 * i)), b1 = _mm_loadu_si128((const __m128i *)(hb + 4 * i + 8));
+        __m128i q0 = _mm_srli_epi32(_mm_madd_epi16(_mm_unpacklo_epi16(t0, b0), w), 14);
+        __m128i q1 = _mm_srli_epi32(_mm_madd_epi16(_mm_unpackhi_epi16(t0, b0), w), 14);
+        __m128i q2 = _mm_srli_epi32(_mm_madd_epi16(_mm_unpacklo_epi16(t1, b1), w), 14);
+        __m128i q3 = _mm_srli_epi32(_mm_madd_epi16(_mm_unpackhi_epi16(t1, b1), w), 14);
+        _mm_storeu_si128((__m128i *)(out + i), _mm_packus_epi16(_mm_packs_epi32(q0, q1), _mm_packs_epi32(q2, q3)));
+    }
+    bilinear_blend_scalar(out + i, ht + 4 * i, hb + 4 * i, n - i, wt, wb);
+}
+
 /// Pixels x1 and x2 (texel columns), one to each 128-bit half, `wh` their weights (each half's in all its lanes).
 __attribute__((target("avx2"))) static inline __m256i bilinear_two_avx2(const uint32_t *top, const uint32_t *bottom,
                                                                         int x1, int x2, __m256i wt, __m256i wb,
@@ -415,6 +486,46 @@ __attribute__((target("avx2"))) static void bilinear_inner_avx2(uint32_t *d, con
         _mm256_storeu_si256((__m256i *)(d + i), over_avx2(p, q));
     }
     bilinear_inner_sse2(d + i, top, bottom, n - i, x, unit_x, wt, wb, m);
+}
+
+/// Blends `n` pixels from two rows of sums and composites them through `m` onto `d`, 8 at a time (the tail through
+/// the SSE2 form).
+__attribute__((target("avx2"))) static void bilinear_blend_over_avx2(uint32_t *d, const uint16_t *ht, const uint16_t *hb,
+                                                                     int n, int wt, int wb, uint32_t m) {
+    const __m256i w = _mm256_set1_epi32((int)((uint32_t)(uint16_t)wt | (uint32_t)(uint16_t)wb << 16));
+    const __m256i mm = _mm256_set1_epi16((short)m);
+    const __m256i alpha = _mm256_set1_epi32((int)0xff000000u);
+    int i = 0;
+    for (; i + 8 <= n; i += 8) {
+        // Halves: (p0 p1 | p2 p3) and (p4 p5 | p6 p7), 16-bit sums.
+        __m256i t0 = _mm256_loadu_si256((const __m256i *)(ht + 4 * i));
+        __m256i t1 = _mm256_loadu_si256((const __m256i *)(ht + 4 * i + 16));
+        __m256i b0 = _mm256_loadu_si256((const __m256i *)(hb + 4 * i));
+        __m256i b1 = _mm256_loadu_si256((const __m256i *)(hb + 4 * i + 16));
+        __m256i lo0 = _mm256_srli_epi32(_mm256_madd_epi16(_mm256_unpacklo_epi16(t0, b0), w), 14);
+        __m256i hi0 = _mm256_srli_epi32(_mm256_madd_epi16(_mm256_unpackhi_epi16(t0, b0), w), 14);
+        __m256i lo1 = _mm256_srli_epi32(_mm256_madd_epi16(_mm256_unpacklo_epi16(t1, b1), w), 14);
+        __m256i hi1 = _mm256_srli_epi32(_mm256_madd_epi16(_mm256_unpackhi_epi16(t1, b1), w), 14);
+        // (p0 p1 p4 p5 | p2 p3 p6 p7) as bytes, put back in order by 64-bit pairs.
+        __m256i p = _mm256_packus_epi16(_mm256_packs_epi32(lo0, hi0), _mm256_packs_epi32(lo1, hi1));
+        p = _mm256_permute4x64_epi64(p, _MM_SHUFFLE(3, 1, 2, 0));
+        if (_mm256_testz_si256(p, p)) continue;
+        if (m == 255) {
+            if (_mm256_testc_si256(p, alpha)) {
+                _mm256_storeu_si256((__m256i *)(d + i), p);
+                continue;
+            }
+        } else {
+            p = scale_avx2(p, mm);
+        }
+        __m256i q = _mm256_loadu_si256((const __m256i *)(d + i));
+        _mm256_storeu_si256((__m256i *)(d + i), over_avx2(p, q));
+    }
+    if (i < n) {
+        uint32_t tail[8];
+        bilinear_blend_sse2(tail, ht + 4 * i, hb + 4 * i, n - i, wt, wb);
+        over_row_sse2(d + i, tail, n - i, m);
+    }
 }
 
 #endif
@@ -513,6 +624,70 @@ static int64_t bilinear_start(int32_t a, int32_t c, int x) {
     return whole + ((part + 0x8000) >> 16) - 32768;
 }
 
+/// The texel rows a run of columns holds the sums of (`bilinear_sums_*`), two at a time.
+typedef struct {
+    uint16_t sums[2][256 * 4];
+    int held[2];
+} bilinear_rows;
+
+/// The sums of texel row `y` for `n` columns from x, worked out unless held, evicting a row other than `keep`.
+static const uint16_t *bilinear_row(int path, bilinear_rows *rows, int y, int keep, const uint32_t *src,
+                                    ptrdiff_t src_stride, int n, int64_t x, int64_t unit_x) {
+    if (rows->held[0] == y) return rows->sums[0];
+    if (rows->held[1] == y) return rows->sums[1];
+    int slot = rows->held[0] == keep ? 1 : 0;
+    const uint32_t *row = src + (ptrdiff_t)y * src_stride;
+#ifdef LAMINA_X86
+    if (path == LAMINA_COMPOSITE_AVX2 || path == LAMINA_COMPOSITE_SSE2) {
+        bilinear_sums_sse2(rows->sums[slot], row, n, x, unit_x);
+    } else
+#endif
+    {
+        bilinear_sums_scalar(rows->sums[slot], row, n, x, unit_x);
+    }
+    rows->held[slot] = y;
+    return rows->sums[slot];
+}
+
+/// The columns whose samples lie between two texels (`bilinear_zones`' inner zone, from x), in runs of 256: each
+/// texel row's sums once per run, then each row of pixels blended from its two rows' sums and composited.
+static void bilinear_separable(int path, uint32_t *dst, ptrdiff_t dst_stride, int width, int height,
+                               const uint32_t *src, ptrdiff_t src_stride, int src_height, int64_t x, int64_t unit_x,
+                               int64_t vy, int64_t unit_y, uint32_t m) {
+    bilinear_rows rows;
+    uint32_t samples[256];
+    for (int c0 = 0; c0 < width; c0 += 256) {
+        const int n = width - c0 < 256 ? width - c0 : 256;
+        const int64_t cx = x + (int64_t)c0 * unit_x;
+        rows.held[0] = rows.held[1] = -1;
+        uint32_t *d = dst + c0;
+        int64_t y = vy;
+        for (int row = 0; row < height; row++, d += dst_stride, y += unit_y) {
+            int y1 = (int)(y >> 16), wb = (int)((y >> 9) & 127), wt = 128 - wb;
+            int y2 = y1 + 1;
+            y1 = y1 < 0 ? 0 : y1 >= src_height ? src_height - 1 : y1;
+            y2 = y2 < 0 ? 0 : y2 >= src_height ? src_height - 1 : y2;
+            const uint16_t *ht = bilinear_row(path, &rows, y1, -1, src, src_stride, n, cx, unit_x);
+            // One texel row (a weight of 0, or both rows clamped to one): ht * 128 >> 14, as pixman's sum gives.
+            const uint16_t *hb = wb == 0 || y2 == y1 ? ht
+                : bilinear_row(path, &rows, y2, y1, src, src_stride, n, cx, unit_x);
+            switch (path) {
+#ifdef LAMINA_X86
+            case LAMINA_COMPOSITE_AVX2: bilinear_blend_over_avx2(d, ht, hb, n, wt, wb, m); break;
+            case LAMINA_COMPOSITE_SSE2:
+                bilinear_blend_sse2(samples, ht, hb, n, wt, wb);
+                over_row_sse2(d, samples, n, m);
+                break;
+#endif
+            default:
+                bilinear_blend_scalar(samples, ht, hb, n, wt, wb);
+                over_row_scalar(d, samples, n, m);
+                break;
+            }
+        }
+    }
+}
+
 int lamina_composite_bilinear_over(int path, uint32_t *dst, ptrdiff_t dst_stride, int width, int height,
                                    const uint32_t *src, ptrdiff_t src_stride, int src_width, int src_height,
                                    int32_t a, int32_t c, int32_t d, int32_t f, int x, int y, uint8_t opacity) {
@@ -525,6 +700,10 @@ int lamina_composite_bilinear_over(int path, uint32_t *dst, ptrdiff_t dst_stride
     bilinear_zones(vx, unit_x, width, src_width, &left, &right);
     const int64_t inner_x = vx + left * unit_x;
     const uint32_t m = opacity;
+    // Rows that share texel rows (a scale up or 1:1 down the rows): the separable form, below.
+    const int separable = unit_y <= 65536 && right > left;
+    if (separable) bilinear_separable(path, dst + left, dst_stride, right - left, height, src, src_stride,
+                                      src_height, inner_x, unit_x, vy, unit_y, m);
     for (int row = 0; row < height; row++, dst += dst_stride, vy += unit_y) {
         int y1 = (int)(vy >> 16), wb = (int)((vy >> 9) & 127), wt = 128 - wb;
         int y2 = y1 + 1;
@@ -545,7 +724,7 @@ int lamina_composite_bilinear_over(int path, uint32_t *dst, ptrdiff_t dst_stride
                 }
             }
         }
-        if (right > left) {
+        if (right > left && !separable) {
             switch (path) {
 #ifdef LAMINA_X86
             case LAMINA_COMPOSITE_AVX2:
