@@ -19,11 +19,11 @@ extension GroupComposite {
 extension GLESRenderer {
     /// The program of blend.frag for `composite`, compiled on first use.
     func blendProgram(_ composite: GroupComposite) throws -> GLESProgram {
-        if let program = blendPrograms[composite] { return program }
+        if let program = compiled.blend[composite] { return program }
         let fetch = readsFramebufferInShaders ? ["FRAMEBUFFER_FETCH"] : []
         let program = try GLESProgram(vertex: "quad.vert", fragment: "blend.frag",
                                       defines: ["MODE_" + composite.rawValue] + fetch)
-        blendPrograms[composite] = program
+        compiled.blend[composite] = program
         return program
     }
 
@@ -45,17 +45,17 @@ extension GLESRenderer {
         }
         // The picture's buffer has just been handed back to the pool: held while the backdrop's is taken, so that the
         // copy does not land in it.
-        let pictureTarget = groupTargets.firstIndex { $0.texture == picture }
-        if let pictureTarget { groupTargets[pictureTarget].inUse = true }
+        let pictureTarget = pool.targets.firstIndex { $0.texture == picture }
+        if let pictureTarget { pool.targets[pictureTarget].inUse = true }
         let backdrop = try acquireGroupTarget(width: width, height: height)
         defer {
-            groupTargets[backdrop].inUse = false
-            if let pictureTarget { groupTargets[pictureTarget].inUse = false }
+            pool.targets[backdrop].inUse = false
+            if let pictureTarget { pool.targets[pictureTarget].inUse = false }
         }
         // acquireGroupTarget may have bound the new buffer's framebuffer: read from the enclosing one.
         glBindFramebuffer(GLenum(GL_FRAMEBUFFER), parentFramebuffer)
         glActiveTexture(GLenum(GL_TEXTURE1))
-        glBindTexture(GLenum(GL_TEXTURE_2D), groupTargets[backdrop].texture)
+        glBindTexture(GLenum(GL_TEXTURE_2D), pool.targets[backdrop].texture)
         // The part of the group's bounds inside the enclosing buffer (a copy must not read outside it).
         let x0 = max(b.x0, parentOrigin.x), y0 = max(b.y0, parentOrigin.y)
         let x1 = min(b.x1, parentOrigin.x + parentSize.width), y1 = min(b.y1, parentOrigin.y + parentSize.height)
@@ -95,7 +95,7 @@ extension GLESRenderer {
     /// Whether fragment shaders may read the framebuffer they draw into (GL_EXT_shader_framebuffer_fetch), asked
     /// once; `LAMINA_GLES_NO_FRAMEBUFFER_FETCH=1` turns it off (to test the copying path).
     var readsFramebufferInShaders: Bool {
-        if let known = framebufferFetch { return known }
+        if let known = compiled.framebufferFetch { return known }
         var found = false
         if ProcessInfo.processInfo.environment["LAMINA_GLES_NO_FRAMEBUFFER_FETCH"] != "1" {
             var count: GLint = 0
@@ -106,7 +106,7 @@ extension GLESRenderer {
                           "GL_EXT_shader_framebuffer_fetch") == 0 { found = true }
             }
         }
-        framebufferFetch = found
+        compiled.framebufferFetch = found
         return found
     }
 }

@@ -15,33 +15,33 @@ extension GLESRenderer {
     static let instanceBufferCount = 4
 
     /// The buffer the last upload wrote (bound before the next upload takes its turn).
-    var instanceBuffer: GLuint { instanceBuffers.isEmpty ? 0 : instanceBuffers[instanceBufferTurn] }
+    var instanceBuffer: GLuint { instancing.buffers.isEmpty ? 0 : instancing.buffers[instancing.turn] }
 
     func makeInstanceBuffers() {
-        instanceBuffers = [GLuint](repeating: 0, count: Self.instanceBufferCount)
-        glGenBuffers(GLsizei(instanceBuffers.count), &instanceBuffers)
-        instanceBufferCapacities = [Int](repeating: 0, count: instanceBuffers.count)
-        instanceBufferTurn = 0
+        instancing.buffers = [GLuint](repeating: 0, count: Self.instanceBufferCount)
+        glGenBuffers(GLsizei(instancing.buffers.count), &instancing.buffers)
+        instancing.capacities = [Int](repeating: 0, count: instancing.buffers.count)
+        instancing.turn = 0
     }
 
     func releaseInstanceBuffers() {
-        if !instanceBuffers.isEmpty { glDeleteBuffers(GLsizei(instanceBuffers.count), &instanceBuffers) }
-        instanceBuffers = []
-        instanceBufferCapacities = []
-        instanceBufferTurn = 0
+        if !instancing.buffers.isEmpty { glDeleteBuffers(GLsizei(instancing.buffers.count), &instancing.buffers) }
+        instancing.buffers = []
+        instancing.capacities = []
+        instancing.turn = 0
     }
 
     /// Puts `instances` into the next buffer of the ring, leaves it bound as GL_ARRAY_BUFFER, and enables the
     /// per-instance attributes.
     func uploadInstances(_ instances: [Float]) {
-        instanceBufferTurn = (instanceBufferTurn + 1) % max(instanceBuffers.count, 1)
+        instancing.turn = (instancing.turn + 1) % max(instancing.buffers.count, 1)
         glBindBuffer(GLenum(GL_ARRAY_BUFFER), instanceBuffer)
         let bytes = instances.count * MemoryLayout<Float>.stride
         instances.withUnsafeBytes { raw in
-            if bytes > instanceBufferCapacities[instanceBufferTurn] {
+            if bytes > instancing.capacities[instancing.turn] {
                 // Doubling keeps growth to a few steps; the storage is then kept.
-                let capacity = max(bytes, instanceBufferCapacities[instanceBufferTurn] * 2)
-                instanceBufferCapacities[instanceBufferTurn] = capacity
+                let capacity = max(bytes, instancing.capacities[instancing.turn] * 2)
+                instancing.capacities[instancing.turn] = capacity
                 glBufferData(GLenum(GL_ARRAY_BUFFER), capacity, nil, GLenum(GL_STREAM_DRAW))
             }
             if bytes > 0 { glBufferSubData(GLenum(GL_ARRAY_BUFFER), 0, bytes, raw.baseAddress) }

@@ -54,22 +54,22 @@ extension GLESRenderer {
     /// (waiting for its fence) and keeps them for its collection. Changing it copies out the frames in flight and
     /// releases every buffer; the new ring is made as frames need it.
     public var readbackRingSize: Int {
-        get { readbackDepth }
+        get { readback.depth }
         set {
             let depth = max(1, newValue)
-            guard depth != readbackDepth else { return }
+            guard depth != readback.depth else { return }
             try? context.makeCurrent()
-            for index in readbackSlots.indices { try? evacuate(slot: index) }
+            for index in readback.slots.indices { try? evacuate(slot: index) }
             releaseReadbackRing()
-            readbackDepth = depth
+            readback.depth = depth
         }
     }
 
     /// Pixel-pack buffers the ring holds now (for tests and memory accounting).
-    public var readbackBuffersHeld: Int { readbackSlots.filter { $0.buffer != 0 }.count }
+    public var readbackBuffersHeld: Int { readback.slots.filter { $0.buffer != 0 }.count }
 
     /// Frames begun and not yet collected.
-    public var framesInFlight: Int { readbackSlots.filter { $0.frame != nil }.count + evacuatedFrames }
+    public var framesInFlight: Int { readback.slots.filter { $0.frame != nil }.count + readback.evacuated }
 
     /// Draws `plan` into the renderer's target and starts copying it back into a pixel-pack buffer of the ring,
     /// without waiting for the GPU. Collect the frame with `collect(_:)`; its pixels equal what `render(_:)` returns
@@ -83,30 +83,30 @@ extension GLESRenderer {
             _ = try drawRetained(plan)
             let bytes = plan.width * plan.height * 4
             let index = try freeSlot()
-            if readbackSlots[index].capacity < bytes {
+            if readback.slots[index].capacity < bytes {
                 // Reserved before anything is bound, so that a refusal leaves no pack buffer bound.
-                readbackSlots[index].reservation = nil
-                readbackSlots[index].reservation = try memoryBudget.reserve(
+                readback.slots[index].reservation = nil
+                readback.slots[index].reservation = try memoryBudget.reserve(
                     bytes, for: "a \(plan.width)x\(plan.height) readback buffer")
-                glBindBuffer(GLenum(GL_PIXEL_PACK_BUFFER), readbackSlots[index].buffer)
+                glBindBuffer(GLenum(GL_PIXEL_PACK_BUFFER), readback.slots[index].buffer)
                 glBufferData(GLenum(GL_PIXEL_PACK_BUFFER), bytes, nil, GLenum(GL_STREAM_READ))
-                readbackSlots[index].capacity = bytes
+                readback.slots[index].capacity = bytes
             }
-            glBindBuffer(GLenum(GL_PIXEL_PACK_BUFFER), readbackSlots[index].buffer)
+            glBindBuffer(GLenum(GL_PIXEL_PACK_BUFFER), readback.slots[index].buffer)
             glBindFramebuffer(GLenum(GL_FRAMEBUFFER), framebuffer)
             glPixelStorei(GLenum(GL_PACK_ALIGNMENT), 4)
             // With a pack buffer bound, the last argument is an offset into it and the call returns at once.
             glReadPixels(0, 0, GLsizei(plan.width), GLsizei(plan.height), GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE),
                          nil)
             glBindBuffer(GLenum(GL_PIXEL_PACK_BUFFER), 0)
-            readbackSlots[index].fence = glFenceSync(GLenum(GL_SYNC_GPU_COMMANDS_COMPLETE), 0)
+            readback.slots[index].fence = glFenceSync(GLenum(GL_SYNC_GPU_COMMANDS_COMPLETE), 0)
             // Submits the work now, so that the GPU starts while the CPU plans the next frame.
             glFlush()
             try checkErrors("starting a readback")
-            readbackSequence += 1
-            let frame = GLESPendingFrame(sequence: readbackSequence, width: plan.width, height: plan.height,
+            readback.sequence += 1
+            let frame = GLESPendingFrame(sequence: readback.sequence, width: plan.width, height: plan.height,
                                          slot: index)
-            readbackSlots[index].frame = frame
+            readback.slots[index].frame = frame
             pending = frame
         }
         return pending!
@@ -120,11 +120,11 @@ extension GLESRenderer {
         if let image = frame.image {
             frame.collected = true
             frame.image = nil
-            evacuatedFrames -= 1
+            readback.evacuated -= 1
             return image
         }
         if let lost = frame.lost { throw RenderError.failed("frame \(frame.sequence) was lost: \(lost)") }
-        guard let index = frame.slot, readbackSlots.indices.contains(index), readbackSlots[index].frame === frame
+        guard let index = frame.slot, readback.slots.indices.contains(index), readback.slots[index].frame === frame
         else { throw RenderError.failed("frame \(frame.sequence) is not in this renderer's readback ring") }
         try context.makeCurrent()
         let image = try copyOut(slot: index)
@@ -137,47 +137,47 @@ extension GLESRenderer {
     /// returns the frames still in flight at the end.
     public func renderPipelined(_ plan: RenderPlan) throws -> Image? {
         let frame = try beginReadback(plan)
-        pipeline.append(frame)
-        guard pipeline.count >= readbackDepth else { return nil }
-        return try collect(pipeline.removeFirst())
+        readback.pipeline.append(frame)
+        guard readback.pipeline.count >= readback.depth else { return nil }
+        return try collect(readback.pipeline.removeFirst())
     }
 
     /// The frames `renderPipelined(_:)` still holds, oldest first.
     public func drainReadbacks() throws -> [Image] {
-        defer { pipeline.removeAll() }
-        return try pipeline.map { try collect($0) }
+        defer { readback.pipeline.removeAll() }
+        return try readback.pipeline.map { try collect($0) }
     }
 
     // MARK: Ring
 
     /// A slot whose buffer is free, made if needed; when every slot holds a frame, the oldest is copied out first.
     private func freeSlot() throws -> Int {
-        if readbackSlots.count < readbackDepth {
-            readbackSlots.append(ReadbackSlot())
+        if readback.slots.count < readback.depth {
+            readback.slots.append(ReadbackSlot())
         }
         let index: Int
-        if let free = readbackSlots.firstIndex(where: { $0.frame == nil }) {
+        if let free = readback.slots.firstIndex(where: { $0.frame == nil }) {
             index = free
         } else {
-            index = readbackSlots.indices.min { readbackSlots[$0].frame!.sequence < readbackSlots[$1].frame!.sequence }!
+            index = readback.slots.indices.min { readback.slots[$0].frame!.sequence < readback.slots[$1].frame!.sequence }!
             try evacuate(slot: index)
         }
-        if readbackSlots[index].buffer == 0 { glGenBuffers(1, &readbackSlots[index].buffer) }
+        if readback.slots[index].buffer == 0 { glGenBuffers(1, &readback.slots[index].buffer) }
         return index
     }
 
     /// Copies a slot's frame out into its pending frame, freeing the slot.
     private func evacuate(slot index: Int) throws {
-        guard let frame = readbackSlots[index].frame else { return }
+        guard let frame = readback.slots[index].frame else { return }
         frame.image = try copyOut(slot: index)
         frame.slot = nil
-        evacuatedFrames += 1
+        readback.evacuated += 1
     }
 
     /// Waits for a slot's fence, maps its buffer and copies its frame into a new image; frees the slot.
     private func copyOut(slot index: Int) throws -> Image {
-        let frame = readbackSlots[index].frame!
-        if let fence = readbackSlots[index].fence {
+        let frame = readback.slots[index].frame!
+        if let fence = readback.slots[index].fence {
             // Flushing on the first wait makes sure the fence is submitted; one second at a time, so that a reset
             // GPU is noticed rather than waited on for ever.
             var flags = GLbitfield(GL_SYNC_FLUSH_COMMANDS_BIT)
@@ -189,13 +189,13 @@ extension GLESRenderer {
                 flags = 0
             }
             glDeleteSync(fence)
-            readbackSlots[index].fence = nil
+            readback.slots[index].fence = nil
         }
         let bytes = frame.width * frame.height * 4
         let reservation = try memoryBudget.reserve(bytes, for: "the \(frame.width)x\(frame.height) output image")
         let image = try Image(width: frame.width, height: frame.height)
         image.memoryReservation = reservation
-        glBindBuffer(GLenum(GL_PIXEL_PACK_BUFFER), readbackSlots[index].buffer)
+        glBindBuffer(GLenum(GL_PIXEL_PACK_BUFFER), readback.slots[index].buffer)
         defer { glBindBuffer(GLenum(GL_PIXEL_PACK_BUFFER), 0) }
         guard let mapped = glMapBufferRange(GLenum(GL_PIXEL_PACK_BUFFER), 0, bytes, GLbitfield(GL_MAP_READ_BIT)) else {
             try checkErrors("mapping a readback buffer")
@@ -204,7 +204,7 @@ extension GLESRenderer {
         image.baseAddress.copyMemory(from: mapped, byteCount: bytes)
         glUnmapBuffer(GLenum(GL_PIXEL_PACK_BUFFER))
         image.markModified()
-        readbackSlots[index].frame = nil
+        readback.slots[index].frame = nil
         frame.slot = nil
         try checkErrors("reading a frame back")
         return image
@@ -213,7 +213,7 @@ extension GLESRenderer {
     /// Deletes the ring's buffers and fences. Frames still in them are marked lost (a GPU reset, or a renderer
     /// going away); `readbackRingSize` copies them out first.
     func releaseReadbackRing() {
-        for slot in readbackSlots {
+        for slot in readback.slots {
             if let fence = slot.fence { glDeleteSync(fence) }
             if slot.buffer != 0 {
                 var buffer = slot.buffer
@@ -224,6 +224,6 @@ extension GLESRenderer {
                 frame.lost = "its readback buffer was released (GPU reset)"
             }
         }
-        readbackSlots.removeAll()
+        readback.slots.removeAll()
     }
 }

@@ -55,32 +55,32 @@ extension GLESRenderer {
         let inner = try prepareShadows(source.silhouette, statistics: &stats)
         let silhouette = try acquireGroupTarget(width: source.width, height: source.height)
         var silhouetteInUse = true
-        defer { if silhouetteInUse { groupTargets[silhouette].inUse = false } }
-        glBindFramebuffer(GLenum(GL_FRAMEBUFFER), groupTargets[silhouette].framebuffer)
+        defer { if silhouetteInUse { pool.targets[silhouette].inUse = false } }
+        glBindFramebuffer(GLenum(GL_FRAMEBUFFER), pool.targets[silhouette].framebuffer)
         glClearColor(0, 0, 0, 0)
         glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
-        try drawPlan(source.silhouette, framebuffer: groupTargets[silhouette].framebuffer, swapRedBlue: false,
+        try drawPlan(source.silhouette, framebuffer: pool.targets[silhouette].framebuffer, swapRedBlue: false,
                      shadowTiles: inner, statistics: &stats)
-        var blurInput = groupTargets[silhouette].texture
+        var blurInput = pool.targets[silhouette].texture
         var reduced: Int?
-        defer { if let reduced { groupTargets[reduced].inUse = false } }
+        defer { if let reduced { pool.targets[reduced].inUse = false } }
         if source.blur.factor > 1 {
             let target = try acquireGroupTarget(width: width, height: height)
             reduced = target
-            downsamplePass(source, from: blurInput, into: groupTargets[target].framebuffer)
+            downsamplePass(source, from: blurInput, into: pool.targets[target].framebuffer)
             stats.drawCalls += 1
             // The full-size silhouette is no longer needed: free it for the blur's own buffers.
-            groupTargets[silhouette].inUse = false
+            pool.targets[silhouette].inUse = false
             silhouetteInUse = false
-            blurInput = groupTargets[target].texture
+            blurInput = pool.targets[target].texture
         }
         let across = try acquireGroupTarget(width: width, height: height)
-        defer { groupTargets[across].inUse = false }
+        defer { pool.targets[across].inUse = false }
 
         let (texture, framebuffer) = try makeRenderTarget(width: width, height: height, for: "shadow")
         let q = source.color.quantized
-        blurPass(source, from: blurInput, into: groupTargets[across].framebuffer, direction: (1, 0), tint: nil)
-        blurPass(source, from: groupTargets[across].texture, into: framebuffer, direction: (0, 1),
+        blurPass(source, from: blurInput, into: pool.targets[across].framebuffer, direction: (1, 0), tint: nil)
+        blurPass(source, from: pool.targets[across].texture, into: framebuffer, direction: (0, 1),
                  tint: (Float(q.blue) / 255, Float(q.green) / 255, Float(q.red) / 255, Float(q.alpha) / 255))
         stats.drawCalls += 2
         try checkErrors("blurring a shadow")
@@ -92,7 +92,7 @@ extension GLESRenderer {
         _ source: ShadowSource, from texture: GLuint, into framebuffer: GLuint, direction: (Int32, Int32),
         tint: (Float, Float, Float, Float)?
     ) {
-        let program = programs[.blur]!
+        let program = compiled.quads[.blur]!
         beginShadowPass(program, width: source.blurWidth, height: source.blurHeight, into: framebuffer, from: texture)
         glUniform2i(program.uniform("u_direction"), direction.0, direction.1)
         glUniform1i(program.uniform("u_radius"), GLint(source.kernel.radius))
@@ -108,7 +108,7 @@ extension GLESRenderer {
     /// The silhouette's alpha box-averaged over blocks of the blur's factor into the reduced buffer (blur.frag
     /// with DOWNSAMPLE; the same whole-number arithmetic as ShadowSource.downsampled).
     private func downsamplePass(_ source: ShadowSource, from texture: GLuint, into framebuffer: GLuint) {
-        let program = programs[.downsample]!
+        let program = compiled.quads[.downsample]!
         beginShadowPass(program, width: source.blurWidth, height: source.blurHeight, into: framebuffer, from: texture)
         glUniform1i(program.uniform("u_factor"), GLint(source.blur.factor))
         endShadowPass(width: source.blurWidth, height: source.blurHeight)
@@ -133,15 +133,15 @@ extension GLESRenderer {
     /// shadow (reduce, across, down) and every shadow of the same size draw the same instance, and the frame's
     /// instance buffers are left alone.
     private func endShadowPass(width: Int, height: Int) {
-        glBindVertexArray(vertexArray)
-        if passInstanceBuffer == 0 { glGenBuffers(1, &passInstanceBuffer) }
-        glBindBuffer(GLenum(GL_ARRAY_BUFFER), passInstanceBuffer)
-        if passInstanceSize.width != width || passInstanceSize.height != height {
+        glBindVertexArray(instancing.vertexArray)
+        if instancing.pass == 0 { glGenBuffers(1, &instancing.pass) }
+        glBindBuffer(GLenum(GL_ARRAY_BUFFER), instancing.pass)
+        if instancing.passSize.width != width || instancing.passSize.height != height {
             let instance: [Float] = [0, 0, Float(width), Float(height), 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -1]
             instance.withUnsafeBytes {
                 glBufferData(GLenum(GL_ARRAY_BUFFER), $0.count, $0.baseAddress, GLenum(GL_STATIC_DRAW))
             }
-            passInstanceSize = (width, height)
+            instancing.passSize = (width, height)
         }
         for location in GLESProgram.attributes.indices {
             glEnableVertexAttribArray(GLuint(location))

@@ -70,12 +70,12 @@ extension GLESRenderer {
     /// The program of `kind`, compiled on first use for the shape programs (most frames never draw a shape, and
     /// llvmpipe takes a while over the continuous corner's loops), with its table samplers on units 1 and 2.
     func program(_ kind: GLESProgram.Kind) throws -> GLESProgram {
-        if let program = programs[kind] { return program }
+        if let program = compiled.quads[kind] { return program }
         let program = try GLESProgram(kind)
         glUseProgram(program.id)
         if program.uniform("u_spans") >= 0 { glUniform1i(program.uniform("u_spans"), 1) }
         if program.uniform("u_shapes") >= 0 { glUniform1i(program.uniform("u_shapes"), 2) }
-        programs[kind] = program
+        compiled.quads[kind] = program
         return program
     }
 }

@@ -12,7 +12,7 @@ extension GLESRenderer {
     func makeSpanTable() {
         makeSpanTexture(lines: 1)
         // Every program that reads the table finds it on unit 1.
-        for program in programs.values where program.uniform("u_spans") >= 0 {
+        for program in compiled.quads.values where program.uniform("u_spans") >= 0 {
             glUseProgram(program.id)
             glUniform1i(program.uniform("u_spans"), 1)
         }
@@ -20,33 +20,33 @@ extension GLESRenderer {
     }
 
     private func makeSpanTexture(lines: Int) {
-        if spanTexture != 0 { glDeleteTextures(1, &spanTexture) }
-        glGenTextures(1, &spanTexture)
-        glBindTexture(GLenum(GL_TEXTURE_2D), spanTexture)
+        if tables.spanTexture != 0 { glDeleteTextures(1, &tables.spanTexture) }
+        glGenTextures(1, &tables.spanTexture)
+        glBindTexture(GLenum(GL_TEXTURE_2D), tables.spanTexture)
         // Integer textures are complete only with nearest filters.
         glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), GL_NEAREST)
         glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAG_FILTER), GL_NEAREST)
         glTexStorage2D(GLenum(GL_TEXTURE_2D), 1, GLenum(GL_RG32I), GLsizei(Self.spanTableWidth), GLsizei(lines))
-        spanTableLines = lines
+        tables.spanLines = lines
     }
 
     func releaseSpanTable() {
-        if spanTexture != 0 { glDeleteTextures(1, &spanTexture) }
-        spanTexture = 0
-        spanTableLines = 0
+        if tables.spanTexture != 0 { glDeleteTextures(1, &tables.spanTexture) }
+        tables.spanTexture = 0
+        tables.spanLines = 0
     }
 
     /// Uploads `rows` (x0, x1 pairs) to the table, growing it first when needed, and leaves it bound on unit 1.
     func uploadSpanTable(_ rows: [Int32]) {
         let count = rows.count / 2
         let lines = max(1, (count + Self.spanTableWidth - 1) / Self.spanTableWidth)
-        if lines > spanTableLines || spanTexture == 0 {
-            var grown = max(spanTableLines, 1)
+        if lines > tables.spanLines || tables.spanTexture == 0 {
+            var grown = max(tables.spanLines, 1)
             while grown < lines { grown *= 2 }
             makeSpanTexture(lines: grown)
         }
         glActiveTexture(GLenum(GL_TEXTURE1))
-        glBindTexture(GLenum(GL_TEXTURE_2D), spanTexture)
+        glBindTexture(GLenum(GL_TEXTURE_2D), tables.spanTexture)
         rows.withUnsafeBufferPointer { table in
             uploadTableRows(table.baseAddress!, count: count, width: Self.spanTableWidth, bytesPerTexel: 8,
                             format: GLenum(GL_RG_INTEGER), type: GLenum(GL_INT))
@@ -58,7 +58,7 @@ extension GLESRenderer {
     /// must always find an integer texture).
     func bindSpanTable() {
         glActiveTexture(GLenum(GL_TEXTURE1))
-        glBindTexture(GLenum(GL_TEXTURE_2D), spanTexture)
+        glBindTexture(GLenum(GL_TEXTURE_2D), tables.spanTexture)
         glActiveTexture(GLenum(GL_TEXTURE0))
     }
 }

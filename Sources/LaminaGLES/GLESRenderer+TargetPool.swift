@@ -15,7 +15,7 @@ extension GLESRenderer {
         var lastUsed = 0
     }
     /// Offscreen buffers held for groups, masks and shadows between frames (in use or idle).
-    public var pooledTargetCount: Int { groupTargets.count }
+    public var pooledTargetCount: Int { pool.targets.count }
 
     /// A side rounded up to its size bucket: 16-pixel steps up to 128, 64-pixel steps up to 512, then 256-pixel
     /// steps, never past the largest texture. A group that moves, or grows and shrinks a little from frame to frame
@@ -32,15 +32,15 @@ extension GLESRenderer {
     /// cleared with it or never read.
     func acquireGroupTarget(width: Int, height: Int) throws -> Int {
         let (width, height) = (bucketed(width), bucketed(height))
-        if let index = groupTargets.firstIndex(where: { !$0.inUse && $0.width == width && $0.height == height }) {
-            groupTargets[index].inUse = true
-            groupTargets[index].lastUsed = framesDrawn
+        if let index = pool.targets.firstIndex(where: { !$0.inUse && $0.width == width && $0.height == height }) {
+            pool.targets[index].inUse = true
+            pool.targets[index].lastUsed = pool.framesDrawn
             return index
         }
         let (texture, framebuffer) = try makeRenderTarget(width: width, height: height, for: "group buffer")
-        groupTargets.append(GroupTarget(texture: texture, framebuffer: framebuffer, width: width, height: height,
-                                        inUse: true, lastUsed: framesDrawn))
-        return groupTargets.count - 1
+        pool.targets.append(GroupTarget(texture: texture, framebuffer: framebuffer, width: width, height: height,
+                                        inUse: true, lastUsed: pool.framesDrawn))
+        return pool.targets.count - 1
     }
 
     /// A new RGBA8 texture of `width` x `height` (nearest, one level) and a framebuffer drawing into it, left bound.
@@ -65,13 +65,13 @@ extension GLESRenderer {
     /// Frees idle buffers not taken in the last 4 frames (a one-off large silhouette or a deep nest of groups does not
     /// keep its memory), and keeps at most 16 idle ones.
     func trimGroupTargets() {
-        while let index = groupTargets.firstIndex(where: { !$0.inUse && $0.lastUsed + 4 <= framesDrawn }) {
-            var target = groupTargets.remove(at: index)
+        while let index = pool.targets.firstIndex(where: { !$0.inUse && $0.lastUsed + 4 <= pool.framesDrawn }) {
+            var target = pool.targets.remove(at: index)
             glDeleteFramebuffers(1, &target.framebuffer)
             glDeleteTextures(1, &target.texture)
         }
-        while groupTargets.count > 16, let index = groupTargets.firstIndex(where: { !$0.inUse }) {
-            var target = groupTargets.remove(at: index)
+        while pool.targets.count > 16, let index = pool.targets.firstIndex(where: { !$0.inUse }) {
+            var target = pool.targets.remove(at: index)
             glDeleteFramebuffers(1, &target.framebuffer)
             glDeleteTextures(1, &target.texture)
         }

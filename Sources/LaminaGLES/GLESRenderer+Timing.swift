@@ -38,7 +38,7 @@ public struct GLESFrameTimings: Sendable, Equatable {
 
 extension GLESRenderer {
     /// Whether the driver has GPU timer queries.
-    public var hasTimerQueries: Bool { timerQueries != nil }
+    public var hasTimerQueries: Bool { clock.queries != nil }
 
     /// The entry points of GL_EXT_disjoint_timer_query, looked up through EGL (extension functions are not
     /// exported by libGLESv2 everywhere).
@@ -69,25 +69,25 @@ extension GLESRenderer {
 
     /// Looks up the timer query functions and makes the query object (with the other GL objects).
     func makeTimerQuery() {
-        timerQueries = TimerQueryFunctions(extensions: context.extensions)
-        if let timer = timerQueries { timer.gen(1, &timerQuery) }
+        clock.queries = TimerQueryFunctions(extensions: context.extensions)
+        if let timer = clock.queries { timer.gen(1, &clock.query) }
     }
 
     func releaseTimerQuery() {
-        if let timer = timerQueries, timerQuery != 0 { timer.delete(1, &timerQuery) }
-        timerQuery = 0
-        timerQueryOpen = false
+        if let timer = clock.queries, clock.query != 0 { timer.delete(1, &clock.query) }
+        clock.query = 0
+        clock.queryOpen = false
     }
 
     /// Starts timing a frame's GL work (when measuring).
     func beginGPUTiming() {
-        guard measuresFrameTimes, let timer = timerQueries, timerQuery != 0, !timerQueryOpen else { return }
-        timer.begin(GLenum(GL_TIME_ELAPSED_EXT), timerQuery)
-        timerQueryOpen = true
+        guard measuresFrameTimes, let timer = clock.queries, clock.query != 0, !clock.queryOpen else { return }
+        timer.begin(GLenum(GL_TIME_ELAPSED_EXT), clock.query)
+        clock.queryOpen = true
     }
 
     func endGPUTiming() {
-        guard timerQueryOpen, let timer = timerQueries else { return }
+        guard clock.queryOpen, let timer = clock.queries else { return }
         timer.end(GLenum(GL_TIME_ELAPSED_EXT))
     }
 
@@ -98,12 +98,12 @@ extension GLESRenderer {
         let waited = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         guard measuresFrameTimes else { return }
         frameTimings.finishWaitSeconds = waited
-        if timerQueryOpen, let timer = timerQueries {
-            timerQueryOpen = false
+        if clock.queryOpen, let timer = clock.queries {
+            clock.queryOpen = false
             var disjoint: GLint = 0
             glGetIntegerv(GLenum(GL_GPU_DISJOINT_EXT), &disjoint)
             var elapsed: GLuint64 = 0
-            timer.result64(timerQuery, GLenum(GL_QUERY_RESULT_EXT), &elapsed)
+            timer.result64(clock.query, GLenum(GL_QUERY_RESULT_EXT), &elapsed)
             if disjoint == 0 {
                 frameTimings.gpuSeconds = Double(elapsed) / 1e9
                 frameTimings.gpuClock = .timerQuery

@@ -63,16 +63,10 @@ public final class GLESRenderer: Renderer {
     let ignoredExtensions: Set<String>
     /// Internal rather than private so that tests can see where images went.
     let textures: GLESTextureCache
-    var programs: [GLESProgram.Kind: GLESProgram] = [:]
-    /// The programs of Shaders/blend.frag, one per blend mode, compiled on first use (GLESRenderer+Blend.swift).
-    var blendPrograms: [GroupComposite: GLESProgram] = [:]
-    /// Whether blend.frag reads the framebuffer (GL_EXT_shader_framebuffer_fetch); nil until asked.
-    var framebufferFetch: Bool?
-    var vertexArray: GLuint = 0
-    /// Instance buffers written in turn (GLESRenderer+Instances.swift).
-    var instanceBuffers: [GLuint] = []
-    var instanceBufferCapacities: [Int] = []
-    var instanceBufferTurn = 0
+    /// The compiled programs (GLESRenderer+Parts.swift).
+    var compiled = GLESPrograms()
+    /// The vertex array and instance buffers (GLESRenderer+Instances.swift).
+    var instancing = GLESInstanceBuffers()
     /// The renderer's own target (internal for the readback ring, GLESRenderer+Readback.swift).
     private(set) var framebuffer: GLuint = 0
     private(set) var colorTexture: GLuint = 0
@@ -83,22 +77,15 @@ public final class GLESRenderer: Renderer {
     var encoder = GLESBatchEncoder()
     /// GPU resets recovered from (a new context and new GL objects each).
     public internal(set) var contextResets = 0
-    /// The pixel-pack buffer ring of pipelined readback (GLESRenderer+Readback.swift).
-    var readbackSlots: [ReadbackSlot] = []
-    var readbackDepth = 3
-    var readbackSequence = 0
-    /// Frames copied out of the ring before their collection (counted as in flight).
-    var evacuatedFrames = 0
-    /// The frames `renderPipelined(_:)` has begun and not yet returned, oldest first.
-    var pipeline: [GLESPendingFrame] = []
+    /// The pixel-pack buffer ring of pipelined readback and the frames in flight (GLESRenderer+Readback.swift).
+    var readback = GLESReadbackRing()
     /// Whether frames measure their encoding, submission and GPU time into `frameTimings` (GLESRenderer+Timing.swift);
     /// off by default, since a timer query or a timed glFinish costs a little.
     public var measuresFrameTimes = false
     /// The last frame's parts when `measuresFrameTimes` is on.
     public internal(set) var frameTimings = GLESFrameTimings()
-    var timerQueries: TimerQueryFunctions?
-    var timerQuery: GLuint = 0
-    var timerQueryOpen = false
+    /// The timer query and the encoder's and uploads' clocks (GLESRenderer+Timing.swift).
+    var clock = GLESFrameClock()
     /// What presents frames to a window surface (GLESRenderer+Present.swift), made on the first present.
     var presenter: GLESPresenter?
     /// Test seam (GLESRenderer+Recovery.swift): how many of the next new contexts are to be lost as well.
@@ -141,12 +128,12 @@ public final class GLESRenderer: Renderer {
         if context.extensions.contains("GL_KHR_debug"), ProcessInfo.processInfo.environment["LAMINA_GL_DEBUG"] != nil {
             GLESDebug.install()
         }
-        for kind in GLESProgram.Kind.precompiled { programs[kind] = try GLESProgram(kind) }
-        glGenVertexArrays(1, &vertexArray)
+        for kind in GLESProgram.Kind.precompiled { compiled.quads[kind] = try GLESProgram(kind) }
+        glGenVertexArrays(1, &instancing.vertexArray)
         makeInstanceBuffers()
         makeTimerQuery()
         makeSpanTable()
-        shapeTable.make()
+        tables.shapes.make()
         glGenFramebuffers(1, &framebuffer)
         try checkErrors("creating the renderer")
     }
@@ -159,29 +146,29 @@ public final class GLESRenderer: Renderer {
     /// Deletes every GL object the renderer holds (programs, textures and atlas pages, buffers, framebuffers, group
     /// targets, shadows) and forgets their names, so that nothing refers to them afterwards.
     func releaseGLObjects() {
-        programs.removeAll()
-        blendPrograms.removeAll()
-        framebufferFetch = nil
+        compiled.quads.removeAll()
+        compiled.blend.removeAll()
+        compiled.framebufferFetch = nil
         textures.removeAll()
-        glDeleteVertexArrays(1, &vertexArray)
+        glDeleteVertexArrays(1, &instancing.vertexArray)
         releaseInstanceBuffers()
         lastEncoded = nil
         releaseReadbackRing()
         releaseTimerQuery()
         releaseSpanTable()
-        shapeTable.release()
-        if passInstanceBuffer != 0 { glDeleteBuffers(1, &passInstanceBuffer) }
-        (passInstanceBuffer, passInstanceSize) = (0, (0, 0))
+        tables.shapes.release()
+        if instancing.pass != 0 { glDeleteBuffers(1, &instancing.pass) }
+        (instancing.pass, instancing.passSize) = (0, (0, 0))
         glDeleteFramebuffers(1, &framebuffer)
         if colorTexture != 0 { glDeleteTextures(1, &colorTexture) }
-        for var target in groupTargets {
+        for var target in pool.targets {
             glDeleteFramebuffers(1, &target.framebuffer)
             glDeleteTextures(1, &target.texture)
         }
-        (vertexArray, framebuffer, colorTexture) = (0, 0, 0)
+        (instancing.vertexArray, framebuffer, colorTexture) = (0, 0, 0)
         framebufferSize = (0, 0)
         retainedPlan = nil
-        groupTargets.removeAll()
+        pool.targets.removeAll()
         shadows.removeAll()  // Deletes their textures (ShadowEntry.delete).
         encoder = GLESBatchEncoder()
         presenter?.release()
@@ -347,11 +334,11 @@ public final class GLESRenderer: Renderer {
         _ pieces: [(plan: RenderPlan, scissor: PixelBox?)], framebuffer target: GLuint, swapRedBlue: Bool
     ) throws {
         let started = DispatchTime.now().uptimeNanoseconds
-        encodeNanoseconds = 0
-        bufferUploadNanoseconds = 0
+        clock.encodeNanoseconds = 0
+        clock.bufferUploadNanoseconds = 0
         beginGPUTiming()
         textures.beginFrame()
-        framesDrawn += 1
+        pool.framesDrawn += 1
         var stats = RenderStatistics()
         var quadsDrawn = 0
         for (plan, scissor) in pieces {
@@ -370,14 +357,14 @@ public final class GLESRenderer: Renderer {
         encoder.fringes.endFrame()
         stats.bytesUploaded = textures.bytesUploadedThisFrame
         stats.uploadSeconds = Double(textures.uploadNanosecondsThisFrame) / 1e9
-        stats.prepareSeconds = Double(encodeNanoseconds + bufferUploadNanoseconds) / 1e9
+        stats.prepareSeconds = Double(clock.encodeNanoseconds + clock.bufferUploadNanoseconds) / 1e9
         statistics = stats
         endTextureFrame()
         endGPUTiming()
         try checkErrors("drawing")
         if measuresFrameTimes {
             let total = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
-            frameTimings.encodeSeconds = Double(encodeNanoseconds) / 1e9
+            frameTimings.encodeSeconds = Double(clock.encodeNanoseconds) / 1e9
             frameTimings.submitSeconds = total - frameTimings.encodeSeconds
         }
     }
@@ -394,7 +381,7 @@ public final class GLESRenderer: Renderer {
         // The last frame's instances when nothing they depend on changed (GLESRenderer+Encoding.swift).
         let reuse = try canReuseEncoding(of: plan, shadowTiles: shadowTiles)
         let record = reuse ? nil : try encodeRecording(plan, shadowTiles: shadowTiles)
-        encodeNanoseconds += DispatchTime.now().uptimeNanoseconds - encodeStart
+        clock.encodeNanoseconds += DispatchTime.now().uptimeNanoseconds - encodeStart
         if reuse { encodedFramesReused += 1 }
 
         glBindFramebuffer(GLenum(GL_FRAMEBUFFER), target)
@@ -423,23 +410,23 @@ public final class GLESRenderer: Renderer {
         glDisable(GLenum(GL_DEPTH_TEST))
         glEnable(GLenum(GL_BLEND))
         glBlendFunc(GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA))
-        glBindVertexArray(vertexArray)
+        glBindVertexArray(instancing.vertexArray)
         bindSpanTable()
-        shapeTable.bind()
+        tables.shapes.bind()
         if reuse, let last = lastEncoded {
-            instanceBufferTurn = last.buffer
+            instancing.turn = last.buffer
             glBindBuffer(GLenum(GL_ARRAY_BUFFER), instanceBuffer)
             enableInstanceAttributes()
         } else {
             let uploading = DispatchTime.now().uptimeNanoseconds
             uploadInstances(encoder.instances)
             if !encoder.spanRows.isEmpty { uploadSpanTable(encoder.spanRows) }
-            if !encoder.shapeTable.isEmpty { shapeTable.upload(encoder.shapeTable) }
+            if !encoder.shapeTable.isEmpty { tables.shapes.upload(encoder.shapeTable) }
             stats.spanTableRows += encoder.spanRows.count / 2
             stats.shapeTableEntries += encoder.shapeTable.count / ShapeCoverage.tableFloats
-            bufferUploadNanoseconds += DispatchTime.now().uptimeNanoseconds - uploading
+            clock.bufferUploadNanoseconds += DispatchTime.now().uptimeNanoseconds - uploading
             if var record {
-                record.buffer = instanceBufferTurn
+                record.buffer = instancing.turn
                 lastEncoded = record
             }
         }
@@ -464,10 +451,10 @@ public final class GLESRenderer: Renderer {
                 let b = group.bounds
                 let index = try acquireGroupTarget(width: b.x1 - b.x0, height: b.y1 - b.y0)
                 destinations.append(Destination(
-                    framebuffer: groupTargets[index].framebuffer, width: b.x1 - b.x0, height: b.y1 - b.y0,
+                    framebuffer: pool.targets[index].framebuffer, width: b.x1 - b.x0, height: b.y1 - b.y0,
                     origin: (b.x0, b.y0), swap: false, pooled: index))
                 scissorTarget(false)
-                glBindFramebuffer(GLenum(GL_FRAMEBUFFER), groupTargets[index].framebuffer)
+                glBindFramebuffer(GLenum(GL_FRAMEBUFFER), pool.targets[index].framebuffer)
                 glViewport(0, 0, GLsizei(b.x1 - b.x0), GLsizei(b.y1 - b.y0))
                 glClearColor(0, 0, 0, 0)
                 glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
@@ -480,18 +467,18 @@ public final class GLESRenderer: Renderer {
                 let content = destinations[destinations.count - 1]
                 glBindFramebuffer(GLenum(GL_FRAMEBUFFER), content.framebuffer)
                 glViewport(0, 0, GLsizei(content.width), GLsizei(content.height))
-                let program = programs[.nearest]!
+                let program = compiled.quads[.nearest]!
                 glUseProgram(program.id)
                 glUniform2f(program.targetSize, GLfloat(content.width), GLfloat(content.height))
                 glUniform2f(program.origin, GLfloat(content.origin.x), GLfloat(content.origin.y))
                 glUniform1i(program.swapRedBlue, 0)
                 glUniform1i(program.image, 0)
                 glActiveTexture(GLenum(GL_TEXTURE0))
-                glBindTexture(GLenum(GL_TEXTURE_2D), groupTargets[mask.pooled!].texture)
+                glBindTexture(GLenum(GL_TEXTURE_2D), pool.targets[mask.pooled!].texture)
                 glBlendFunc(GLenum(GL_ZERO), GLenum(GL_SRC_ALPHA))
                 drawInstances(first: first, count: 1)
                 glBlendFunc(GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA))
-                groupTargets[mask.pooled!].inUse = false
+                pool.targets[mask.pooled!].inUse = false
                 stats.drawCalls += 1
                 first += 1
                 count = 1
@@ -503,8 +490,8 @@ public final class GLESRenderer: Renderer {
                 glViewport(0, 0, GLsizei(parent.width), GLsizei(parent.height))
                 scissorTarget(destinations.count == 1)
                 if let pooled = done.pooled {
-                    texture = groupTargets[pooled].texture
-                    groupTargets[pooled].inUse = false
+                    texture = pool.targets[pooled].texture
+                    pool.targets[pooled].inUse = false
                 }
                 current = nil
                 stats.offscreenPasses += 1
@@ -576,28 +563,18 @@ public final class GLESRenderer: Renderer {
     /// Blurred shadows kept on the GPU, by source, forgotten (and their textures deleted) after 4 frames unused: the
     /// CPU renderer's policy too.
     let shadows = FrameCache<ShadowKey, ShadowEntry>(keep: 4, onEvict: { $0.delete() })
-    /// The instance buffer of the shadow passes (GLESRenderer+Shadows.swift) and the box it holds.
-    var passInstanceBuffer: GLuint = 0
-    /// The span table of quads drawn by coverage (GLESRenderer+Spans.swift) and its texture lines.
-    var spanTexture: GLuint = 0
-    /// The shape table of quads whose coverage the shader computes (GLESRenderer+Shapes.swift).
-    let shapeTable = GLESShapeTable()
-    var spanTableLines = 0
-    var passInstanceSize = (width: 0, height: 0)
+    /// The span and shape tables of coverage worked out in the shader (GLESRenderer+Spans.swift,
+    /// GLESRenderer+Shapes.swift).
+    var tables = GLESCoverageTables()
     /// Whether a plan drawn again unchanged reuses the last frame's instances (GLESRenderer+Encoding.swift); on by
     /// default, off to measure or test the encoder.
     public var reusesEncodedFrames = true
     /// Frames drawn from the last frame's instances.
     public internal(set) var encodedFramesReused = 0
     var lastEncoded: EncodedFrame?
-    /// Time spent in the encoder this frame (shadow silhouettes included), for `frameTimings`.
-    var encodeNanoseconds: UInt64 = 0
-    /// Time spent uploading instance data and span tables this frame, for `RenderStatistics.prepareSeconds`.
-    var bufferUploadNanoseconds: UInt64 = 0
-    /// Frames drawn: the clock that ages idle offscreen targets.
-    var framesDrawn = 0
-    /// Offscreen buffers for groups, masks and shadows, reused between groups and frames.
-    var groupTargets: [GroupTarget] = []
+    /// Offscreen buffers for groups, masks and shadows, reused between groups and frames
+    /// (GLESRenderer+TargetPool.swift).
+    var pool = GLESTargetPool()
 
     private func prepareFramebuffer(width: Int, height: Int) throws {
         if framebufferSize == (width, height), colorTexture != 0 { return }

@@ -84,8 +84,8 @@ struct GLESReadbackTests {
         let expected = try (0..<2).map { bytes(try renderer.render(plan(frame: $0))) }
         let first = try renderer.beginReadback(plan(frame: 0))
         let second = try renderer.beginReadback(plan(frame: 1))
-        let buffers = renderer.readbackSlots.map(\.buffer).filter { $0 != 0 }
-        let fences = renderer.readbackSlots.compactMap(\.fence)
+        let buffers = renderer.readback.slots.map(\.buffer).filter { $0 != 0 }
+        let fences = renderer.readback.slots.compactMap(\.fence)
         #expect(buffers.count == 2 && fences.count == 2)
         try renderer.glContext.makeCurrent()
         #expect(buffers.allSatisfy { glIsBuffer($0) == GLboolean(GL_TRUE) })
@@ -100,7 +100,7 @@ struct GLESReadbackTests {
         #expect(bytes(try renderer.collect(first)) == expected[0])
         // A collected frame's fence is deleted at once.
         let third = try renderer.beginReadback(plan(frame: 2))
-        let fence = try #require(renderer.readbackSlots.compactMap(\.fence).first)
+        let fence = try #require(renderer.readback.slots.compactMap(\.fence).first)
         _ = try renderer.collect(third)
         try renderer.glContext.makeCurrent()
         #expect(glIsSync(fence) == GLboolean(GL_FALSE))

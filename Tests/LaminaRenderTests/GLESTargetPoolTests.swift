@@ -47,7 +47,7 @@ struct GLESTargetPoolTests {
             let gles = try renderer.render(root)
             #expect(renderer.statistics.offscreenPasses >= 1)
             #expect(ImageDifference.meetsParity(try cpu.render(root), gles), "step \(step)")
-            let held = Set(renderer.groupTargets.map(\.texture))
+            let held = Set(renderer.pool.targets.map(\.texture))
             // From the second frame on, the same buffers serve every size (group 256 x 128, silhouette 256 x 192).
             if step > 0, let names { #expect(held == names, "step \(step)") }
             names = held
