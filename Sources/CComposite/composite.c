@@ -317,6 +317,18 @@ __attribute__((target("sse2"))) static inline __m128i bilinear_xs_sse2(int64_t x
     return _mm_setr_epi16(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7]);
 }
 
+/// What 4 pixels add to the lanes of `bilinear_xs_sse2`.
+__attribute__((target("sse2"))) static inline __m128i bilinear_step_sse2(int64_t unit_x) {
+    return _mm_set1_epi32((int)(((uint32_t)(uint16_t)(4 * unit_x) << 16) | (uint16_t)(-(4 * unit_x))));
+}
+
+/// The 4 pixels' weights (each 32-bit lane (128 - w, w)) from `xs`, which moves on 4 pixels.
+__attribute__((target("sse2"))) static inline __m128i bilinear_weights_sse2(__m128i *xs, __m128i step) {
+    __m128i wh = _mm_add_epi16(_mm_srli_epi16(*xs, 16 - 7), _mm_set1_epi32(1));
+    *xs = _mm_add_epi16(*xs, step);
+    return wh;
+}
+
 /// One pixel's sample as four 32-bit channels, pixman's SSE2 arithmetic: `wh` holds its weights in each 32-bit lane.
 __attribute__((target("sse2"))) static inline __m128i bilinear_one_sse2(const uint32_t *top, const uint32_t *bottom,
                                                                         int x1, __m128i wt, __m128i wb, __m128i wh) {
@@ -350,14 +362,11 @@ __attribute__((target("sse2"))) static void bilinear_inner_sse2(uint32_t *d, con
     const __m128i zero = _mm_setzero_si128(), ones = _mm_set1_epi32(-1);
     const __m128i vwt = _mm_set1_epi16((short)wt), vwb = _mm_set1_epi16((short)wb);
     const __m128i mm = _mm_set1_epi16((short)m);
-    const __m128i addc = _mm_set1_epi32(1);
-    const __m128i step = _mm_set1_epi32((int)(((uint32_t)(uint16_t)(4 * unit_x) << 16) |
-                                              (uint16_t)(-(4 * unit_x))));
+    const __m128i step = bilinear_step_sse2(unit_x);
     __m128i xs = bilinear_xs_sse2(x, unit_x);
     int i = 0;
     for (; i + 4 <= n; i += 4) {
-        __m128i wh = _mm_add_epi16(_mm_srli_epi16(xs, 16 - 7), addc);
-        xs = _mm_add_epi16(xs, step);
+        __m128i wh = bilinear_weights_sse2(&xs, step);
         __m128i p = bilinear_four_sse2(top, bottom, x, unit_x, vwt, vwb, wh);
         x += 4 * unit_x;
         if (_mm_movemask_epi8(_mm_cmpeq_epi8(p, zero)) == 0xffff) continue;
@@ -391,14 +400,11 @@ __attribute__((target("sse2"))) static inline __m128i bilinear_sum_sse2(const ui
 
 __attribute__((target("sse2"))) static void bilinear_sums_sse2(uint16_t *h, const uint32_t *row, int n, int64_t x,
                                                                int64_t unit_x) {
-    const __m128i addc = _mm_set1_epi32(1);
-    const __m128i step = _mm_set1_epi32((int)(((uint32_t)(uint16_t)(4 * unit_x) << 16) |
-                                              (uint16_t)(-(4 * unit_x))));
+    const __m128i step = bilinear_step_sse2(unit_x);
     __m128i xs = bilinear_xs_sse2(x, unit_x);
     int i = 0;
     for (; i + 4 <= n; i += 4) {
-        __m128i wh = _mm_add_epi16(_mm_srli_epi16(xs, 16 - 7), addc);
-        xs = _mm_add_epi16(xs, step);
+        __m128i wh = bilinear_weights_sse2(&xs, step);
         __m128i p0 = bilinear_sum_sse2(row, (int)(x >> 16), _mm_shuffle_epi32(wh, _MM_SHUFFLE(0, 0, 0, 0)));
         __m128i p1 = bilinear_sum_sse2(row, (int)((x + unit_x) >> 16), _mm_shuffle_epi32(wh, _MM_SHUFFLE(1, 1, 1, 1)));
         __m128i p2 = bilinear_sum_sse2(row, (int)((x + 2 * unit_x) >> 16),
@@ -428,6 +434,21 @@ __attribute__((target("sse2"))) static void bilinear_blend_sse2(uint32_t *out, c
     bilinear_blend_scalar(out + i, ht + 4 * i, hb + 4 * i, n - i, wt, wb);
 }
 
+/// 8 samples `p` composited through `m` (`mm`: m in every 16-bit lane) onto `d`: nothing where all are clear, a copy
+/// where all are opaque and m is 255, else OVER.
+__attribute__((target("avx2"))) static inline void over8_avx2(uint32_t *d, __m256i p, uint32_t m, __m256i mm) {
+    if (_mm256_testz_si256(p, p)) return;
+    if (m == 255) {
+        if (_mm256_testc_si256(p, _mm256_set1_epi32((int)0xff000000u))) {
+            _mm256_storeu_si256((__m256i *)d, p);
+            return;
+        }
+    } else {
+        p = scale_avx2(p, mm);
+    }
+    _mm256_storeu_si256((__m256i *)d, over_avx2(p, _mm256_loadu_si256((const __m256i *)d)));
+}
+
 /// Pixels x1 and x2 (texel columns), one to each 128-bit half, `wh` their weights (each half's in all its lanes).
 __attribute__((target("avx2"))) static inline __m256i bilinear_two_avx2(const uint32_t *top, const uint32_t *bottom,
                                                                         int x1, int x2, __m256i wt, __m256i wb,
@@ -448,7 +469,6 @@ __attribute__((target("avx2"))) static void bilinear_inner_avx2(uint32_t *d, con
                                                                 int64_t unit_x, int wt, int wb, uint32_t m) {
     const __m256i vwt = _mm256_set1_epi16((short)wt), vwb = _mm256_set1_epi16((short)wb);
     const __m256i mm = _mm256_set1_epi16((short)m);
-    const __m256i alpha = _mm256_set1_epi32((int)0xff000000u);
     const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
     const __m256i addc = _mm256_set1_epi32(1);
     const __m256i step = _mm256_set1_epi32((int)(((uint32_t)(uint16_t)(8 * unit_x) << 16) |
@@ -473,17 +493,7 @@ __attribute__((target("avx2"))) static void bilinear_inner_avx2(uint32_t *d, con
         // Halves: (p0 p2 p4 p6 | p1 p3 p5 p7), put back in order.
         __m256i p = _mm256_packus_epi16(_mm256_packs_epi32(p01, p23), _mm256_packs_epi32(p45, p67));
         p = _mm256_permutevar8x32_epi32(p, order);
-        if (_mm256_testz_si256(p, p)) continue;
-        if (m == 255) {
-            if (_mm256_testc_si256(p, alpha)) {
-                _mm256_storeu_si256((__m256i *)(d + i), p);
-                continue;
-            }
-        } else {
-            p = scale_avx2(p, mm);
-        }
-        __m256i q = _mm256_loadu_si256((const __m256i *)(d + i));
-        _mm256_storeu_si256((__m256i *)(d + i), over_avx2(p, q));
+        over8_avx2(d + i, p, m, mm);
     }
     bilinear_inner_sse2(d + i, top, bottom, n - i, x, unit_x, wt, wb, m);
 }
@@ -494,7 +504,6 @@ __attribute__((target("avx2"))) static void bilinear_blend_over_avx2(uint32_t *d
                                                                      int n, int wt, int wb, uint32_t m) {
     const __m256i w = _mm256_set1_epi32((int)((uint32_t)(uint16_t)wt | (uint32_t)(uint16_t)wb << 16));
     const __m256i mm = _mm256_set1_epi16((short)m);
-    const __m256i alpha = _mm256_set1_epi32((int)0xff000000u);
     int i = 0;
     for (; i + 8 <= n; i += 8) {
         // Halves: (p0 p1 | p2 p3) and (p4 p5 | p6 p7), 16-bit sums.
@@ -509,17 +518,7 @@ __attribute__((target("avx2"))) static void bilinear_blend_over_avx2(uint32_t *d
         // (p0 p1 p4 p5 | p2 p3 p6 p7) as bytes, put back in order by 64-bit pairs.
         __m256i p = _mm256_packus_epi16(_mm256_packs_epi32(lo0, hi0), _mm256_packs_epi32(lo1, hi1));
         p = _mm256_permute4x64_epi64(p, _MM_SHUFFLE(3, 1, 2, 0));
-        if (_mm256_testz_si256(p, p)) continue;
-        if (m == 255) {
-            if (_mm256_testc_si256(p, alpha)) {
-                _mm256_storeu_si256((__m256i *)(d + i), p);
-                continue;
-            }
-        } else {
-            p = scale_avx2(p, mm);
-        }
-        __m256i q = _mm256_loadu_si256((const __m256i *)(d + i));
-        _mm256_storeu_si256((__m256i *)(d + i), over_avx2(p, q));
+        over8_avx2(d + i, p, m, mm);
     }
     if (i < n) {
         uint32_t tail[8];

@@ -52,12 +52,7 @@ struct GLESRendererTests {
         let renderer = try #require(GLESAvailability.renderer())
         let sheet = TestImages.quadrants(width: 32, height: 32)
         func batches(_ root: Layer) throws -> [GLESBatchEncoder.Batch] {
-            let plan = try Planner(scale: 1).plan(root)
-            try renderer.glContext.makeCurrent()
-            renderer.textures.beginFrame()
-            var encoder = GLESBatchEncoder()
-            encoder.allowsParallel = false
-            try encoder.encode(plan, textures: renderer.textures)
+            let encoder = try renderer.encodedSerially(Planner(scale: 1).plan(root))
             let difference = try #require(ImageDifference(try CPURenderer().render(root), try renderer.render(root),
                                                           tolerance: 0))
             #expect(difference.pixelsOverTolerance == 0, "max \(difference.maxChannelDifference)")

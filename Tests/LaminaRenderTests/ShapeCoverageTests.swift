@@ -222,12 +222,7 @@ import Testing
             return layer
         }
         func features(_ root: Layer) throws -> [GLESProgram.ShapeFeatures] {
-            let plan = try Planner(scale: 1).plan(root)
-            try gles.glContext.makeCurrent()
-            gles.textures.beginFrame()
-            var encoder = GLESBatchEncoder()
-            encoder.allowsParallel = false
-            try encoder.encode(plan, textures: gles.textures)
+            let encoder = try gles.encodedSerially(Planner(scale: 1).plan(root))
             let cpu = try CPURenderer().render(root)
             let picture = try gles.render(root)
             let difference = try #require(ImageDifference(cpu, picture, tolerance: 1))
