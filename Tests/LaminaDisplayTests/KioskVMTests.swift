@@ -235,29 +235,18 @@ struct KioskVMTests {
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe
-        let output = OutputCollector()
-        pipe.fileHandleForReading.readabilityHandler = { handle in output.append(handle.availableData) }
         try process.run()
+        let output = PipeReader(pipe)
         let deadline = Date().addingTimeInterval(timeout)
         while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
         if process.isRunning {
             process.terminate()
             process.waitUntilExit()
-            pipe.fileHandleForReading.readabilityHandler = nil
             return (-1, "timed out after \(Int(timeout)) s: \(output.text)")
         }
         process.waitUntilExit()
-        pipe.fileHandleForReading.readabilityHandler = nil
-        output.append(pipe.fileHandleForReading.readDataToEndOfFile())
+        output.waitForEnd(seconds: 5)
         return (process.terminationStatus, output.text)
     }
 }
 
-/// Bytes from a pipe's handler thread, read on the test's.
-final class OutputCollector: @unchecked Sendable {
-    private let lock = NSLock()
-    private var data = Data()
-
-    func append(_ chunk: Data) { lock.withLock { data.append(chunk) } }
-    var text: String { lock.withLock { String(decoding: data, as: UTF8.self) } }
-}

@@ -8,13 +8,9 @@ final class PlayProcess {
     private let input = Pipe()
     private let output = Pipe()
     private let errors = Pipe()
-    private let gathered = Gathered()
-
-    final class Gathered: @unchecked Sendable {
-        let lock = NSLock()
-        var stdout = Data()
-        var stderr = Data()
-    }
+    /// Read on threads of their own (PipeReader), from `init`.
+    private var outputReader: PipeReader?
+    private var errorReader: PipeReader?
 
     static var binary: URL { LaminaExecutable.url }
 
@@ -28,20 +24,13 @@ final class PlayProcess {
         process.standardInput = input
         process.standardOutput = output
         process.standardError = errors
-        let gathered = self.gathered
-        output.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            gathered.lock.withLock { gathered.stdout.append(data) }
-        }
-        errors.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            gathered.lock.withLock { gathered.stderr.append(data) }
-        }
         try process.run()
+        outputReader = PipeReader(output)
+        errorReader = PipeReader(errors)
     }
 
-    var stdout: String { gathered.lock.withLock { String(decoding: gathered.stdout, as: UTF8.self) } }
-    var stderr: String { gathered.lock.withLock { String(decoding: gathered.stderr, as: UTF8.self) } }
+    var stdout: String { outputReader?.text ?? "" }
+    var stderr: String { errorReader?.text ?? "" }
 
     /// Writes one control line.
     func send(_ line: String) {
@@ -74,7 +63,9 @@ final class PlayProcess {
             process.waitUntilExit()
             return nil
         }
-        usleep(50_000)  // The last output.
+        // The last output: the pipes end with the process (or with a child it left holding them).
+        outputReader?.waitForEnd(seconds: 1)
+        errorReader?.waitForEnd(seconds: 1)
         return process.terminationStatus
     }
 
@@ -83,7 +74,5 @@ final class PlayProcess {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
-        output.fileHandleForReading.readabilityHandler = nil
-        errors.fileHandleForReading.readabilityHandler = nil
     }
 }
