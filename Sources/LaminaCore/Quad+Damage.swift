@@ -6,11 +6,25 @@ extension Quad {
     /// whole shape counts the shape's box instead of its own rectangle. Cheap for affine quads (no allocation): the
     /// planner and renderers work it out for every changed quad of a frame.
     public func damageBounds(width: Int, height: Int) -> PixelBox? {
+        Self.damageBounds(unitToTarget: unitToTarget, finite: hasFiniteGeometry, solid: isSolid, shape: shape,
+                          clip: clip, corners: { corners }, width: width, height: height)
+    }
+
+    private var isSolid: Bool {
+        if case .solid = paint { return true }
+        return false
+    }
+
+    /// The box of `damageBounds(width:height:)` from the fields it reads.
+    private static func damageBounds(
+        unitToTarget: Matrix3, finite: Bool, solid: Bool, shape: CoverageShape?, clip: ConvexPolygon?,
+        corners: () -> [HomogeneousPoint], width: Int, height: Int
+    ) -> PixelBox? {
         guard width > 0, height > 0 else { return nil }
         let target = PixelBox(x0: 0, y0: 0, x1: width, y1: height)
-        guard hasFiniteGeometry else { return target }
+        guard finite else { return target }
         var rect: CGRect
-        if case .solid = paint, let shape, shape.fillsShape {
+        if solid, let shape, shape.fillsShape {
             guard shape.toTarget.isAffine, shape.toTarget.isFinite else { return target }
             // It paints the pixels whose centres lie within its outline's reach (half a pixel and 1/64 past it,
             // CoverageShape.Prepared.touched) and inside the clip: the reach counts before the clip cuts it (random
@@ -21,7 +35,7 @@ extension Quad {
         } else if unitToTarget.isAffine {
             rect = Self.affineBounds(unitToTarget)
         } else {
-            guard let polygon = ConvexPolygon(projecting: corners) else { return nil }
+            guard let polygon = ConvexPolygon(projecting: corners()) else { return nil }
             rect = polygon.bounds
         }
         if let clip { rect = rect.intersection(clip.bounds) }
@@ -85,5 +99,42 @@ public struct DamageTiles {
             }
         }
         return false
+    }
+}
+
+extension Quad {
+    /// `damageBounds(width:height:)` of the quad at `quad`, read where it lies: the method called from another module
+    /// on an element of an array or buffer copies the quad first (a retain and a release for each of its references),
+    /// which for 10,000 moved quads costs more than the boxes.
+    public static func damageBounds(at quad: UnsafePointer<Quad>, width: Int, height: Int) -> PixelBox? {
+        damageBounds(unitToTarget: quad.pointee.unitToTarget, finite: hasFiniteGeometry(at: quad),
+                     solid: isSolid(at: quad), shape: quad.pointee.shapeStorage?.shape, clip: quad.pointee.clip,
+                     corners: { quad.pointee.corners }, width: width, height: height)
+    }
+
+    private static func isSolid(at quad: UnsafePointer<Quad>) -> Bool {
+        if case .solid = quad.pointee.paint { return true }
+        return false
+    }
+
+    /// `hasFiniteGeometry` of the quad at `quad`, read where it lies.
+    static func hasFiniteGeometry(at quad: UnsafePointer<Quad>) -> Bool {
+        guard quad.pointee.unitToTarget.isFinite, quad.pointee.opacity.isFinite else { return false }
+        if case .texture(let texture) = quad.pointee.paint,
+            !(texture.unitToTexel.isFinite && texture.mipLevel.isFinite)
+        {
+            return false
+        }
+        if let shape = quad.pointee.shapeStorage?.shape, !shape.isFinite { return false }
+        return true
+    }
+
+    /// Whether the quad at `quad` follows a translation by its offset alone: affine, unclipped, seen through no
+    /// shape and not a shadow (the fields are read where they lie, see `damageBounds(at:width:height:)`).
+    @inline(never)
+    public static func movesByOffset(at quad: UnsafePointer<Quad>) -> Bool {
+        if case .shadow = quad.pointee.paint { return false }
+        let m = quad.pointee.unitToTarget
+        return quad.pointee.clip == nil && quad.pointee.shapeStorage == nil && m.m13 == 0 && m.m23 == 0 && m.m33 == 1
     }
 }

@@ -144,9 +144,11 @@ public struct Quad: Hashable, Sendable {
         get { shapeStorage?.shape }
         set { shapeStorage = newValue.map(ShapeStorage.init) }
     }
+    /// Whether the quad is seen through a shape (`shape != nil`, without copying the shape out of its box).
+    public var hasShape: Bool { shapeStorage != nil }
     /// The shape lives in a box of its own: few quads have one, and kept inline it would double the size of every
     /// quad, which plans copy by the thousand (a moved subtree, a reused plan).
-    private var shapeStorage: ShapeStorage?
+    fileprivate(set) var shapeStorage: ShapeStorage?
     /// The layer this quad came from, for debugging and error messages; nil when unnamed.
     public var layerName: String?
     /// The identity of the layer this quad came from (stable from frame to frame); nil for quads made by hand.
@@ -169,14 +171,7 @@ public struct Quad: Hashable, Sendable {
 
     /// True when every number that places the quad, its texture and its shape is finite: what a renderer can draw.
     /// The planner leaves out quads that are not (a layer placed beyond the range of doubles).
-    public var hasFiniteGeometry: Bool {
-        guard unitToTarget.isFinite, opacity.isFinite else { return false }
-        if case .texture(let texture) = paint, !(texture.unitToTexel.isFinite && texture.mipLevel.isFinite) {
-            return false
-        }
-        if let shape, !shape.isFinite { return false }
-        return true
-    }
+    public var hasFiniteGeometry: Bool { withUnsafePointer(to: self) { Self.hasFiniteGeometry(at: $0) } }
 
     /// The four corners in homogeneous target pixels: top-left, top-right, bottom-right, bottom-left of
     /// the source rectangle.

@@ -208,6 +208,14 @@ extension Quad {
         }
         return quad
     }
+
+    /// Whether the maps `translated(x:y:)` makes (the quad's and its shape's) are finite, worked out without making
+    /// the quad: with `hasFiniteGeometry` of this quad, what `hasFiniteGeometry` of the moved one says.
+    public func translationStaysFinite(x: CGFloat, y: CGFloat) -> Bool {
+        let move = Matrix3.translation(x, y)
+        guard unitToTarget.concatenating(move).isFinite else { return false }
+        return shape.map { $0.toTarget.concatenating(move).isFinite } ?? true
+    }
 }
 
 extension RenderPlan {

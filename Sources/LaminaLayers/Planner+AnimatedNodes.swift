@@ -141,11 +141,8 @@ extension Planner {
             let fragment = table.nodes[index].fragment
             let range = cache.fragments[fragment].quads
             let fade = table.fades[index]
-            for position in range {
-                // The old box, as the last plan kept it (worked out only where it did not).
-                let old = bounds.map { $0[position] } ?? quads[position].damageBounds(width: width, height: height)
-                old.map { region.add($0) }
-            }
+            // The old boxes, as the last plan kept them (worked out only where it did not).
+            Self.addBoxes(of: quads, range, width: width, height: height, bounds: &bounds, old: true, to: &region)
             var faded = false
             switch change {
             case .fade:
@@ -160,7 +157,7 @@ extension Planner {
                 for (offset, quad) in made.enumerated() { quads[range.lowerBound + offset] = quad }
                 fresh += made
             case .moveSubtree(let d):
-                guard PlanRun.move(&quads[range], by: d, clipsOnGrid: false) else {
+                guard PlanRun.move(&quads, range, by: d, clipsOnGrid: false) else {
                     // Not expected (the table and the changes checked every quad), but a plan half moved must not
                     // be kept: the cache is emptied and the frame planned from scratch.
                     cache.fragments = []
@@ -173,14 +170,8 @@ extension Planner {
                     cache.fragments[position].move(by: d)
                 }
             }
-            if faded {
-                for position in range { quads[position].opacity = fade }
-            }
-            for position in range {
-                let box = quads[position].damageBounds(width: width, height: height)
-                box.map { region.add($0) }
-                bounds?[position] = box
-            }
+            if faded { Self.fade(&quads, range, to: fade) }
+            Self.addBoxes(of: quads, range, width: width, height: height, bounds: &bounds, old: false, to: &region)
             cache.fragments[fragment].layerToTarget = table.maps[index]
             var remade = faded
             if case .made = change { remade = true }

@@ -69,7 +69,7 @@ final class PlanRun {
             plan.quads.append(contentsOf: last.quads[old.quads])
             // Moved in place; a quad that cannot follow (a clip off the grid, a shadow, a number that overflows)
             // sends the subtree back to be planned.
-            guard Self.move(&plan.quads[base...], by: d, clipsOnGrid: onGrid) else {
+            guard Self.move(&plan.quads, base..<plan.quads.count, by: d, clipsOnGrid: onGrid) else {
                 plan.quads.removeSubrange(base...)
                 return false
             }
@@ -196,24 +196,52 @@ final class PlanRun {
         cache.statistics = statistics
     }
 
-    /// Moves `quads` by `d` target pixels; false when one cannot be moved so (then some are moved, some not).
-    static func move(_ quads: inout ArraySlice<Quad>, by d: CGPoint, clipsOnGrid: Bool) -> Bool {
-        for index in quads.indices {
-            if case .shadow = quads[index].paint { return false }
-            let m = quads[index].unitToTarget
-            let plain = quads[index].clip == nil && quads[index].shape == nil
-            if plain, m.m13 == 0, m.m23 == 0, m.m33 == 1 {
-                // An affine quad: the translation adds to its offset, exactly as the product would.
-                quads[index].unitToTarget.m31 = m.m31 + d.x
-                quads[index].unitToTarget.m32 = m.m32 + d.y
-                guard quads[index].unitToTarget.m31.isFinite, quads[index].unitToTarget.m32.isFinite else { return false }
-                continue
-            }
-            guard quads[index].clip == nil || clipsOnGrid else { return false }
-            quads[index] = quads[index].translated(x: d.x, y: d.y)
-            guard quads[index].hasFiniteGeometry else { return false }
-        }
+    /// Moves `quads[range]` by `d` target pixels; false when one cannot be moved so (`canMove`), and then none is
+    /// moved.
+    static func move(_ quads: inout [Quad], _ range: Range<Int>, by d: CGPoint, clipsOnGrid: Bool) -> Bool {
+        guard canMove(quads[range], by: d, clipsOnGrid: clipsOnGrid) else { return false }
+        moveChecked(&quads, range, by: d)
         return true
+    }
+
+    /// Whether every one of `quads` can follow a translation by `d`: none is a shadow, a clipped one only by whole
+    /// steps of the clip grid (`clipsOnGrid`), and every moved map stays finite. Nothing is copied.
+    static func canMove(_ quads: ArraySlice<Quad>, by d: CGPoint, clipsOnGrid: Bool) -> Bool {
+        // Read through the buffer: iterating would copy each quad.
+        quads.withUnsafeBufferPointer { quads in
+            guard let first = quads.baseAddress else { return true }
+            for index in quads.indices {
+                if Quad.movesByOffset(at: first + index) {
+                    let m = quads[index].unitToTarget
+                    guard (m.m31 + d.x).isFinite, (m.m32 + d.y).isFinite else { return false }
+                    continue
+                }
+                if case .shadow = quads[index].paint { return false }
+                guard quads[index].clip == nil || clipsOnGrid, quads[index].hasFiniteGeometry,
+                    quads[index].translationStaysFinite(x: d.x, y: d.y)
+                else { return false }
+            }
+            return true
+        }
+    }
+
+    /// Moves `quads` by `d` target pixels, where `canMove` said they can follow: an affine, unclipped, unshaped quad
+    /// takes the translation added to its offset (exactly what the product gives), any other is `translated`.
+    /// The array is changed through its buffer: `&quads[range]` would copy the slice and write it back, a retain
+    /// and a release for each reference of every quad.
+    static func moveChecked(_ quads: inout [Quad], _ range: Range<Int>, by d: CGPoint) {
+        quads.withUnsafeMutableBufferPointer { quads in
+            guard let first = quads.baseAddress else { return }
+            for index in range {
+                let m = quads[index].unitToTarget
+                if Quad.movesByOffset(at: first + index) {
+                    quads[index].unitToTarget.m31 = m.m31 + d.x
+                    quads[index].unitToTarget.m32 = m.m32 + d.y
+                } else {
+                    quads[index] = quads[index].translated(x: d.x, y: d.y)
+                }
+            }
+        }
     }
 
     static func moved(_ clip: ConvexPolygon?, by d: CGPoint) -> ConvexPolygon? {

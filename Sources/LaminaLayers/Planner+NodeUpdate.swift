@@ -7,11 +7,15 @@ import LaminaCore
 // new opacity, or (a turned or scaled leaf) its quads are made again from its own geometry without planning it. Its
 // record in the plan cache is the node: the map to the target, the inherited opacity and clip it was planned under.
 
-/// A sublayer planned again or updated in place: the quads that replace its old ones, the record it keeps and, for
-/// a moved subtree, the records of its descendants to move with it.
+/// A sublayer planned again or updated in place: the quads that replace its old ones (or how its old ones change in
+/// place), the record it keeps and, for a moved subtree, the records of its descendants to move with it.
 struct PlanReplacement {
     var fragment: Int
     var quads: [Quad]
+    /// The old quads kept where they are, moved by a translation (`PlanRun.canMove` said they can follow it) and,
+    /// with `fade`, given a new opacity; `quads` is then empty. Nothing is copied: the patch changes the last plan's
+    /// quads in place.
+    var inPlace: (move: CGPoint, fade: Float?)?
     var record: PlanFragment
     /// The records of the subtree's descendants (`firstDescendant..<fragment`) and the translation that moves them.
     var movedDescendants: (records: Range<Int>, by: CGPoint)?
@@ -49,9 +53,9 @@ extension Planner {
             guard sameContent, record.opacity == visit.opacity, record.layerToTarget != visit.layerToTarget
                 || record.clip != visit.clip
             else { return nil }
-            guard let (quads, d) = moved(record, to: visit, quads: last.quads[record.quads]) else { return nil }
+            guard let d = translation(of: record, to: visit, quads: last.quads[record.quads]) else { return nil }
             return PlanReplacement(
-                fragment: index, quads: quads, record: updated(record, kid: kid, visit: visit),
+                fragment: index, quads: [], inPlace: (d, nil), record: updated(record, kid: kid, visit: visit),
                 movedDescendants: (record.firstDescendant..<index, d), made: false, updated: true,
                 differs: d != .zero)
         }
@@ -67,27 +71,23 @@ extension Planner {
             if case .shadow = last.quads[position].paint { return nil }
             guard last.quads[position].opacity == oldFade else { return nil }
         }
-        var quads: [Quad]
-        var made = false, differs = false
+        let kept = updated(record, kid: kid, visit: visit)
+        let newFade = fade != oldFade ? fade : nil
         if record.layerToTarget == visit.layerToTarget, record.clip == visit.clip {
-            quads = Array(last.quads[record.quads])
-        } else if let (movedQuads, d) = moved(record, to: visit, quads: last.quads[record.quads]) {
-            quads = movedQuads
-            differs = d != .zero
-        } else {
-            // Turned, scaled or projected: made again from the layer's geometry, as planning the leaf makes them.
-            guard kid.isDoubleSided || visit.layerToTarget.determinant >= 0 else { return nil }
-            quads = []
-            quads.reserveCapacity(record.quads.count)
-            emit(kid, layerToTarget: visit.layerToTarget, opacity: fade, clip: visit.clip, into: &quads)
-            guard quads.count == record.quads.count else { return nil }
-            made = true
+            return PlanReplacement(fragment: index, quads: [], inPlace: (.zero, newFade), record: kept,
+                                   made: false, updated: true, differs: newFade != nil)
         }
-        if !made, fade != oldFade {
-            for position in quads.indices { quads[position].opacity = fade }
+        if let d = translation(of: record, to: visit, quads: last.quads[record.quads]) {
+            return PlanReplacement(fragment: index, quads: [], inPlace: (d, newFade), record: kept, made: false,
+                                   updated: true, differs: d != .zero || newFade != nil)
         }
-        return PlanReplacement(fragment: index, quads: quads, record: updated(record, kid: kid, visit: visit),
-                               made: made, updated: true, differs: differs)
+        // Turned, scaled or projected: made again from the layer's geometry, as planning the leaf makes them.
+        guard kid.isDoubleSided || visit.layerToTarget.determinant >= 0 else { return nil }
+        var quads: [Quad] = []
+        quads.reserveCapacity(record.quads.count)
+        emit(kid, layerToTarget: visit.layerToTarget, opacity: fade, clip: visit.clip, into: &quads)
+        guard quads.count == record.quads.count else { return nil }
+        return PlanReplacement(fragment: index, quads: quads, record: kept, updated: true)
     }
 
     /// A leaf whose planned quads are its background, contents and border only, each at the layer's faded opacity:
@@ -98,16 +98,15 @@ extension Planner {
             && layer.borderWidth <= 0
     }
 
-    /// The quads of `record` moved to `visit`'s map, when it differs from the planned one by a translation they can
-    /// follow (as a reused subtree is moved: `PlanRun.reuse`); nil otherwise.
-    func moved(_ record: PlanFragment, to visit: Visit, quads: ArraySlice<Quad>) -> ([Quad], CGPoint)? {
+    /// The translation that takes the quads of `record` to `visit`'s map, when the maps differ by one they can
+    /// follow (as a reused subtree is moved: `PlanRun.reuse`); nil otherwise. The quads are only looked at: the
+    /// patch moves them in place (`PlanRun.moveChecked`).
+    func translation(of record: PlanFragment, to visit: Visit, quads: ArraySlice<Quad>) -> CGPoint? {
         guard record.movable, let d = record.translation(to: visit.layerToTarget, hasClips: false),
-            PlanRun.moved(record.clip, by: d) == visit.clip
+            PlanRun.moved(record.clip, by: d) == visit.clip,
+            PlanRun.canMove(quads, by: d, clipsOnGrid: PlanFragment.onClipGrid(d))
         else { return nil }
-        // One copy, moved in place (a slice copied and then made an array would be two).
-        var copy = Array(quads)
-        guard PlanRun.move(&copy[...], by: d, clipsOnGrid: PlanFragment.onClipGrid(d)) else { return nil }
-        return (copy, d)
+        return d
     }
 
     /// `record` as kept for `kid` placed by `visit`.

@@ -44,16 +44,24 @@ extension Planner {
         var quads = Self.takeQuads(from: cache)
         var region = DamageRegion()
         var fresh: [Quad] = []
+        if bounds?.count != quads.count { bounds = nil }
         for replacement in replacements {
             let range = cache.fragments[replacement.fragment].quads
             // A layer planned again into the same quads (an animation that set the same values) damages nothing.
-            let same = !replacement.differs && replacement.quads.count == range.count
-                && zip(range, replacement.quads).allSatisfy { quads[$0] == $1 }
-            for position in range where !same {
-                // The old quad's box as the last plan kept it (worked out only where it did not).
-                let old = bounds.flatMap { $0.count == quads.count ? $0[position] : nil }
-                    ?? quads[position].damageBounds(width: width, height: height)
-                old.map { region.add($0) }
+            let same = replacement.inPlace != nil ? !replacement.differs : !replacement.differs
+                && replacement.quads.count == range.count && zip(range, replacement.quads).allSatisfy { quads[$0] == $1 }
+            if !same {
+                Self.addBoxes(of: quads, range, width: width, height: height, bounds: &bounds, old: true,
+                              to: &region)
+            }
+            if let (d, fade) = replacement.inPlace {
+                // The old quads follow their node where they are.
+                if d != .zero { PlanRun.moveChecked(&quads, range, by: d) }
+                if let fade { Self.fade(&quads, range, to: fade) }
+                if !same {
+                    Self.addBoxes(of: quads, range, width: width, height: height, bounds: &bounds, old: false,
+                                  to: &region)
+                }
             }
             for (offset, quad) in replacement.quads.enumerated() {
                 let box = quad.damageBounds(width: width, height: height)
@@ -105,6 +113,32 @@ extension Planner {
         orderedResult.groups = orderedGroups
         cache.orderedPlan = orderedResult
         return orderedResult
+    }
+
+    /// Adds to `region` the damage boxes of `quads[range]`: with `old`, the boxes `bounds` keeps for them (worked out
+    /// where it keeps none), else their boxes worked out anew, which `bounds` then keeps. The quads are read through
+    /// the array's buffer: its subscript would copy each one (a retain and a release for each of its references).
+    static func addBoxes(of quads: [Quad], _ range: Range<Int>, width: Int, height: Int, bounds: inout [PixelBox?]?,
+                         old: Bool, to region: inout DamageRegion) {
+        quads.withUnsafeBufferPointer { quads in
+            guard let first = quads.baseAddress else { return }
+            for position in range {
+                if old, let bounds {
+                    bounds[position].map { region.add($0) }
+                    continue
+                }
+                let box = Quad.damageBounds(at: first + position, width: width, height: height)
+                box.map { region.add($0) }
+                if !old { bounds?[position] = box }
+            }
+        }
+    }
+
+    /// Gives every one of `quads[range]` the opacity `fade`, in place.
+    static func fade(_ quads: inout [Quad], _ range: Range<Int>, to fade: Float) {
+        quads.withUnsafeMutableBufferPointer { quads in
+            for position in range { quads[position].opacity = fade }
+        }
     }
 
     /// The quads of the cache's last plan, which the cache no longer holds: the array is changed in place, not copied.
