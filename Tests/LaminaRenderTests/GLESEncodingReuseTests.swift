@@ -50,4 +50,45 @@ struct GLESEncodingReuseTests {
         #expect(bytes(try renderer.render(again)) == bytes(changed))
         #expect(renderer.encodedFramesReused == 2)
     }
+
+    /// The planner moves the quads of its last plan in place when a parent moves (Planner+Patch.swift): the new plan
+    /// has the old one's storage and a new identity, and must be encoded afresh, with the picture of a fresh renderer.
+    @Test func aPlanPatchedInPlaceIsEncodedAfresh() throws {
+        let root = Layer()
+        root.bounds = CGRect(x: 0, y: 0, width: 64, height: 48)
+        root.backgroundColor = .white
+        let container = Layer(frame: CGRect(x: 0, y: 0, width: 64, height: 48))
+        for index in 0..<6 {
+            let sprite = Layer(frame: CGRect(x: 4 + index * 9, y: 6 + index * 5, width: 8, height: 8))
+            sprite.contents = TestImages.quadrants(width: 4, height: 4)
+            container.addSublayer(sprite)
+        }
+        root.sublayers = [container]
+        let renderer = try #require(GLESAvailability.renderer())
+        let fresh = try #require(GLESAvailability.renderer())
+        fresh.reusesEncodedFrames = false
+        func storage(_ plan: RenderPlan) -> UnsafeRawPointer? {
+            plan.quads.withUnsafeBufferPointer { $0.baseAddress.map(UnsafeRawPointer.init) }
+        }
+        var plan = try renderer.plan(root, at: 0)
+        _ = try renderer.render(plan)
+        var last = (identity: plan.identity, storage: storage(plan))
+        plan = RenderPlan(width: 1, height: 1, quads: [], groups: [])
+        var patchedInPlace = 0
+        for step in 1...3 {
+            Transaction.begin()
+            Transaction.setDisableActions(true)
+            container.position = CGPoint(x: 32 + Double(step) * 3, y: 24 + Double(step))
+            Transaction.commit()
+            let moved = try renderer.plan(root, at: 0)
+            #expect(moved.identity != last.identity)
+            if storage(moved) == last.storage { patchedInPlace += 1 }
+            let picture = bytes(try renderer.render(moved))
+            #expect(renderer.encodedFramesReused == 0)
+            #expect(picture == bytes(try fresh.render(try Planner(scale: 1).plan(root))))
+            last = (moved.identity, storage(moved))
+        }
+        // The quads were moved where they lay (no copy), which is what this test is about.
+        #expect(patchedInPlace == 3)
+    }
 }
