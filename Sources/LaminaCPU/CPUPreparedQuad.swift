@@ -65,13 +65,16 @@ struct CPUPreparedQuad: @unchecked Sendable {
     init(_ quad: UnsafePointer<Quad>, width: Int, height: Int, coverages: FrameCache<CoverageKey, Coverage>?,
          slots: CPUTextureSlots?, deferred: Bool, pending: inout PendingCoverage?) {
         quadPointer = quad
+        // One copy of the quad, borrowed by every call below: each call on the pointee into another module (or an
+        // initializer) copied the quad anew, a retain and a release of each of its references.
+        let value = quad.pointee
         let numbering = deferred ? nil : slots
-        blit = slots == nil ? nil : CPUBlit(quad.pointee, slots: numbering)
-        let opacity = min(max(quad.pointee.opacity, 0), 1)
+        blit = slots == nil ? nil : CPUBlit(value, slots: numbering)
+        let opacity = min(max(value.opacity, 0), 1)
         var solidColor: PremultipliedColor?
-        if case .solid(let color) = quad.pointee.paint { solidColor = color }
+        if case .solid(let color) = value.paint { solidColor = color }
         opacityMask = PremultipliedColor.byte(opacity)
-        if quad.pointee.hasAnalyticCoverage {
+        if value.hasAnalyticCoverage {
             // The full boxes go through the opacity as a mask, the edge pixels through a mask of coverage x
             // opacity; both apply to the source at full strength, as the GLES renderer does.
             solid = solidColor
@@ -82,7 +85,7 @@ struct CPUPreparedQuad: @unchecked Sendable {
                 coverage = make()
                 return
             }
-            let key = CoverageKey(quad.pointee, width: width, height: height, opacity: opacity)
+            let key = CoverageKey(value, width: width, height: height, opacity: opacity)
             guard deferred else {
                 coverage = coverages.value(for: key, make: make)
                 return
@@ -99,14 +102,14 @@ struct CPUPreparedQuad: @unchecked Sendable {
             coverage = .none
             return
         }
-        let pixels = quad.pointee.pixelCoverage(width: width, height: height)
+        let pixels = value.pixelCoverage(width: width, height: height)
         switch pixels {
         case .none:
             coverage = .none
         case .rect(let x0, let y0, let x1, let y1):
             coverage = .box(PixelBox(x0: x0, y0: y0, x1: x1, y1: y1))
             if blit == nil, slots != nil {
-                scaled = CPUScaledCopy(quad.pointee, box: PixelBox(x0: x0, y0: y0, x1: x1, y1: y1),
+                scaled = CPUScaledCopy(value, box: PixelBox(x0: x0, y0: y0, x1: x1, y1: y1),
                                        slots: numbering)
             }
         case .spans:
