@@ -117,6 +117,11 @@ extension Quad {
         return false
     }
 
+    /// `hasAnalyticCoverage` of the quad at `quad` (antialiased edges or a shape), read where it lies.
+    public static func hasAnalyticCoverage(at quad: UnsafePointer<Quad>) -> Bool {
+        !quad.pointee.antialiasedEdges.isEmpty || quad.pointee.shapeStorage != nil
+    }
+
     /// `hasFiniteGeometry` of the quad at `quad`, read where it lies.
     static func hasFiniteGeometry(at quad: UnsafePointer<Quad>) -> Bool {
         guard quad.pointee.unitToTarget.isFinite, quad.pointee.opacity.isFinite else { return false }

@@ -29,24 +29,42 @@ extension GLESBatchEncoder {
         guard plan.quads.count >= parallelMinimumQuads, plan.groups.isEmpty,
             ProcessInfo.processInfo.activeProcessorCount > 1
         else { return false }
-        return !plan.quads.contains { quad in
-            // Quads seen through a shape alone are encoded like plain ones (GLESPass+Shapes.swift).
-            if quad.hasAnalyticCoverage, !quad.hasShapeCoverageOnly { return true }
-            if case .shadow = quad.paint { return true }
-            return false
+        // Read through the buffer: a call on each element would copy the quad (Quad.hasAnalyticCoverage(at:)).
+        return plan.quads.withUnsafeBufferPointer { quads in
+            guard let first = quads.baseAddress else { return true }
+            for index in quads.indices {
+                // Quads seen through a shape alone are encoded like plain ones (GLESPass+Shapes.swift).
+                if Quad.hasAnalyticCoverage(at: first + index), !quads[index].hasShapeCoverageOnly { return false }
+                if case .shadow = quads[index].paint { return false }
+            }
+            return true
         }
     }
 
     mutating func encodeInParallel(_ plan: RenderPlan, textures: GLESTextureCache) throws {
         // Textures first, in order, here: what the one-thread encoding would look up, and no more.
         var prefetch = [PrefetchedTexture](repeating: PrefetchedTexture(), count: plan.quads.count)
-        for (index, quad) in plan.quads.enumerated() {
-            guard case .texture(let source) = quad.paint, PremultipliedColor.byte(min(max(quad.opacity, 0), 1)) > 0
+        // The tiles of the image asked for last: sprites of one image follow one another, and asking the cache again,
+        // with nothing asked in between, gives the same tiles (its side effects, the image marked used and recorded,
+        // are done by the first ask). Forgotten after a mip lookup, which may upload.
+        var last: (image: Image, generation: UInt64, tiles: [GLESTile])?
+        for index in plan.quads.indices {
+            guard case .texture(let source) = plan.quads[index].paint,
+                PremultipliedColor.byte(min(max(plan.quads[index].opacity, 0), 1)) > 0
             else { continue }
-            let sampling = try self.sampling(quad.paint, textures: textures)
+            let tiles: [GLESTile]
+            if let last, last.image === source.image, last.generation == source.image.generation {
+                tiles = last.tiles
+            } else {
+                tiles = try textures.tiles(for: source.image)
+                last = (source.image, source.image.generation, tiles)
+            }
+            let sampling = Sampling(tiles: tiles, unitToTexel: source.unitToTexel, clamp: source.clamp,
+                                    filter: source.filter)
             prefetch[index].sampling = sampling
-            if let sampling, quad.unitToTarget.inverted?.concatenating(sampling.unitToTexel).snappedToAffine != nil {
+            if plan.quads[index].unitToTarget.inverted?.concatenating(sampling.unitToTexel).snappedToAffine != nil {
                 prefetch[index].mip = try Self.trilinear(source, textures: textures)
+                last = nil
             }
         }
         let count = plan.quads.count
