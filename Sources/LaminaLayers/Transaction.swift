@@ -239,27 +239,38 @@ struct TransactionLevel {
 /// quadratic. Layers are held weakly: one let go before the commit has nothing to commit, and an implicit
 /// transaction that no frame commits keeps nothing alive.
 struct ChangeSet {
-    struct Change {
+    /// One layer's record. A class, so that the dictionary moves a pointer when it grows: a record kept inline is a
+    /// whole `LayerState` and a weak reference, which is not moved bit for bit (each move is a call into the
+    /// runtime), and a transaction that moved 100,000 sprites spent more time growing its dictionary than setting
+    /// their positions (docs/benchmarks.md, "Moved quads without copies (2026-11-27)").
+    final class Change {
         weak var layer: Layer?
         var fields: UInt64 = 0
         var values = LayerState()
         /// The write that gave each recorded field its value here.
         var writes = FieldWrites()
+
+        init(layer: Layer) { self.layer = layer }
     }
 
+    /// A transaction's records are its own: a `ChangeSet` is only copied to be put aside while another transaction
+    /// records into a new one (`Transaction.detached`), so two sets never share a record that either changes.
     var changes: [ObjectIdentifier: Change] = [:]
 
     var isEmpty: Bool { changes.isEmpty }
 
     /// Records `layer`'s `fields` with their values now in its model. Model lock held.
     mutating func add(_ layer: Layer, fields: UInt64) {
-        // One lookup per change (setters are a hot path). A layer freed since its change was recorded may have left
-        // its address to this one: its record starts afresh then.
-        Self.update(&changes[ObjectIdentifier(layer), default: Change(layer: layer)], layer: layer, fields: fields)
-    }
-
-    private static func update(_ change: inout Change, layer: Layer, fields: UInt64) {
-        if change.layer !== layer { change = Change(layer: layer) }
+        // A layer freed since its change was recorded may have left its address to this one: its record starts
+        // afresh then.
+        let key = ObjectIdentifier(layer)
+        let change: Change
+        if let recorded = changes[key], recorded.layer === layer {
+            change = recorded
+        } else {
+            change = Change(layer: layer)
+            changes[key] = change
+        }
         change.fields |= fields
         change.values.copy(fields, from: layer.model)
         Transaction.writes &+= 1
