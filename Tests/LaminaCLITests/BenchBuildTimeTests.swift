@@ -131,7 +131,12 @@ import Testing
             let total = try J.number(frame["frameMs"])
             // The build is the plan and the renderer's preparation: at least the plan, at most the frame.
             #expect(build >= plan && build <= total + 1e-9, "\(frame)")
+            // Setting the positions is timed apart from the frame: a number, and none for the frame with no change
+            // is larger than a whole second on 300 sprites.
+            let set = try J.number(frame["setMs"])
+            #expect(set >= 0 && set < 1000, "\(frame)")
         }
+        #expect(result.output.contains("; set "), "\(result.output)")
     }
 
     /// moving-100k moves every sprite before every frame, each to a whole point inside the output.

@@ -22,6 +22,8 @@ struct LiveBench {
         /// The frame's CPU build time: the plan and the renderer's preparation (`RenderStatistics.prepareSeconds`),
         /// median ms (docs/benchmarks.md, "Build time and drawing").
         var build: Double
+        /// Setting the moved sprites' positions in one transaction and committing it, before the frame: median ms.
+        var set: Double
     }
 
     struct Figures {
@@ -40,7 +42,7 @@ struct LiveBench {
         var json: String {
             let entries = kinds.map { kind in
                 #"{"change": "\#(kind.change.rawValue)", "frameMs": \#(kind.frame), "planMs": \#(kind.plan), "#
-                    + #""drawMs": \#(kind.draw), "buildMs": \#(kind.build), "damagedShare": \#(kind.damaged), "ratioToAll": \#(ratio(kind.change))}"#
+                    + #""drawMs": \#(kind.draw), "buildMs": \#(kind.build), "setMs": \#(kind.set), "damagedShare": \#(kind.damaged), "ratioToAll": \#(ratio(kind.change))}"#
             }
             return #"{"backend": "\#(backend)", "layers": \#(layers), "width": \#(width), "height": \#(height), "#
                 + #""identicalToFresh": \#(identical), "frames": [\#(entries.joined(separator: ", "))]}"#
@@ -49,9 +51,9 @@ struct LiveBench {
         func printSummary() {
             print("live \(backend): \(layers) sprites at \(width)x\(height), medians of the frames after each change")
             for kind in kinds {
-                print(String(format: "  %-8@ %8.2f ms (plan %7.2f, draw %7.2f; build %7.2f), %5.1f%% of the target redrawn, %6.2f%% of a frame where all moved",
-                             kind.change.rawValue as NSString, kind.frame, kind.plan, kind.draw, kind.build, kind.damaged * 100,
-                             ratio(kind.change) * 100))
+                print(String(format: "  %-8@ %8.2f ms (plan %7.2f, draw %7.2f; build %7.2f; set %7.2f), %5.1f%% of the target redrawn, %6.2f%% of a frame where all moved",
+                             kind.change.rawValue as NSString, kind.frame, kind.plan, kind.draw, kind.build, kind.set,
+                             kind.damaged * 100, ratio(kind.change) * 100))
             }
             print("  a live frame equals a fresh renderer's, byte for byte: \(identical ? "yes" : "NO")")
         }
@@ -80,15 +82,19 @@ struct LiveBench {
             tree.apply(change)
             _ = try frame()
             var samples: [(total: Double, plan: Double, draw: Double, damaged: Double, build: Double)] = []
+            var sets: [Double] = []
             for _ in 0..<self.frames {
+                let setting = DispatchTime.now().uptimeNanoseconds
                 tree.apply(change)
+                sets.append(Double(DispatchTime.now().uptimeNanoseconds - setting) / 1e6)
                 samples.append(try frame())
             }
             kinds.append(Kind(change: change, frame: FrameStats.percentile(samples.map(\.total), 0.5),
                               plan: FrameStats.percentile(samples.map(\.plan), 0.5),
                               draw: FrameStats.percentile(samples.map(\.draw), 0.5),
                               damaged: FrameStats.percentile(samples.map(\.damaged), 0.5),
-                              build: FrameStats.percentile(samples.map(\.build), 0.5)))
+                              build: FrameStats.percentile(samples.map(\.build), 0.5),
+                              set: FrameStats.percentile(sets, 0.5)))
         }
         // The check a user would make: the incremental frame against a fresh renderer's whole frame.
         tree.apply(.hundred)
