@@ -144,6 +144,7 @@ public final class EGLDisplayConnection {
         }
         let override = device ?? ProcessInfo.processInfo.environment["LAMINA_EGL_DEVICE"]
         let clientExtensions = ExtensionSet(eglQueryString(nil, EGLint(EGL_EXTENSIONS)).map { String(cString: $0) } ?? "")
+        log("egl: client extensions: \(clientExtensions)")
         try ExtensionRequirement.check([.platformBase], in: clientExtensions, of: "EGL (client extensions)")
         guard let getPlatformDisplay: PFNEGLGETPLATFORMDISPLAYEXTPROC = procedure("eglGetPlatformDisplayEXT") else {
             throw RenderError.unavailable("EGL offers EGL_EXT_platform_base but no eglGetPlatformDisplayEXT")

@@ -42,10 +42,11 @@ public struct ExtensionRequirement: Sendable, Equatable {
         "EGL_EXT_platform_base", for: "to open a display without a window system (eglGetPlatformDisplayEXT)")
     public static let platformDevice = ExtensionRequirement(
         "EGL_EXT_platform_device", for: "to open a display on an EGL device (NVIDIA's headless path)")
+    // EGL_EXT_device_base is the older name of the two together; NVIDIA's driver behind glvnd offers only it.
     public static let deviceEnumeration = ExtensionRequirement(
-        "EGL_EXT_device_enumeration", for: "to list EGL devices (eglQueryDevicesEXT)")
+        "EGL_EXT_device_enumeration", "EGL_EXT_device_base", for: "to list EGL devices (eglQueryDevicesEXT)")
     public static let deviceQuery = ExtensionRequirement(
-        "EGL_EXT_device_query", for: "to name EGL devices (eglQueryDeviceStringEXT)")
+        "EGL_EXT_device_query", "EGL_EXT_device_base", for: "to name EGL devices (eglQueryDeviceStringEXT)")
     public static let platformGBM = ExtensionRequirement(
         "EGL_KHR_platform_gbm", "EGL_MESA_platform_gbm", for: "to open a display on a DRM render node")
     public static let platformSurfaceless = ExtensionRequirement(

@@ -23,7 +23,8 @@ struct EGLRequirementTests {
     @Test func aMissingExtensionIsNamedWithItsPurpose() {
         let offered = ExtensionSet("EGL_EXT_platform_base EGL_EXT_platform_device EGL_EXT_device_query")
         #expect(throws: RenderError.unavailable(
-            "EGL lacks EGL_EXT_device_enumeration (needed to list EGL devices (eglQueryDevicesEXT))")) {
+            "EGL lacks EGL_EXT_device_enumeration (or EGL_EXT_device_base) (needed to list EGL devices (eglQueryDevicesEXT))"))
+        {
             try ExtensionRequirement.check([.platformDevice, .deviceEnumeration, .deviceQuery], in: offered, of: "EGL")
         }
         #expect(throws: RenderError.unavailable(
@@ -35,6 +36,16 @@ struct EGLRequirementTests {
         #expect(ExtensionRequirement.firstMissing([.platformGBM], in: ExtensionSet("EGL_MESA_platform_gbm")) == nil)
         #expect(ExtensionRequirement.platformGBM.lackedBy("EGL")
             == "EGL lacks EGL_KHR_platform_gbm (or EGL_MESA_platform_gbm) (needed to open a display on a DRM render node)")
+    }
+
+    /// NVIDIA's driver behind glvnd (580, seen on an H200) offers the device functions as EGL_EXT_device_base
+    /// alone: the device platform must still be tried, so the GPU is opened as an EGL device.
+    @Test func theOlderDeviceBaseNameOffersEnumerationAndQuery() {
+        let nvidia = ExtensionSet("EGL_EXT_platform_base EGL_EXT_device_base EGL_EXT_platform_device "
+            + "EGL_KHR_client_get_all_proc_addresses EGL_EXT_client_extensions EGL_MESA_platform_surfaceless")
+        #expect(ExtensionRequirement.firstMissing([.platformDevice, .deviceEnumeration, .deviceQuery], in: nvidia) == nil)
+        #expect(ExtensionRequirement.firstMissing([.deviceQuery], in: ExtensionSet("EGL_EXT_device_enumeration"))
+            == .deviceQuery)
     }
 
     @Test func mesaGetsARobustContextWithoutConfigOrSurface() throws {
