@@ -66,9 +66,9 @@ extension GLESRenderer {
         }
         try drawBlend(group, picture: picture, first: first, parentSize: parentSize, parentOrigin: parentOrigin,
                       swap: swap)
-        glActiveTexture(GLenum(GL_TEXTURE1))
-        glBindTexture(GLenum(GL_TEXTURE_2D), 0)
-        glActiveTexture(GLenum(GL_TEXTURE0))
+        // Unit 1 is the span table's: the quads drawn after the group read their rows there. (Leaving it unbound
+        // made every quad drawn by coverage after a blended group vanish, on drivers without framebuffer fetch.)
+        bindSpanTable()
     }
 
     /// Draws instance `first` with blend.frag into the bound framebuffer (the backdrop, if copied, on unit 1).
