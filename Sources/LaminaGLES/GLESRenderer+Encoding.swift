@@ -38,10 +38,22 @@ extension GLESRenderer {
     func canReuseEncoding(of plan: RenderPlan, shadowTiles: [ShadowSource: GLESTile]) throws -> Bool {
         guard reusesEncodedFrames, shadowTiles.isEmpty, let last = lastEncoded, last.width == plan.width,
             last.height == plan.height, last.groups == plan.groups.count, last.count == plan.quads.count,
-            last.identity == plan.identity, last.storage == Self.storage(of: plan.quads)
+            Self.sameQuads(plan, asEncoded: last), last.storage == Self.storage(of: plan.quads)
         else { return false }
         for (_, entry) in last.images where try textures.tiles(for: entry.image) != entry.tiles { return false }
+        // An unchanged plan handed back under a new identity: the next one is measured against that identity.
+        lastEncoded?.identity = plan.identity
         return true
+    }
+
+    /// Whether `plan` draws what the encoding `last` drew: it is that plan, or the planner's next plan of the same
+    /// tree with no damage since it (the planner hands back its last plan unchanged under a new identity, so that
+    /// damage and retained frames can name it; `Planner.unchangedPlan`). A patched plan has damage where it moved or
+    /// faded quads, so it is encoded again.
+    static func sameQuads(_ plan: RenderPlan, asEncoded last: EncodedFrame) -> Bool {
+        if last.identity == plan.identity { return true }
+        guard plan.identity != 0, last.identity != 0, let damage = plan.damage else { return false }
+        return damage.since == last.identity && damage.region.isEmpty
     }
 
     /// Encodes `plan`, recording what it samples for the next frame's reuse check (the shadows' silhouettes, which
