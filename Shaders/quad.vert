@@ -17,16 +17,19 @@ in float a_rows;                    // -1: every pixel of a_rect; else the first
 in vec2 a_offset;                   // where the image's texel (0, 0) lies in the texture (an atlas slot, a tile):
                                     // whole texels, added to texel indices after the sampling arithmetic
 
-#ifdef NEAREST
-// Nearest sampling picks a texel from the sample point's exact position, so the map goes to the fragment shader
-// whole and each pixel evaluates it at its own centre (texture.frag), as the CPU renderer does, rather than
-// interpolating a texel coordinate (whose rounding depends on the triangle's setup). .w: a_offset.
+#if defined(NEAREST) || defined(PIXEL_MAP)
+// Sampling picks texels (and 7-bit weights) from the sample point's exact position, so the map goes to the fragment
+// shader whole and each pixel evaluates it at its own centre (texture.frag), as the CPU renderer does, rather than
+// interpolating a texel coordinate, whose rounding depends on the triangle's setup: always for nearest, and with
+// PIXEL_MAP for bilinear and trilinear (GPUs: an NVIDIA H200 put quarter-texel points a hair short of the quarter,
+// which moved a bilinear weight by 1/128; llvmpipe interpolates these maps exactly). .w: a_offset.
 flat out vec4 v_mapU;
 flat out vec4 v_mapV;
 flat out vec3 v_mapW;
 #else
 out vec3 v_texel;                   // homogeneous texel coordinate; linear in screen space, so interpolating it
-                                    // and dividing per pixel is exact even under perspective
+                                    // and dividing per pixel is exact even under perspective, up to the rounding
+                                    // of the driver's interpolation
 flat out highp ivec2 v_offset;      // a_offset
 #endif
 flat out vec4 v_clamp;
@@ -57,7 +60,7 @@ void main() {
     vec2 p = vec2((corner & 1) == 0 ? a_rect.x : a_rect.z, (corner & 2) == 0 ? a_rect.y : a_rect.w);
     gl_Position = vec4((p - u_origin) / u_targetSize * 2.0 - 1.0, 0.0, 1.0);
     vec3 q = vec3(p, 1.0);
-#ifdef NEAREST
+#if defined(NEAREST) || defined(PIXEL_MAP)
     v_mapU = vec4(a_mapU, a_offset.x);
     v_mapV = vec4(a_mapV, a_offset.y);
     v_mapW = a_mapW;

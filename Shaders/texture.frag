@@ -1,7 +1,8 @@
 #version 300 es
 // Samples a premultiplied BGRA image stored byte for byte in an RGBA8 texture (so .rgba holds B, G, R, A)
 // the way the CPU renderer's pixman does: the sample point is the pixel centre mapped through the quad's
-// projective target-to-texel map (interpolated from the box's corners; evaluated per pixel for nearest), texel
+// projective target-to-texel map (evaluated per pixel for nearest and with PIXEL_MAP, else interpolated from the
+// box's corners), texel
 // centres are at i + 0.5, and every texel read is clamped to the quad's clamp rectangle (the no-bleed clamp).
 // Bilinear weights are quantised to 7 bits as pixman's are. The map, the clamp rectangle and so every bit of
 // this arithmetic are in the image's own texels; where the image lies in its texture (an atlas slot, a tile of a
@@ -12,24 +13,24 @@ precision highp sampler2D;
 
 // Compiled three times: with BILINEAR defined (bilinear filtering), with TRILINEAR (bilinear at two mip levels,
 // mixed) and with NEAREST (nearest; with COPY too for batches of 1:1 copies at whole pixels). Separate programs rather than a uniform branch, because llvmpipe pays for
-// both sides of a branch. (GLESProgram defines NEAREST for quad.vert too, which passes the nearest program the map
-// rather than an interpolated texel coordinate; here neither BILINEAR nor TRILINEAR means nearest.)
+// both sides of a branch. (GLESProgram defines the filter for quad.vert too, which then passes the map rather than an
+// interpolated texel coordinate; here neither BILINEAR nor TRILINEAR means nearest.)
 #if !defined(BILINEAR) && !defined(TRILINEAR) && !defined(NEAREST)
 #define NEAREST 1
 #endif
 uniform sampler2D u_image;
 uniform bool u_swapRedBlue;         // true when drawing into a caller's RGBA target
 
-#ifdef NEAREST
-flat in vec4 v_mapU;                // target pixel -> image texel, the rows of the map (quad.vert); .w: the offset
-flat in vec4 v_mapV;
+#if defined(NEAREST) || defined(PIXEL_MAP)
+flat in vec4 v_mapU;                // target pixel -> image texel, the rows of the map (quad.vert); .w: where the
+flat in vec4 v_mapV;                // image's texels start in the texture
 flat in vec3 v_mapW;
 #if !defined(SPANS) && !defined(SHAPES)
 uniform vec2 u_origin;              // the target pixel at the framebuffer's (0, 0) (spans.glsl declares it with SPANS
                                     // or SHAPES)
 #endif
 #else
-in vec3 v_texel;
+in vec3 v_texel;                    // the homogeneous texel coordinate, interpolated
 flat in highp ivec2 v_offset;       // where the image's texels start in the texture
 #endif
 flat in vec4 v_clamp;               // the image texels that may be read: x0, y0, x1, y1 (exclusive)
@@ -38,10 +39,26 @@ out vec4 o_color;
 #include "spans.glsl"
 #include "shape.glsl"
 
-#ifdef NEAREST
+#if defined(NEAREST) || defined(PIXEL_MAP)
 ivec2 offset() { return ivec2(v_mapU.w, v_mapV.w); }
+
+// The sample point of this pixel: its centre through the map, in the CPU renderer's order (CPUProjectiveSampler),
+// so a map with whole or binary-fraction terms (scales by 2, 0.5, quarter-texel moves) gives every centre exactly, as
+// the CPU's doubles do. w <= 0: behind the eye, where the CPU renderer leaves the pixel transparent.
+vec2 samplePoint(out bool behind) {
+    vec3 q = vec3(gl_FragCoord.xy + u_origin, 1.0);
+    float w = q.x * v_mapW.x + q.y * v_mapW.y + v_mapW.z;
+    behind = !(w > 0.0);
+    return vec2(q.x * v_mapU.x + q.y * v_mapU.y + v_mapU.z, q.x * v_mapV.x + q.y * v_mapV.y + v_mapV.z) / w;
+}
 #else
 ivec2 offset() { return v_offset; }
+
+// Interpolated at the pixel centre, this is the centre's sample point (a box is never behind the eye).
+vec2 samplePoint(out bool behind) {
+    behind = false;
+    return v_texel.xy / v_texel.z;
+}
 #endif
 
 // Image texel `texel`, clamped to lo ... hi (image texels), read from where the image lies in the texture.
@@ -98,9 +115,10 @@ void main() {
         opacity = v_shapeMove.w < 0.0 ? alpha / 255.0 : alpha / 255.0 * v_shapeMove.w / 255.0;
     }
 #endif
-#ifndef NEAREST
-    // Interpolated at the pixel centre, this is the centre's sample point.
-    vec2 t = v_texel.xy / v_texel.z;
+#ifndef COPY
+    bool behind;
+    vec2 t = samplePoint(behind);
+    if (behind) discard;
 #endif
     ivec2 lo = ivec2(v_clamp.xy);
     ivec2 hi = ivec2(v_clamp.zw) - 1;
@@ -132,12 +150,6 @@ void main() {
     // (x + 0.5 + tx) is x + tx, the one the projective map below picks, read without evaluating it.
     c = fetch(ivec2(floor(gl_FragCoord.xy + u_origin) + floor(vec2(v_mapU.z, v_mapV.z) + 0.5)), lo, hi);
 #else
-    // The pixel centre through the map, in the CPU renderer's order (CPUProjectiveSampler): a map with whole or
-    // binary-fraction terms (scales by 2, 0.5, half-texel moves) gives every centre exactly, as the CPU's doubles do.
-    vec3 q = vec3(gl_FragCoord.xy + u_origin, 1.0);
-    float w = q.x * v_mapW.x + q.y * v_mapW.y + v_mapW.z;
-    if (!(w > 0.0)) discard;          // behind the eye: the CPU renderer leaves it transparent
-    vec2 t = vec2(q.x * v_mapU.x + q.y * v_mapU.y + v_mapU.z, q.x * v_mapV.x + q.y * v_mapV.y + v_mapV.z) / w;
     // The texel whose half-open span (i, i + 1] holds the point: pixman's rule (it subtracts its smallest step,
     // then floors), so a point exactly on a texel edge takes the texel before it, at any magnitude. Beyond 2^24
     // every read clamps to an edge texel anyway.

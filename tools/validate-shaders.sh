@@ -44,6 +44,12 @@ variant texture.frag spans.frag NEAREST SPANS
 variant texture.frag bilinear-spans.frag BILINEAR SPANS
 variant texture.frag trilinear-spans.frag TRILINEAR SPANS
 variant solid.frag solid-spans.frag SPANS
+# PIXEL_MAP (GLESRenderer.Options.evaluatesTextureMapsPerPixel, on for GPUs): the filtered programs take the map flat.
+variant quad.vert quad-pixel-map.vert BILINEAR PIXEL_MAP
+variant texture.frag bilinear-pixel-map.frag BILINEAR PIXEL_MAP
+variant texture.frag trilinear-pixel-map.frag TRILINEAR PIXEL_MAP
+variant texture.frag bilinear-spans-pixel-map.frag BILINEAR SPANS PIXEL_MAP
+variant quad.vert quad-shapes-pixel-map.vert TRILINEAR SPANS SHAPES PIXEL_MAP PROJECTIVE
 # The shape programs (GLESProgram.Kind.shape): quad.vert reads the shape table with SHAPES; the fragment shaders
 # compile the parts of the formula a batch needs (GLESProgram.ShapeFeatures), each an #ifdef of its own, so every
 # feature alone, none and all of them are checked.
@@ -58,6 +64,7 @@ for extra in "" SPANS CONTINUOUS HOLES PROJECTIVE JACOBIAN "SPANS CONTINUOUS HOL
     variant texture.frag "copy-shapes-$name.frag" NEAREST COPY SHAPES $extra
     variant texture.frag "bilinear-shapes-$name.frag" BILINEAR SHAPES $extra
     variant texture.frag "trilinear-shapes-$name.frag" TRILINEAR SHAPES $extra
+    variant texture.frag "bilinear-shapes-pixel-map-$name.frag" BILINEAR SHAPES PIXEL_MAP $extra
 done
 variant blur.frag downsample.frag DOWNSAMPLE
 # blend.frag once per blend mode, as GLESRenderer+Blend.swift compiles it (glslang does not know

@@ -170,8 +170,12 @@ final class GLESProgram {
         return location
     }
 
-    convenience init(_ kind: Kind) throws {
-        try self.init(vertex: kind.shaders.vertex, fragment: kind.shaders.fragment, defines: kind.defines)
+    /// `pixelMaps`: the bilinear and trilinear programs evaluate the texture map per pixel (PIXEL_MAP; nearest ones
+    /// always do), `GLESRenderer.Options.evaluatesTextureMapsPerPixel`.
+    convenience init(_ kind: Kind, pixelMaps: Bool = false) throws {
+        let filtered = kind.defines.contains("BILINEAR") || kind.defines.contains("TRILINEAR")
+        try self.init(vertex: kind.shaders.vertex, fragment: kind.shaders.fragment,
+                      defines: kind.defines + (pixelMaps && filtered ? ["PIXEL_MAP"] : []))
     }
 
     /// The program of two files of Shaders/, with `defines` for both shaders (quad.vert reads the shape table only

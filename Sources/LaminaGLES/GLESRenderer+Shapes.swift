@@ -71,7 +71,7 @@ extension GLESRenderer {
     /// llvmpipe takes a while over the continuous corner's loops), with its table samplers on units 1 and 2.
     func program(_ kind: GLESProgram.Kind) throws -> GLESProgram {
         if let program = compiled.quads[kind] { return program }
-        let program = try GLESProgram(kind)
+        let program = try GLESProgram(kind, pixelMaps: evaluatesTextureMapsPerPixel)
         glUseProgram(program.id)
         if program.uniform("u_spans") >= 0 { glUniform1i(program.uniform("u_spans"), 1) }
         if program.uniform("u_shapes") >= 0 { glUniform1i(program.uniform("u_shapes"), 2) }

@@ -29,6 +29,12 @@ public final class GLESRenderer: Renderer {
         /// Whether large texture uploads go through pixel-unpack buffers (GLESUnpackRing.swift); nil: on for GPUs,
         /// off for software rasterisers such as llvmpipe, where the buffer is one more copy.
         public var uploadsThroughUnpackBuffers: Bool?
+        /// Whether the bilinear and trilinear programs evaluate each pixel's texture map in the fragment shader
+        /// rather than interpolating a texel coordinate from the box's corners; nil: on for GPUs, whose interpolation
+        /// rounds (an NVIDIA H200 put quarter-texel points a hair short, up to 4 per channel off the CPU renderer),
+        /// off for software rasterisers such as llvmpipe, which interpolate these maps exactly and pay 15 to 25% of
+        /// a textured frame for the per-pixel map (docs/gpu.md, "Texture maps evaluated per pixel").
+        public var evaluatesTextureMapsPerPixel: Bool?
         /// Receives one line per EGL attempt and driver message (debug logging).
         public var log: (@Sendable (String) -> Void)?
         /// The EGL device to draw on (`EGLDisplayConnection.devices()`: an index or name, a render node, or
@@ -117,8 +123,12 @@ public final class GLESRenderer: Renderer {
             maxTextureSize: min(options.maxTextureSize ?? driverMax, driverMax), budget: options.textureBudget,
             atlasPageSize: options.atlasPageSize, atlasMaxImageSize: options.atlasMaxImageSize)
         if options.uploadsThroughUnpackBuffers ?? !info.isSoftware { textures.unpackRing = GLESUnpackRing() }
+        evaluatesTextureMapsPerPixel = options.evaluatesTextureMapsPerPixel ?? !info.isSoftware
         try makeGLObjects()
     }
+
+    /// Whether texture maps are evaluated per pixel (`Options.evaluatesTextureMapsPerPixel`).
+    public internal(set) var evaluatesTextureMapsPerPixel = false
 
     /// Whether large texture uploads go through pixel-unpack buffers (`Options.uploadsThroughUnpackBuffers`).
     public var uploadsThroughUnpackBuffers: Bool { textures.unpackRing != nil }
@@ -128,7 +138,9 @@ public final class GLESRenderer: Renderer {
         if context.extensions.contains("GL_KHR_debug"), ProcessInfo.processInfo.environment["LAMINA_GL_DEBUG"] != nil {
             GLESDebug.install()
         }
-        for kind in GLESProgram.Kind.precompiled { compiled.quads[kind] = try GLESProgram(kind) }
+        for kind in GLESProgram.Kind.precompiled {
+            compiled.quads[kind] = try GLESProgram(kind, pixelMaps: evaluatesTextureMapsPerPixel)
+        }
         glGenVertexArrays(1, &instancing.vertexArray)
         makeInstanceBuffers()
         makeTimerQuery()

@@ -154,9 +154,13 @@ struct GLESRendererTests {
         #expect(renderer.cachedTextureCount == 0)  // still alive, but unused and over budget: evicted
     }
 
-    @Test func tilesAreDrawnSeamlessly() throws {
-        let renderer = try #require(GLESAvailability.renderer(options: .init(maxTextureSize: 16)))
-        #expect(renderer.maxTextureSize == 16)
+    /// With the texture maps interpolated (llvmpipe's default) and evaluated per pixel (a GPU's).
+    @Test(arguments: [false, true])
+    func tilesAreDrawnSeamlessly(perPixelMaps: Bool) throws {
+        var options = GLESRenderer.Options(maxTextureSize: 16)
+        options.evaluatesTextureMapsPerPixel = perPixelMaps
+        let renderer = try #require(GLESAvailability.renderer(options: options))
+        #expect(renderer.maxTextureSize == 16 && renderer.evaluatesTextureMapsPerPixel == perPixelMaps)
         let image = try Image(width: 50, height: 37)
         for y in 0..<37 { for x in 0..<50 {
             image.setRGBA(RGBA8(r: UInt8(x * 5), g: UInt8(y * 6), b: UInt8((x + y) % 2 * 255), a: 255), x: x, y: y)
@@ -179,7 +183,8 @@ struct GLESRendererTests {
             let gles = try renderer.render(r, scale: scale)
             let difference = try #require(ImageDifference(cpu, gles, tolerance: 2))
             if !ImageDifference.meetsParity(cpu, gles) {
-                FailureArtifacts.write(test: "gles-tiles@\(scale)", images: ["cpu": cpu, "gles": gles])
+                FailureArtifacts.write(test: "gles-tiles\(perPixelMaps ? "-pixel-maps" : "")@\(scale)",
+                                       images: ["cpu": cpu, "gles": gles])
             }
             #expect(ImageDifference.meetsParity(cpu, gles), "max \(difference.maxChannelDifference), \(difference.pixelsOverTolerance) over 2")
         }

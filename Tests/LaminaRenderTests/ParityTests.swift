@@ -12,12 +12,26 @@ struct ParityTests {
 
     @Test(arguments: ReferenceScenes.probeFiles(under: folder))
     func cpuAndGLESAgree(_ probesPath: String) throws {
+        try Self.check(probesPath, gles: try #require(GLESAvailability.renderer()), label: "")
+    }
+
+    /// The same with the texture maps evaluated per pixel, as on a GPU (`evaluatesTextureMapsPerPixel`, off for
+    /// llvmpipe, which interpolates them exactly): the programs an NVIDIA GPU runs meet parity here too.
+    @Test(arguments: ReferenceScenes.probeFiles(under: folder))
+    func cpuAndGLESWithPerPixelMapsAgree(_ probesPath: String) throws {
+        var options = GLESRenderer.Options()
+        options.evaluatesTextureMapsPerPixel = true
+        let gles = try #require(GLESAvailability.renderer(options: options))
+        #expect(gles.evaluatesTextureMapsPerPixel)
+        try Self.check(probesPath, gles: gles, label: "-pixel-maps")
+    }
+
+    static func check(_ probesPath: String, gles: GLESRenderer, label: String) throws {
         let probes = try ProbeFile.load(Self.folder.appendingPathComponent(probesPath))
         let sceneURL = Self.folder.appendingPathComponent(probesPath).deletingLastPathComponent()
             .appendingPathComponent(probes.scene)
         let scene = try Scene.load(contentsOf: sceneURL)
         let cpu = CPURenderer()
-        let gles = try #require(GLESAvailability.renderer())
         // Each probed time, in order (forwards costs the timeline least).
         for time in probes.times {
             scene.advance(to: time)
@@ -29,7 +43,7 @@ struct ParityTests {
                 if !ok {
                     var images = ["cpu": a, "gles": b]
                     images["diff"] = try ImageDifference.visualize(a, b)
-                    let name = "parity-" + probesPath.replacingOccurrences(of: ".probes.json", with: "")
+                    let name = "parity\(label)-" + probesPath.replacingOccurrences(of: ".probes.json", with: "")
                         + (time == 0 ? "" : "@\(time)s") + "@\(Int(scale))x"
                     let folder = FailureArtifacts.write(test: name, images: images)
                     Issue.record("\(probesPath) at \(time) s, scale \(scale): max \(difference.maxChannelDifference), \(difference.pixelsOverTolerance) pixels over 2 of \(difference.pixelCount); images in \(folder)")

@@ -221,9 +221,12 @@ struct TrilinearParityTests {
         #expect(try CPURenderer().render(root).rgba(x: 9, y: 9) == RGBA8(r: 128, g: 128, b: 128, a: 255))
     }
 
-    @Test(arguments: [1.0, 2.0])
-    func cpuAndGLESAgree(scale: Double) throws {
-        let gles = try #require(GLESAvailability.renderer())
+    /// At scale 1 and 2, with the texture maps interpolated (llvmpipe's default) and evaluated per pixel (a GPU's).
+    @Test(arguments: [1.0, 2.0], [false, true])
+    func cpuAndGLESAgree(scale: Double, perPixelMaps: Bool) throws {
+        var options = GLESRenderer.Options()
+        options.evaluatesTextureMapsPerPixel = perPixelMaps
+        let gles = try #require(GLESAvailability.renderer(options: options))
         let root = Self.scene()
         let plan = try Planner(scale: scale).plan(root)
         // The scene exercises what it claims: trilinear quads between two levels, and on one level alone.
@@ -239,9 +242,10 @@ struct TrilinearParityTests {
         if !ImageDifference.meetsParity(a, b) {
             var images = ["cpu": a, "gles": b]
             images["diff"] = try ImageDifference.visualize(a, b)
-            let folder = FailureArtifacts.write(test: "trilinear-parity@\(Int(scale))x", images: images)
+            let folder = FailureArtifacts.write(
+                test: "trilinear-parity\(perPixelMaps ? "-pixel-maps" : "")@\(Int(scale))x", images: images)
             Issue.record("max \(difference.maxChannelDifference), \(difference.pixelsOverTolerance) pixels over 2 of \(difference.pixelCount); images in \(folder)")
         }
-        print("trilinear parity at scale \(scale): max \(difference.maxChannelDifference), \(difference.pixelsOverTolerance) pixels over 2")
+        print("trilinear parity at scale \(scale)\(perPixelMaps ? ", maps per pixel" : ""): max \(difference.maxChannelDifference), \(difference.pixelsOverTolerance) pixels over 2")
     }
 }
