@@ -186,7 +186,14 @@ struct GLESRendererTests {
                 FailureArtifacts.write(test: "gles-tiles\(perPixelMaps ? "-pixel-maps" : "")@\(scale)",
                                        images: ["cpu": cpu, "gles": gles])
             }
-            #expect(ImageDifference.meetsParity(cpu, gles), "max \(difference.maxChannelDifference), \(difference.pixelsOverTolerance) over 2")
+            // Interpolated maps meet parity only where the driver interpolates them exactly (llvmpipe): on an NVIDIA
+            // H200, max 4 on 1.4% of the pixels (docs/gpu.md, "Texture maps evaluated per pixel"). So a GPU is
+            // held to parity with the maps it uses by default, per pixel.
+            withKnownIssue("interpolated texture maps on a GPU", isIntermittent: true) {
+                #expect(ImageDifference.meetsParity(cpu, gles), "max \(difference.maxChannelDifference), \(difference.pixelsOverTolerance) over 2")
+            } when: {
+                !perPixelMaps && !renderer.info.isSoftware
+            }
         }
     }
 
