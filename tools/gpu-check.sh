@@ -21,10 +21,14 @@ options:
   --frames N          counted frames per benchmark (default 20; --quick: 3)
   --test-filter RE    the swift test filter (default: the GLES and parity suites; see docs/gpu.md)
   --skip-tests        no test run (and no debug build)
+  --test-timeout S    stop the test run after S seconds (default 300), so that the benchmarks still run
   --skip-bench        no benchmarks
   --no-build          use .build/release/lamina as it is (default: build it when missing or older than the sources)
   --egl-device D      set LAMINA_EGL_DEVICE=D (an EGL device index, a render node path, or surfaceless); by
                       default EGL devices are tried hardware first, so an NVIDIA GPU is picked over llvmpipe
+  --bundle B          run what tools/gpu-bundle.sh packed (B: its .tar.xz, or the folder it unpacks to) instead
+                      of building: for a GPU machine with no Swift toolchain; the tests run only when the bundle
+                      holds the test binary (gpu-bundle.sh --tests)
   -h, --help          this text
 
 Exit status: 0 when every step ran and the tests passed, 1 when a step failed (the report says which), 2 for bad
@@ -40,11 +44,13 @@ run_tests=1
 run_bench=1
 build=1
 folder=""
+bundle=""
+test_timeout=300
 while [ $# -gt 0 ]; do
     case "$1" in
         -h|--help) usage; exit 0 ;;
         --quick) quick=1 ;;
-        --size|--frames|--test-filter|--egl-device)
+        --size|--frames|--test-filter|--egl-device|--bundle|--test-timeout)
             if [ $# -lt 2 ] || [ -z "$2" ]; then
                 echo "gpu-check: $1 needs a value" >&2
                 exit 2
@@ -54,6 +60,8 @@ while [ $# -gt 0 ]; do
                 --frames) frames="$2" ;;
                 --test-filter) filter="$2" ;;
                 --egl-device) export LAMINA_EGL_DEVICE="$2" ;;
+                --bundle) bundle="$2" ;;
+                --test-timeout) test_timeout="$2" ;;
             esac
             shift ;;
         --skip-tests) run_tests=0 ;;
@@ -71,6 +79,10 @@ while [ $# -gt 0 ]; do
 done
 if [ -n "$size" ] && ! [[ "$size" =~ ^[0-9]+x[0-9]+$ ]]; then
     echo "gpu-check: --size must be WxH, got $size" >&2
+    exit 2
+fi
+if ! [[ "$test_timeout" =~ ^[1-9][0-9]*$ ]]; then
+    echo "gpu-check: --test-timeout must be a whole number of seconds, got $test_timeout" >&2
     exit 2
 fi
 if [ -n "$frames" ] && ! [[ "$frames" =~ ^[1-9][0-9]*$ ]]; then
@@ -101,6 +113,22 @@ mkdir -p "$folder" || { echo "gpu-check: cannot make $folder" >&2; exit 2; }
 folder="$(cd "$folder" && pwd)"
 cd "$root" || exit 2
 lamina="$root/.build/release/lamina"
+xctest=""
+if [ -n "$bundle" ]; then
+    # A bundle from tools/gpu-bundle.sh: unpack it once, then use its binaries, libraries and fonts.
+    if [ -f "$bundle" ]; then
+        unpacked="${TMPDIR:-/tmp}/lamina-bundle-$(id -u)"
+        rm -rf "$unpacked" && mkdir -p "$unpacked" && tar -C "$unpacked" -xJf "$bundle" \
+            || { echo "gpu-check: cannot unpack $bundle" >&2; exit 2; }
+        bundle="$unpacked/lamina-bundle"
+    fi
+    [ -f "$bundle/env.sh" ] || { echo "gpu-check: $bundle is not a bundle from tools/gpu-bundle.sh" >&2; exit 2; }
+    # shellcheck source=/dev/null
+    . "$bundle/env.sh"
+    lamina="$bundle/bin/lamina"
+    if [ -x "$bundle/bin/LaminaPackageTests.xctest" ]; then xctest="$bundle/bin/LaminaPackageTests.xctest"; fi
+    build=0
+fi
 log="$folder/gpu-check.log"
 : > "$log"
 phases="$folder/phases.tsv"
@@ -135,13 +163,18 @@ run_phase() {
     echo "host: $(uname -n), kernel $(uname -r), $(nproc) cores"
     echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
     echo "memory: $(awk '/MemTotal/ {printf "%.1f GiB", $2 / 1048576}' /proc/meminfo)"
-    echo "commit: $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)"
+    # A bundle's binaries were built from the commit it records, whatever checkout travelled with it.
+    commit=""
+    if [ -n "$bundle" ]; then commit="$(cat "$bundle/commit" 2>/dev/null || true)"; fi
+    if [ -z "$commit" ]; then commit="$(git -C "$root" rev-parse --short HEAD 2>/dev/null || true)"; fi
+    echo "commit: ${commit:-unknown}"
     if command -v nvidia-smi > /dev/null 2>&1; then
         echo "nvidia-smi: $(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>&1 | head -4 | tr '\n' ';')"
     else
         echo "nvidia-smi: none"
     fi
     echo "LAMINA_EGL_DEVICE: ${LAMINA_EGL_DEVICE:-(not set: hardware EGL devices first)}"
+    echo "bundle: ${bundle:-none (built here)}"
 } > "$folder/machine.txt"
 tee -a "$log" < "$folder/machine.txt"
 
@@ -171,9 +204,24 @@ if [ -x "$lamina" ]; then
 fi
 
 # The GLES test suites, on the debug build (tests use @testable imports).
-if [ "$run_tests" = 1 ]; then
+if [ "$run_tests" = 1 ] && [ -n "$bundle" ]; then
+    if [ -n "$xctest" ]; then
+        # Tests that read the sources by #filePath look for them where the bundle was built: link that path here.
+        built_in="$(cat "$bundle/build-root" 2>/dev/null || true)"
+        if [ -n "$built_in" ] && [ ! -e "$built_in" ]; then
+            mkdir -p "$(dirname "$built_in")" 2>/dev/null && ln -s "$root" "$built_in" 2>/dev/null \
+                || say "cannot link $built_in to $root: tests that read the sources will fail"
+        fi
+        LAMINA_REQUIRE_GLES=1 run_phase "gles tests" tests.txt timeout "$test_timeout" "$xctest" --testing-library swift-testing \
+            --filter "$filter" || true
+    else
+        say "gles tests: skipped, the bundle has no test binary (tools/gpu-bundle.sh --tests)"
+        printf '%s\t%s\t%s\n' "gles tests" 0 "no test binary in the bundle" >> "$phases"
+    fi
+elif [ "$run_tests" = 1 ]; then
     if run_phase "test build" test-build.txt swift build --build-tests; then
-        LAMINA_REQUIRE_GLES=1 run_phase "gles tests" tests.txt swift test --skip-build --filter "$filter" || true
+        LAMINA_REQUIRE_GLES=1 run_phase "gles tests" tests.txt timeout "$test_timeout" swift test --skip-build \
+            --filter "$filter" || true
     fi
 fi
 
@@ -297,7 +345,7 @@ lines += ["", "| step | seconds | status |", "|---|---:|---|"]
 lines += [f"| {p['phase']} | {p['seconds']:.1f} | {p['status']} |" for p in phases]
 if tests:
     lines += ["", f"## GLES tests", "",
-              f"`LAMINA_REQUIRE_GLES=1 swift test --filter '{test_filter}'`: **{tests['status']}**, "
+              f"`LAMINA_REQUIRE_GLES=1 {'LaminaPackageTests.xctest --testing-library swift-testing' if machine.get('bundle', 'none').startswith('/') else 'swift test'} --filter '{test_filter}'`: **{tests['status']}**, "
               f"{tests['tests']} tests, {tests['issues']} issues (log: tests.txt)"]
 if big:
     lines += ["", f"## Benchmarks at {size} (gles, {frames} frames, medians in ms)", "",
