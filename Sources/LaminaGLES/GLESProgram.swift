@@ -35,14 +35,14 @@ final class GLESProgram {
             case solid, nearest, copy, bilinear, trilinear
         }
 
-        /// The programs compiled with the renderer; the shape programs are compiled when a frame first draws one
+        /// The programs without shapes. Every program, these too, is compiled when a frame first needs it
         /// (`GLESRenderer.program(_:)`).
         static let precompiled: [Kind] = [
             .solid, .nearest, .copy, .bilinear, .trilinear, .blur, .downsample, .solidCoverage, .nearestCoverage,
             .copyCoverage, .bilinearCoverage, .trilinearCoverage,
         ]
 
-        /// The precompiled programs and, for each sampling, the shape programs with no feature, each feature alone
+        /// The programs without shapes and, for each sampling, the shape programs with no feature, each feature alone
         /// and all of them (the other combinations compile alike: each feature is a separate #ifdef).
         static var allCases: [Kind] {
             let features: [ShapeFeatures] = [[], .continuous, .hole, .projective, .spans, .jacobian, ShapeFeatures.all]

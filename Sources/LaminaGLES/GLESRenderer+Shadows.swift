@@ -67,7 +67,7 @@ extension GLESRenderer {
         if source.blur.factor > 1 {
             let target = try acquireGroupTarget(width: width, height: height)
             reduced = target
-            downsamplePass(source, from: blurInput, into: pool.targets[target].framebuffer)
+            try downsamplePass(source, from: blurInput, into: pool.targets[target].framebuffer)
             stats.drawCalls += 1
             // The full-size silhouette is no longer needed: free it for the blur's own buffers.
             pool.targets[silhouette].inUse = false
@@ -79,8 +79,8 @@ extension GLESRenderer {
 
         let (texture, framebuffer) = try makeRenderTarget(width: width, height: height, for: "shadow")
         let q = source.color.quantized
-        blurPass(source, from: blurInput, into: pool.targets[across].framebuffer, direction: (1, 0), tint: nil)
-        blurPass(source, from: pool.targets[across].texture, into: framebuffer, direction: (0, 1),
+        try blurPass(source, from: blurInput, into: pool.targets[across].framebuffer, direction: (1, 0), tint: nil)
+        try blurPass(source, from: pool.targets[across].texture, into: framebuffer, direction: (0, 1),
                  tint: (Float(q.blue) / 255, Float(q.green) / 255, Float(q.red) / 255, Float(q.alpha) / 255))
         stats.drawCalls += 2
         try checkErrors("blurring a shadow")
@@ -91,8 +91,8 @@ extension GLESRenderer {
     private func blurPass(
         _ source: ShadowSource, from texture: GLuint, into framebuffer: GLuint, direction: (Int32, Int32),
         tint: (Float, Float, Float, Float)?
-    ) {
-        let program = compiled.quads[.blur]!
+    ) throws {
+        let program = try self.program(.blur)
         beginShadowPass(program, width: source.blurWidth, height: source.blurHeight, into: framebuffer, from: texture)
         glUniform2i(program.uniform("u_direction"), direction.0, direction.1)
         glUniform1i(program.uniform("u_radius"), GLint(source.kernel.radius))
@@ -107,8 +107,8 @@ extension GLESRenderer {
 
     /// The silhouette's alpha box-averaged over blocks of the blur's factor into the reduced buffer (blur.frag
     /// with DOWNSAMPLE; the same whole-number arithmetic as ShadowSource.downsampled).
-    private func downsamplePass(_ source: ShadowSource, from texture: GLuint, into framebuffer: GLuint) {
-        let program = compiled.quads[.downsample]!
+    private func downsamplePass(_ source: ShadowSource, from texture: GLuint, into framebuffer: GLuint) throws {
+        let program = try self.program(.downsample)
         beginShadowPass(program, width: source.blurWidth, height: source.blurHeight, into: framebuffer, from: texture)
         glUniform1i(program.uniform("u_factor"), GLint(source.blur.factor))
         endShadowPass(width: source.blurWidth, height: source.blurHeight)

@@ -67,8 +67,9 @@ final class GLESShapeTable {
 }
 
 extension GLESRenderer {
-    /// The program of `kind`, compiled on first use for the shape programs (most frames never draw a shape, and
-    /// llvmpipe takes a while over the continuous corner's loops), with its table samplers on units 1 and 2.
+    /// The program of `kind`, compiled on first use (most frames use a few of the programs: never a shape, say,
+    /// over whose continuous corner llvmpipe takes a while; and compiling all of them made each renderer slow to make
+    /// on NVIDIA's driver), with its table samplers on units 1 and 2.
     func program(_ kind: GLESProgram.Kind) throws -> GLESProgram {
         if let program = compiled.quads[kind] { return program }
         let program = try GLESProgram(kind, pixelMaps: evaluatesTextureMapsPerPixel)

@@ -138,9 +138,8 @@ public final class GLESRenderer: Renderer {
         if context.extensions.contains("GL_KHR_debug"), ProcessInfo.processInfo.environment["LAMINA_GL_DEBUG"] != nil {
             GLESDebug.install()
         }
-        for kind in GLESProgram.Kind.precompiled {
-            compiled.quads[kind] = try GLESProgram(kind, pixelMaps: evaluatesTextureMapsPerPixel)
-        }
+        // Programs are compiled when a frame first needs them (`program(_:)`): a renderer that draws sprites compiles
+        // two or three of them, not twelve. Making renderers was most of the GLES suites' time on NVIDIA's driver.
         glGenVertexArrays(1, &instancing.vertexArray)
         makeInstanceBuffers()
         makeTimerQuery()
@@ -479,7 +478,7 @@ public final class GLESRenderer: Renderer {
                 let content = destinations[destinations.count - 1]
                 glBindFramebuffer(GLenum(GL_FRAMEBUFFER), content.framebuffer)
                 glViewport(0, 0, GLsizei(content.width), GLsizei(content.height))
-                let program = compiled.quads[.nearest]!
+                let program = try self.program(.nearest)
                 glUseProgram(program.id)
                 glUniform2f(program.targetSize, GLfloat(content.width), GLfloat(content.height))
                 glUniform2f(program.origin, GLfloat(content.origin.x), GLfloat(content.origin.y))

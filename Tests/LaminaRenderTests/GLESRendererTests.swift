@@ -35,8 +35,10 @@ struct GLESRendererTests {
         let renderer = try #require(GLESAvailability.renderer())
         try renderer.glContext.makeCurrent()
         for kind in GLESProgram.Kind.allCases {
-            let program = try GLESProgram(kind)
-            #expect(program.id != 0 && program.targetSize >= 0)
+            for pixelMaps in [false, true] {
+                let program = try GLESProgram(kind, pixelMaps: pixelMaps)
+                #expect(program.id != 0 && program.targetSize >= 0)
+            }
         }
         for (name, type) in [("baseline.vert", GL_VERTEX_SHADER), ("baseline.frag", GL_FRAGMENT_SHADER)] {
             let shader = try GLESProgram.compile(name, type: GLenum(type))
@@ -195,6 +197,30 @@ struct GLESRendererTests {
                 !perPixelMaps && !renderer.info.isSoftware
             }
         }
+    }
+
+    /// Programs are compiled when a frame first needs them: a new renderer holds none, a frame of solid quads
+    /// compiles the solid program alone, and a shadow adds the blur's two.
+    @Test func programsAreCompiledWhenAFrameFirstNeedsThem() throws {
+        let renderer = try #require(GLESAvailability.renderer())
+        #expect(renderer.compiled.quads.isEmpty)
+        let root = Layer()
+        root.bounds = CGRect(x: 0, y: 0, width: 48, height: 32)
+        root.backgroundColor = .white
+        let box = Layer(frame: CGRect(x: 8, y: 8, width: 16, height: 12))
+        box.backgroundColor = .red
+        root.addSublayer(box)
+        let plain = try renderer.render(root, scale: 1)
+        #expect(plain.rgba(x: 12, y: 12) == RGBA8(r: 255, g: 0, b: 0, a: 255))
+        #expect(Set(renderer.compiled.quads.keys) == [.solid])
+        Transaction.begin()
+        Transaction.setDisableActions(true)
+        box.shadowOpacity = 1
+        box.shadowRadius = 2
+        Transaction.commit()
+        let shadowed = try renderer.render(root, scale: 1)
+        #expect(ImageDifference.meetsParity(try CPURenderer().render(root, scale: 1), shadowed))
+        #expect(renderer.compiled.quads[.blur] != nil && renderer.compiled.quads[.solid] != nil)
     }
 
     @Test func tenThousandSpritesFromOneSheetAreAHandfulOfDrawCalls() throws {
