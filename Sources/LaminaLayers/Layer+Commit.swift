@@ -11,7 +11,7 @@ extension Layer {
         let fields = change.writes.newer(change.fields, than: committedWrites)
         guard fields != 0 || !everCommitted else { return }
         everCommitted = true
-        committed.copy(fields, from: change.values)
+        withUnsafePointer(to: &change.values) { committed.copy(fields, from: $0) }
         committedWrites.take(fields, from: change.writes)
         if fields & LayerState.Field.sublayers.bit != 0 {
             adoptLocked(old: committedSublayers, new: modelSublayers)

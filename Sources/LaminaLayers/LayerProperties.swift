@@ -145,6 +145,14 @@ extension LayerState {
 
     /// Copies the fields in `fields` (a set of `Field` bits) from `source`, through the table's copiers.
     mutating func copy(_ fields: UInt64, from source: LayerState) {
+        withUnsafePointer(to: source) { copy(fields, from: $0) }
+    }
+
+    /// Copies the fields in `fields` from the state at `source`, which is read in place: a transaction records a
+    /// setter's field from the layer's model (`&layer.model`), and a commit from the recorded values, and each such
+    /// read of a whole state as a value copied it first (some 600 bytes, a retain and a release of every reference in
+    /// it), for one field of one layer (docs/benchmarks.md, "Planning when everything moved").
+    mutating func copy(_ fields: UInt64, from source: UnsafePointer<LayerState>) {
         let copiers = LayerProperty.copiers
         var rest = fields
         while rest != 0 {
@@ -173,7 +181,7 @@ package struct PropertyEffects: OptionSet, Hashable, Sendable {
 
 /// One layer property as the table describes it (LayerProperties.swift), with what is derived from it.
 package struct LayerProperty: @unchecked Sendable {
-    typealias Copier = (inout LayerState, LayerState) -> Void
+    typealias Copier = (inout LayerState, UnsafePointer<LayerState>) -> Void
 
     /// An entry of the table, as `Field.declaration` writes it.
     struct Declaration: @unchecked Sendable {
@@ -189,11 +197,26 @@ package struct LayerProperty: @unchecked Sendable {
         /// `coerceLayerValue` does; false when the value is not of the property's type.
         var assign: ((inout LayerState, Any?) -> Bool)?
 
+        /// Copies one field from the state at the pointer: a stored field at its offset, the value alone (through
+        /// the key path, the whole source state was copied out first).
+        static func copier<Value>(_ keyPath: WritableKeyPath<LayerState, Value>) -> Copier {
+            guard let offset = MemoryLayout<LayerState>.offset(of: keyPath) else {
+                return { $0[keyPath: keyPath] = $1.pointee[keyPath: keyPath] }
+            }
+            return { destination, source in
+                let from = UnsafeRawPointer(source).advanced(by: offset).assumingMemoryBound(to: Value.self)
+                withUnsafeMutablePointer(to: &destination) { state in
+                    UnsafeMutableRawPointer(state).advanced(by: offset).assumingMemoryBound(to: Value.self).pointee =
+                        from.pointee
+                }
+            }
+        }
+
         /// A property that does not animate; `scene`: its scene-file key's form (nil: no key).
         @inline(__always)
         static func stored<Value>(_ keyPath: WritableKeyPath<LayerState, Value>, scene: SceneForm? = nil,
                                   affects: PropertyEffects) -> Declaration {
-            Declaration(keyPath: keyPath, copy: { $0[keyPath: keyPath] = $1[keyPath: keyPath] }, animation: nil,
+            Declaration(keyPath: keyPath, copy: copier(keyPath), animation: nil,
                         scene: scene.map { $0.resolved(for: Value.self) }, sceneWrite: sceneWriter(keyPath),
                         effects: affects, value: { $0[keyPath: keyPath] },
                         assign: { state, value in
@@ -339,6 +362,6 @@ extension Layer {
     package func copyProperty(_ property: LayerProperty, from source: Layer) {
         guard let copy = property.declaration.copy else { return }
         let value = source.read { $0 }
-        write(property.field) { copy(&$0, value) }
+        write(property.field) { state in withUnsafePointer(to: value) { copy(&state, $0) } }
     }
 }

@@ -272,7 +272,8 @@ struct ChangeSet {
             changes[key] = change
         }
         change.fields |= fields
-        change.values.copy(fields, from: layer.model)
+        // Read in place: `layer.model` as a value would be a copy of the whole state.
+        withUnsafePointer(to: &layer.model) { change.values.copy(fields, from: $0) }
         Transaction.writes &+= 1
         change.writes.set(fields, to: Transaction.writes)
     }
