@@ -20,12 +20,28 @@ final class PlanRun {
         self.cache = cache
     }
 
+    /// The last plan's quads and groups, read from the cache once per run: taking the whole plan out of the cache
+    /// for each reused subtree retained and released every one of its arrays, 100,000 times in a frame where
+    /// 100,000 sprites moved. Read on first use, not at the start: a patch (Planner+Patch.swift) changes the last
+    /// plan's quads in place before any reuse, and a copy held here would make that change copy them all.
+    private var lastParts: (quads: [Quad], groups: [PlanGroup])?
+
+    /// The number of quads of the cache's last plan (0 without one).
+    var lastQuadCount: Int { cache?.plan?.quads.count ?? 0 }
+
+    private func lastPlanParts() -> (quads: [Quad], groups: [PlanGroup])? {
+        if let lastParts { return lastParts }
+        guard let last = cache?.plan else { return nil }
+        lastParts = (last.quads, last.groups)
+        return lastParts
+    }
+
     var fragmentCount: Int { fragments.count }
 
     /// Copies `visit`'s subtree from the last plan when it did not change and lies where it lay or moved by a
     /// translation it can follow; false when it must be planned.
     func reuse(_ visit: Planner.Visit, into plan: inout RenderPlan) -> Bool {
-        guard let cache, let last = cache.plan, let index = cache.fragmentIndex[visit.layer.id] else { return false }
+        guard let cache, let index = cache.fragmentIndex[visit.layer.id], let last = lastPlanParts() else { return false }
         let old = cache.fragments[index]
         guard old.contentVersion == visit.layer.contentVersion, old.opacity == visit.opacity else { return false }
         // A tiled layer's tiles depend on where it lies and on what has been drawn since (TileCache.swift).
@@ -66,7 +82,11 @@ final class PlanRun {
                 Self.moved(old.clip, by: d) == visit.clip
             else { return false }
             let onGrid = PlanFragment.onClipGrid(d)
-            plan.quads.append(contentsOf: last.quads[old.quads])
+            if old.quads.count == 1 {
+                plan.quads.append(last.quads[old.quads.lowerBound])
+            } else {
+                plan.quads.append(contentsOf: last.quads[old.quads])
+            }
             // Moved in place; a quad that cannot follow (a clip off the grid, a shadow, a number that overflows)
             // sends the subtree back to be planned.
             guard Self.move(&plan.quads, base..<plan.quads.count, by: d, clipsOnGrid: onGrid) else {
@@ -75,6 +95,18 @@ final class PlanRun {
             }
             move = d
             statistics.subtreesMoved += 1
+            if old.firstDescendant == index {
+                // A moved leaf: its record alone, at its new place (what the loop below makes of it, without it).
+                statistics.quadsReused += old.quads.count
+                var fragment = old
+                fragment.quads = base..<plan.quads.count
+                fragment.groups = plan.groups.count..<plan.groups.count
+                fragment.firstDescendant = fragmentBase
+                fragment.layerToTarget = visit.layerToTarget
+                fragment.clip = visit.clip
+                fragments.append(fragment)
+                return true
+            }
         }
         statistics.quadsReused += old.quads.count
         // The subtree's own fragments come along, so a later change inside it re-plans only its branch. A moved
@@ -172,10 +204,19 @@ final class PlanRun {
         guard let cache else { return }
         plan.identity = PlanIdentity.next()
         // Worked out once: the damage reads them, and so does every restriction of the plan to a region.
-        plan.quadBounds = plan.quads.map { $0.damageBounds(width: plan.width, height: plan.height) }
+        // Read through the buffer: `quads.map` copied every quad (a retain and a release of each reference).
+        let (width, height) = (plan.width, plan.height)
+        plan.quadBounds = plan.quads.withUnsafeBufferPointer { quads in
+            guard let first = quads.baseAddress else { return [] }
+            return (0..<quads.count).map { Quad.damageBounds(at: first + $0, width: width, height: height) }
+        }
         plan.damage = damage(of: plan, last: cache.plan)
+        lastParts = nil
         cache.plan = plan
-        cache.fragmentIndex = Dictionary(fragments.indices.map { (fragments[$0].id, $0) }, uniquingKeysWith: { $1 })
+        // Later records of an id win, as they did with `uniquingKeysWith`; built in place, without the pairs.
+        var index = [LayerID: Int](minimumCapacity: fragments.count)
+        for position in fragments.indices { index[fragments[position].id] = position }
+        cache.fragmentIndex = index
         cache.fragments = fragments
         // Worked out only for trees with tiled layers (this frame chose tiles, or the last plan held some).
         if !cache.tiledSubtrees.isEmpty || cache.tiles.choseTiles { cache.tiledSubtrees = Self.tiledSubtrees(fragments) }

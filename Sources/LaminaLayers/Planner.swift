@@ -141,7 +141,9 @@ public struct Planner {
     ) throws -> RenderPlan {
         let caching = caching ?? !silhouette
         var plan = RenderPlan(width: width, height: height)
-        plan.quads.reserveCapacity(64)
+        // Room for as many quads as the last plan of the tree had: growing the array by doubling to 100,000 quads
+        // moved every quad about twice (a tenth of planning a tree where everything moved).
+        plan.quads.reserveCapacity(caching ? max(64, run.lastQuadCount) : 64)
         var stack: [Step] = [.visit(Visit(layer: root, layerToTarget: rootToTarget, opacity: rootOpacity,
                                           clip: rootClip))]
         // Where each masked layer's mask quads begin.

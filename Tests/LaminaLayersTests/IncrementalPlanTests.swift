@@ -92,6 +92,51 @@ import Testing
         #expect(atTwo == (try fresh(root, scale: 2)))
     }
 
+    @Test func movedLeavesAreMovedWithTheirRecords() throws {
+        // A moved leaf's quads and record are copied and moved on their own (PlanRun.reuse), not through the loop
+        // over a subtree's records; the next change inside must still find each leaf's record whole.
+        Transaction.setDisableActions(true)
+        defer { Transaction.flush() }
+        let root = Layer()
+        root.bounds = CGRect(x: 0, y: 0, width: 200, height: 200)
+        var plain: [Layer] = []
+        for i in 0..<100 {
+            let leaf = Layer(frame: CGRect(x: CGFloat(i % 10) * 20, y: CGFloat(i / 10) * 20, width: 10, height: 10))
+            leaf.backgroundColor = i.isMultiple(of: 2) ? .red : .blue
+            leaf.borderWidth = i.isMultiple(of: 3) ? 1 : 0
+            root.addSublayer(leaf)
+            plain.append(leaf)
+        }
+        let gradient = GradientLayer()
+        gradient.frame = CGRect(x: 150, y: 150, width: 30, height: 30)
+        gradient.colors = [Color.red, Color.blue]
+        root.addSublayer(gradient)
+        let cache = PlanCache()
+        _ = try incremental(root, cache: cache)
+        for leaf in plain { leaf.position.x += 0.25 }
+        gradient.position.y += 2
+        let moved = try incremental(root, cache: cache)
+        // A plan from scratch draws the gradient into an image of its own: compared by place, the rest whole.
+        func same(_ a: [Quad], _ b: [Quad]) -> Bool {
+            a.count == b.count && zip(a, b).allSatisfy { x, y in
+                x.layerID == gradient.id ? x.unitToTarget == y.unitToTarget && x.layerID == y.layerID : x == y
+            }
+        }
+        #expect(same(moved.quads, try fresh(root)))
+        // More than a quarter of the sublayers changed: no patch, the usual plan. The root is planned, every leaf
+        // moved: 100 backgrounds, 34 borders of four quads each, and the gradient's picture.
+        #expect(cache.statistics.layersPlanned == 1)
+        #expect(cache.statistics.subtreesMoved == 101)
+        #expect(cache.statistics.quadsReused == 100 + 34 * 4 + 1)
+        // The records stay whole: a change to one leaf next plans only that leaf, and its damage is its own boxes.
+        plain[55].backgroundColor = .green
+        let next = try incremental(root, cache: cache)
+        #expect(same(next.quads, try fresh(root)))
+        #expect(cache.statistics.layersPlanned == 1)
+        let box = try #require(next.quads.first { $0.layerID == plain[55].id }?.damageBounds(width: 200, height: 200))
+        #expect(next.damage?.region.rects == [box])
+    }
+
     @Test func movingAParentMovesItsPlannedSubtree() throws {
         // Changes after a frame would animate implicitly; this test checks the frame right after them.
         Transaction.setDisableActions(true)
