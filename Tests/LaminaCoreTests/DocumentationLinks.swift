@@ -6,9 +6,38 @@ import Foundation
 /// tests can feed it broken pages as strings.
 struct DocumentationLinks {
     /// Markdown pages by project-relative path ("docs/semantics.md", "README.md"): the pages anchors may point into.
-    var pages: [String: String]
+    var pages: [String: String] { didSet { parsed = Parsed() } }
     /// Whether a project-relative path names an existing file or folder.
     var fileExists: (String) -> Bool
+    /// Each page's headings and anchors, read once: read again for every link and citation, the pages' regular
+    /// expressions were most of the check's half a minute.
+    private var parsed = Parsed()
+
+    private final class Parsed: @unchecked Sendable {
+        var headings: [String: Set<String>] = [:]
+        var anchors: [String: Set<String>] = [:]
+    }
+
+    init(pages: [String: String], fileExists: @escaping (String) -> Bool) {
+        self.pages = pages
+        self.fileExists = fileExists
+    }
+
+    /// The headings of the page at `path` (whose text is `text`), kept for the next question.
+    private func headings(of path: String, text: String) -> Set<String> {
+        if let known = parsed.headings[path] { return known }
+        let found = Set(Self.headings(text))
+        parsed.headings[path] = found
+        return found
+    }
+
+    /// The anchors of the page at `path`, kept for the next question.
+    private func anchors(of path: String, text: String) -> Set<String> {
+        if let known = parsed.anchors[path] { return known }
+        let found = Self.anchors(text)
+        parsed.anchors[path] = found
+        return found
+    }
 
     /// The design notes outside the project, which nothing in it may cite (assembled from parts so that this file
     /// does not cite them itself).
@@ -55,7 +84,9 @@ struct DocumentationLinks {
     /// A page's ATX headings (`#` to `######`), as written, outside code blocks.
     static func headings(_ text: String) -> [String] {
         proseLines(text).compactMap { line in
-            guard let match = line.text.firstMatch(of: /^ {0,3}#{1,6}[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$/) else { return nil }
+            // Most lines are not headings: the expression (slow in a debug build) only reads lines with a '#'.
+            guard line.text.utf8.contains(UInt8(ascii: "#")),
+                let match = line.text.firstMatch(of: /^ {0,3}#{1,6}[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$/) else { return nil }
             return String(match.1)
         }
     }
@@ -86,6 +117,9 @@ struct DocumentationLinks {
     static func links(_ text: String) -> [Link] {
         var links: [Link] = []
         for line in proseLines(text) {
+            // Every form below holds a '[' or a '<': other lines are not searched.
+            let bytes = line.text.utf8
+            guard bytes.contains(UInt8(ascii: "[")) || bytes.contains(UInt8(ascii: "<")) else { continue }
             let prose = line.text.replacingOccurrences(of: #"`[^`]*`"#, with: "", options: .regularExpression)
             for match in prose.matches(of: /(!?)\[(?:[^\[\]]|\[[^\]]*\])*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/) {
                 links.append(Link(line: line.number, target: String(match.2), isImage: !match.1.isEmpty))
@@ -145,7 +179,7 @@ struct DocumentationLinks {
                 problems.append("\(subject): \(resolved) is not a page this check reads")
                 continue
             }
-            if !Self.anchors(page).contains(anchor.removingPercentEncoding ?? anchor) {
+            if !anchors(of: resolved, text: page).contains(anchor.removingPercentEncoding ?? anchor) {
                 problems.append("\(subject): \(resolved) has no heading with the anchor #\(anchor)")
             }
         }
@@ -168,8 +202,17 @@ struct DocumentationLinks {
     func problems(inCode text: String, path: String) -> (problems: [String], citations: Int) {
         let string = text as NSString
         let range = NSRange(location: 0, length: string.length)
+        // The offsets (UTF-16, as NSRange counts) where lines start, found once: counting the newlines before
+        // each match from the start of the file made a long file's check quadratic.
+        var lineStarts = [0]
+        for offset in 0..<string.length where string.character(at: offset) == 10 { lineStarts.append(offset + 1) }
         func line(_ location: Int) -> Int {
-            string.substring(to: location).reduce(1) { $1 == "\n" ? $0 + 1 : $0 }
+            var (low, high) = (0, lineStarts.count)
+            while low < high {
+                let middle = (low + high) / 2
+                if lineStarts[middle] <= location { low = middle + 1 } else { high = middle }
+            }
+            return low
         }
         var problems: [String] = []
         for match in Self.outside.matches(in: text, range: range) {
@@ -186,7 +229,7 @@ struct DocumentationLinks {
             }
             guard match.range(at: 3).location != NSNotFound else { continue }
             let heading = string.substring(with: match.range(at: 3))
-            if !Self.headings(pageText).contains(heading) {
+            if !headings(of: page, text: pageText).contains(heading) {
                 problems.append("\(at): cites \(page), \"\(heading)\", which is not one of its headings")
             }
         }
