@@ -47,7 +47,27 @@ extension Quad {
     /// axis-aligned clip (the common case: no rotation) take a path without allocation; everything else goes
     /// through `coverage(width:height:)` and `ConvexPolygon.spans()`. Both give the same pixels.
     public func pixelCoverage(width: Int, height: Int) -> PixelCoverage {
-        let m = unitToTarget
+        if let rect = Self.rectangleCoverage(unitToTarget, clip: clip, width: width, height: height) { return rect }
+        guard let polygon = coverage(width: width, height: height) else { return .none }
+        return PixelCoverage(polygon)
+    }
+
+    /// `pixelCoverage` of the quad at `quad`, read where it lies: an unclipped axis-aligned quad (a sprite) reads its
+    /// map alone; any other is copied first, as a call on the quad would copy it.
+    public static func pixelCoverage(at quad: UnsafePointer<Quad>, width: Int, height: Int) -> PixelCoverage {
+        if quad.pointee.clip == nil,
+            let rect = rectangleCoverage(quad.pointee.unitToTarget, clip: nil, width: width, height: height)
+        {
+            return rect
+        }
+        return quad.pointee.pixelCoverage(width: width, height: height)
+    }
+
+    /// The pixels of an axis-aligned quad with map `m` under no clip or an axis-aligned `clip`, without allocating;
+    /// nil for any other quad.
+    private static func rectangleCoverage(
+        _ m: Matrix3, clip: ConvexPolygon?, width: Int, height: Int
+    ) -> PixelCoverage? {
         if m.isAffine, m.m12 == 0, m.m21 == 0 {
             let snap = ConvexPolygon.snap
             // Clamping an axis-aligned rectangle's sides to the guard band is exact on screen.
@@ -70,8 +90,7 @@ extension Quad {
                 return x1 > x0 && y1 > y0 ? .rect(x0: x0, y0: y0, x1: x1, y1: y1) : .none
             }
         }
-        guard let polygon = coverage(width: width, height: height) else { return .none }
-        return PixelCoverage(polygon)
+        return nil
     }
 }
 

@@ -117,6 +117,14 @@ extension Quad {
         return false
     }
 
+    /// What an encoder asks of a texture quad's paint, read where the quad lies: whether it is a texture, drawn
+    /// additively, and its tint. Binding the paint's `TextureSource` would retain its image, which the sprites of
+    /// one sheet share: thousands of retains of one object from every encoding thread.
+    public static func textureTraits(at quad: UnsafePointer<Quad>) -> (isTexture: Bool, additive: Bool, tint: Color?) {
+        guard case .texture(let source) = quad.pointee.paint else { return (false, false, nil) }
+        return (true, source.additive, source.tint)
+    }
+
     /// `hasAnalyticCoverage` of the quad at `quad` (antialiased edges or a shape), read where it lies.
     public static func hasAnalyticCoverage(at quad: UnsafePointer<Quad>) -> Bool {
         !quad.pointee.antialiasedEdges.isEmpty || quad.pointee.shapeStorage != nil

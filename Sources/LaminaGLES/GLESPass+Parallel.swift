@@ -79,9 +79,12 @@ extension GLESBatchEncoder {
             part.prefetched = shared
             part.clearAllowed = chunk == 0
             do {
-                for index in range {
-                    try part.encode(plan.quads[index], index: index, plan: plan, insideGroup: false,
-                                    textures: work.textures)
+                // Read where they lie: see `encode(at:index:plan:insideGroup:textures:)`.
+                try plan.quads.withUnsafeBufferPointer { quads in
+                    for index in range {
+                        try part.encode(at: quads.baseAddress! + index, index: index, plan: plan, insideGroup: false,
+                                        textures: work.textures)
+                    }
                 }
                 work.parts[chunk] = part
             } catch {

@@ -64,11 +64,8 @@ extension GLESBatchEncoder {
                 if instances.count > before { quadsDrawn += 1 }
                 return true
             }
-            let tiles = texture.tiles
             let c = texture.clamp
-            guard let tile = tiles.first(where: {
-                $0.stored.x0 <= c.x0 && $0.stored.y0 <= c.y0 && $0.stored.x1 >= c.x1 && $0.stored.y1 >= c.y1
-            }) else { return true }
+            guard let tile = texture.tile(holding: c) else { return true }
             let requested: Filter = texture.filter == .nearest ? .nearest : .linear
             let filter: Filter = requested == .nearest || targetToTexel.integerTranslation != nil ? .nearest : .linear
             var tintAlpha: Float = -1
@@ -76,7 +73,7 @@ extension GLESBatchEncoder {
             parameters.write(into: &shapeTable, opacity: opacity, tintAlpha: tintAlpha)
             add(boxes: boxes, textured: true, texture: tile.texture, requested: requested, filter: filter,
                 map: targetToTexel, clamp: c, color: Self.textureColor(alpha: opacityByte, of: quad.paint),
-                tile: tiles.count == 1 ? Self.placement(tile) : tile, rows: rows, shape: features)
+                tile: texture.single != nil ? Self.placement(tile) : tile, rows: rows, shape: features)
         }
         if instances.count > before { quadsDrawn += 1 }
         return true

@@ -112,28 +112,34 @@ struct GLESBatchEncoder {
             case .quad(let i):
                 index = i
             }
-            try encode(plan.quads[index], index: index, plan: plan, insideGroup: depth > 0, textures: textures)
+            try plan.quads.withUnsafeBufferPointer { quads in
+                try encode(at: quads.baseAddress! + index, index: index, plan: plan, insideGroup: depth > 0,
+                           textures: textures)
+            }
         }
     }
 
-    /// Adds one quad's instances.
+    /// Adds the instances of the quad at `quad`, read where it lies (in the plan's array): copying each quad out
+    /// of the plan, and binding its texture (which retains the image every sprite of a sheet shares, from every
+    /// encoding thread at once), was a quarter of a sprite frame's encoding.
     mutating func encode(
-        _ quad: Quad, index: Int, plan: RenderPlan, insideGroup: Bool, textures: GLESTextureCache
+        at quad: UnsafePointer<Quad>, index: Int, plan: RenderPlan, insideGroup: Bool, textures: GLESTextureCache
     ) throws {
-        let opacity = min(max(quad.opacity, 0), 1)
-        if case .texture(let source) = quad.paint { encodingAdditive = source.additive } else { encodingAdditive = false }
-        if quad.hasAnalyticCoverage {
-            if try encodeShaped(quad, index: index, opacity: opacity, plan: plan, textures: textures) { return }
-            try encodeAntialiased(quad, opacity: opacity, plan: plan, textures: textures)
+        let opacity = min(max(quad.pointee.opacity, 0), 1)
+        let traits = Quad.textureTraits(at: quad)
+        encodingAdditive = traits.additive
+        if Quad.hasAnalyticCoverage(at: quad) {
+            let copy = quad.pointee
+            if try encodeShaped(copy, index: index, opacity: opacity, plan: plan, textures: textures) { return }
+            try encodeAntialiased(copy, opacity: opacity, plan: plan, textures: textures)
             return
         }
-        switch quad.paint {
-        case .solid(let color):
+        if !traits.isTexture, case .solid(let color) = quad.pointee.paint {
             let c = color.scaled(by: opacity).quantized
             guard c.alpha > 0 else { return }
             // Stored B, G, R, A like every pixel of the framebuffer.
             let bgra = (Float(c.blue) / 255, Float(c.green) / 255, Float(c.red) / 255, Float(c.alpha) / 255)
-            let coverage = quad.pixelCoverage(width: plan.width, height: plan.height)
+            let coverage = Quad.pixelCoverage(at: quad, width: plan.width, height: plan.height)
             if clearAllowed, instances.isEmpty, !insideGroup, c.alpha == 255,
                 case .rect(0, 0, plan.width, plan.height) = coverage
             {
@@ -146,40 +152,38 @@ struct GLESBatchEncoder {
             add(coverage, textured: false, texture: 0,
                 requested: .nearest, filter: .nearest, map: .identity, clamp: TexelRect(x0: 0, y0: 0, x1: 0, y1: 0), color: bgra)
             if instances.count > before { quadsDrawn += 1 }
-        case .texture, .shadow:
-            let alpha = PremultipliedColor.byte(opacity)
-            guard alpha > 0, let texture = try sampling(quad.paint, index: index, textures: textures),
-                let targetToTexel = quad.unitToTarget.inverted?.concatenating(texture.unitToTexel).snappedToAffine
-            else { return }
-            let tiles = texture.tiles
-            if case .texture(let source) = quad.paint,
-                let (mipTexture, mip) = try trilinear(source, index: index, textures: textures)
-            {
-                let before = instances.count
-                add(quad.pixelCoverage(width: plan.width, height: plan.height), textured: true,
-                    texture: mipTexture, requested: .trilinear, filter: .trilinear,
-                    map: MipSelection.map(targetToTexel, level: mip.level), clamp: texture.clamp,
-                    color: Self.trilinearColor(mip, alpha: alpha))
-                if instances.count > before { quadsDrawn += 1 }
-                return
-            }
-            let requested: Filter = texture.filter == .nearest ? .nearest : .linear
-            let filter: Filter = requested == .nearest || targetToTexel.integerTranslation != nil
-                ? .nearest : .linear
-            let color = Self.textureColor(alpha: alpha, of: quad.paint)
-            let before = instances.count
-            if tiles.count == 1 {
-                add(quad.pixelCoverage(width: plan.width, height: plan.height), textured: true,
-                    texture: tiles[0].texture, requested: requested, filter: filter, map: targetToTexel,
-                    clamp: texture.clamp, color: color, tile: Self.placement(tiles[0]))
-            } else if let polygon = quad.coverage(width: plan.width, height: plan.height) {
-                for tile in tiles {
-                    addTilePiece(polygon, tile: tile, map: targetToTexel, clamp: texture.clamp,
-                                 requested: requested, filter: filter, color: color)
-                }
-            }
-            if instances.count > before { quadsDrawn += 1 }
+            return
         }
+        // A texture or a shadow.
+        let alpha = PremultipliedColor.byte(opacity)
+        guard alpha > 0, let texture = try sampling(at: quad, index: index, textures: textures),
+            let targetToTexel = quad.pointee.unitToTarget.inverted?.concatenating(texture.unitToTexel).snappedToAffine
+        else { return }
+        if traits.isTexture, let (mipTexture, mip) = try trilinear(at: quad, index: index, textures: textures) {
+            let before = instances.count
+            add(Quad.pixelCoverage(at: quad, width: plan.width, height: plan.height), textured: true,
+                texture: mipTexture, requested: .trilinear, filter: .trilinear,
+                map: MipSelection.map(targetToTexel, level: mip.level), clamp: texture.clamp,
+                color: Self.trilinearColor(mip, alpha: alpha))
+            if instances.count > before { quadsDrawn += 1 }
+            return
+        }
+        let requested: Filter = texture.filter == .nearest ? .nearest : .linear
+        let filter: Filter = requested == .nearest || targetToTexel.integerTranslation != nil
+            ? .nearest : .linear
+        let color = Self.textureColor(alpha: alpha, tint: traits.tint)
+        let before = instances.count
+        if let tile = texture.single {
+            add(Quad.pixelCoverage(at: quad, width: plan.width, height: plan.height), textured: true,
+                texture: tile.texture, requested: requested, filter: filter, map: targetToTexel,
+                clamp: texture.clamp, color: color, tile: Self.placement(tile))
+        } else if let polygon = quad.pointee.coverage(width: plan.width, height: plan.height) {
+            for tile in texture.tiles {
+                addTilePiece(polygon, tile: tile, map: targetToTexel, clamp: texture.clamp,
+                             requested: requested, filter: filter, color: color)
+            }
+        }
+        if instances.count > before { quadsDrawn += 1 }
     }
 
     /// The mip texture and levels of a trilinear quad; nil when it samples level 0 alone (drawn as linear), or
@@ -195,7 +199,13 @@ struct GLESBatchEncoder {
     /// particle's colour), the tint's alpha multiplies it and .rgb holds 1 - each stored channel's share of the
     /// tint (texture.frag), as a tinted group's.
     static func textureColor(alpha: UInt8, of paint: Paint) -> (Float, Float, Float, Float) {
-        guard case .texture(let source) = paint, let m = source.tintBytes else { return (0, 0, 0, Float(alpha) / 255) }
+        guard case .texture(let source) = paint else { return (0, 0, 0, Float(alpha) / 255) }
+        return textureColor(alpha: alpha, tint: source.tint)
+    }
+
+    /// `textureColor(alpha:of:)` of a texture with `tint` (nil: none).
+    static func textureColor(alpha: UInt8, tint: Color?) -> (Float, Float, Float, Float) {
+        guard let m = tint?.tintBytes else { return (0, 0, 0, Float(alpha) / 255) }
         let a = Float(m.alpha)
         func rest(_ x: UInt8) -> Float { a > 0 ? 1 - Float(x) / a : 1 }
         return (rest(m.blue), rest(m.green), rest(m.red), Float(alpha) / 255 * a / 255)
@@ -295,14 +305,11 @@ struct GLESBatchEncoder {
                 if instances.count > before { quadsDrawn += 1 }
                 return
             }
-            let tiles = texture.tiles
             let c = texture.clamp
-            guard let tile = tiles.first(where: {
-                $0.stored.x0 <= c.x0 && $0.stored.y0 <= c.y0 && $0.stored.x1 >= c.x1 && $0.stored.y1 >= c.y1
-            }) else { return }
+            guard let tile = texture.tile(holding: c) else { return }
             let requested: Filter = texture.filter == .nearest ? .nearest : .linear
             let filter: Filter = requested == .nearest || targetToTexel.integerTranslation != nil ? .nearest : .linear
-            let origin = tiles.count == 1 ? Self.placement(tile) : tile
+            let origin = texture.single != nil ? Self.placement(tile) : tile
             add(boxes: coverage.full, textured: true, texture: tile.texture, requested: requested, filter: filter,
                 map: targetToTexel, clamp: c, color: Self.textureColor(alpha: opacityByte, of: quad.paint), tile: origin)
             for pixel in coverage.partial {
@@ -317,10 +324,35 @@ struct GLESBatchEncoder {
 
     /// What a textured quad samples: an image's tiles, or a shadow's blurred picture.
     struct Sampling {
-        var tiles: [GLESTile]
+        /// The image's tile when it has one (a texture or an atlas slot of its own: nearly every image), held inline:
+        /// a sampling is made and copied once per quad, and an array of tiles, shared by every sprite of a sheet,
+        /// was retained and released each time, from every encoding thread at once.
+        var single: GLESTile?
+        /// The tiles of an image larger than the largest texture; nil with `single`.
+        var several: [GLESTile]?
         var unitToTexel: Matrix3
         var clamp: TexelRect
         var filter: Filter
+
+        init(tiles: [GLESTile], unitToTexel: Matrix3, clamp: TexelRect, filter: Filter) {
+            if tiles.count == 1 { (single, several) = (tiles[0], nil) } else { (single, several) = (nil, tiles) }
+            self.unitToTexel = unitToTexel
+            self.clamp = clamp
+            self.filter = filter
+        }
+
+        /// Every tile (one for most images).
+        var tiles: [GLESTile] { single.map { [$0] } ?? several ?? [] }
+
+        /// The first tile that stores all of `clamp`, without making an array of one.
+        func tile(holding clamp: TexelRect) -> GLESTile? {
+            func holds(_ tile: GLESTile) -> Bool {
+                tile.stored.x0 <= clamp.x0 && tile.stored.y0 <= clamp.y0 && tile.stored.x1 >= clamp.x1
+                    && tile.stored.y1 >= clamp.y1
+            }
+            if let single { return holds(single) ? single : nil }
+            return several?.first(where: holds)
+        }
     }
 
     /// The textures behind `paint`, uploading an image if needed; nil for a solid colour or a shadow that was not
@@ -328,6 +360,19 @@ struct GLESBatchEncoder {
     func sampling(_ paint: Paint, index: Int, textures: GLESTextureCache) throws -> Sampling? {
         if let prefetched { return prefetched[index].sampling }
         return try sampling(paint, textures: textures)
+    }
+
+    /// `sampling(_:index:textures:)` of the quad at `quad`: prefetched, or looked up from its paint.
+    func sampling(at quad: UnsafePointer<Quad>, index: Int, textures: GLESTextureCache) throws -> Sampling? {
+        if let prefetched { return prefetched[index].sampling }
+        return try sampling(quad.pointee.paint, textures: textures)
+    }
+
+    /// `trilinear(_:index:textures:)` of the texture quad at `quad`: prefetched, or looked up from its paint.
+    func trilinear(at quad: UnsafePointer<Quad>, index: Int, textures: GLESTextureCache) throws -> (GLuint, MipSelection)? {
+        if let prefetched { return prefetched[index].mip }
+        guard case .texture(let source) = quad.pointee.paint else { return nil }
+        return try Self.trilinear(source, textures: textures)
     }
 
     /// The mip texture and levels of a trilinear quad (see `trilinear(_:textures:)`), prefetched or looked up.
