@@ -18,12 +18,12 @@ struct CPUBlit {
     /// Added to target pixels to get view pixels (the view's (0, 0) is the clamp's corner).
     let offset: (x: Int32, y: Int32)
 
-    /// The copy `quad` makes, or nil when it transforms, filters, samples a mip level or is no texture. Without
+    /// The copy a quad of `texture` makes, or nil when it transforms, filters, samples a mip level or is no texture. Without
     /// `slots` the slot is left at -1, for the preparing thread to number.
-    init?(_ quad: Quad, slots: CPUTextureSlots?) {
-        guard case .texture(let texture) = quad.paint, texture.mipSelection == nil, texture.isPlain,
-              let levelZero = quad.targetToTexel(texture)
-        else { return nil }
+    /// `levelZero`: the quad's map from target pixels to level 0's texels (`Quad.targetToTexel`), worked out once for
+    /// this and `CPUScaledCopy`.
+    init?(_ texture: TextureSource, levelZero: Matrix3?, slots: CPUTextureSlots?) {
+        guard texture.mipSelection == nil, texture.isPlain, let levelZero else { return nil }
         let clamp = texture.clamp
         // What textureSource works out for level 0, exactly.
         guard let offset = levelZero.concatenating(.translation(-CGFloat(clamp.x0), -CGFloat(clamp.y0)))

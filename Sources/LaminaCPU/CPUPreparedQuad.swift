@@ -65,16 +65,25 @@ struct CPUPreparedQuad: @unchecked Sendable {
     init(_ quad: UnsafePointer<Quad>, width: Int, height: Int, coverages: FrameCache<CoverageKey, Coverage>?,
          slots: CPUTextureSlots?, deferred: Bool, pending: inout PendingCoverage?) {
         quadPointer = quad
-        // One copy of the quad, borrowed by every call below: each call on the pointee into another module (or an
-        // initializer) copied the quad anew, a retain and a release of each of its references.
-        let value = quad.pointee
+        // The quad is read where it lies, not copied (a copy retains and releases each of its references), and its
+        // texture is bound once for both kinds of copy below, with its map to level 0's texels worked out once.
         let numbering = deferred ? nil : slots
-        blit = slots == nil ? nil : CPUBlit(value, slots: numbering)
-        let opacity = min(max(value.opacity, 0), 1)
         var solidColor: PremultipliedColor?
-        if case .solid(let color) = value.paint { solidColor = color }
+        var texture: TextureSource?
+        switch quad.pointee.paint {
+        case .solid(let color): solidColor = color
+        case .texture(let source): texture = source
+        case .shadow: break
+        }
+        // `Quad.targetToTexel`, needed only where copies are numbered (`slots`).
+        let levelZero = slots == nil ? nil : texture.flatMap {
+            quad.pointee.unitToTarget.inverted?.concatenating($0.unitToTexel).snappedToAffine
+        }
+        blit = slots == nil ? nil : texture.flatMap { CPUBlit($0, levelZero: levelZero, slots: numbering) }
+        let opacity = min(max(quad.pointee.opacity, 0), 1)
         opacityMask = PremultipliedColor.byte(opacity)
-        if value.hasAnalyticCoverage {
+        if Quad.hasAnalyticCoverage(at: quad) {
+            let value = quad.pointee
             // The full boxes go through the opacity as a mask, the edge pixels through a mask of coverage x
             // opacity; both apply to the source at full strength, as the GLES renderer does.
             solid = solidColor
@@ -102,14 +111,14 @@ struct CPUPreparedQuad: @unchecked Sendable {
             coverage = .none
             return
         }
-        let pixels = value.pixelCoverage(width: width, height: height)
+        let pixels = Quad.pixelCoverage(at: quad, width: width, height: height)
         switch pixels {
         case .none:
             coverage = .none
         case .rect(let x0, let y0, let x1, let y1):
             coverage = .box(PixelBox(x0: x0, y0: y0, x1: x1, y1: y1))
-            if blit == nil, slots != nil {
-                scaled = CPUScaledCopy(value, box: PixelBox(x0: x0, y0: y0, x1: x1, y1: y1),
+            if blit == nil, slots != nil, let texture {
+                scaled = CPUScaledCopy(texture, levelZero: levelZero, box: PixelBox(x0: x0, y0: y0, x1: x1, y1: y1),
                                        slots: numbering)
             }
         case .spans:

@@ -12,14 +12,14 @@ struct CPUScaledCopy {
     /// Target pixels to view texels, as pixman's 16.16 matrix (sampled bilinear: `CPUTextureViews.scaledView`).
     let transform: pixman_transform
 
-    /// The scaled copy `quad` makes over `box`, or nil when it is a whole-pixel copy (`CPUBlit`), projective,
+    /// The scaled copy a quad of `texture` makes over `box`, or nil when it is a whole-pixel copy (`CPUBlit`), projective,
     /// nearest (sampled in doubles), minified through mip levels, beyond pixman's fixed point, or no texture.
     /// Without `slots` the slot is left at -1, for the preparing thread to number.
-    init?(_ quad: Quad, box: PixelBox, slots: CPUTextureSlots?) {
-        guard case .texture(let texture) = quad.paint, texture.mipSelection == nil, texture.filter != .nearest,
-              texture.isPlain,
-              let levelZero = quad.targetToTexel(texture)
-        else { return nil }
+    /// `levelZero`: the quad's map from target pixels to level 0's texels (`Quad.targetToTexel`).
+    init?(_ texture: TextureSource, levelZero: Matrix3?, box: PixelBox, slots: CPUTextureSlots?) {
+        guard texture.mipSelection == nil, texture.filter != .nearest, texture.isPlain, let levelZero else {
+            return nil
+        }
         let clamp = texture.clamp
         // What textureSource works out for level 0, exactly.
         let targetToView = levelZero.concatenating(.translation(-CGFloat(clamp.x0), -CGFloat(clamp.y0)))

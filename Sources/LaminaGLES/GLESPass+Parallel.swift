@@ -62,7 +62,11 @@ extension GLESBatchEncoder {
             let sampling = Sampling(tiles: tiles, unitToTexel: source.unitToTexel, clamp: source.clamp,
                                     filter: source.filter)
             prefetch[index].sampling = sampling
-            if plan.quads[index].unitToTarget.inverted?.concatenating(sampling.unitToTexel).snappedToAffine != nil {
+            // Only a trilinear texture can have a mip texture (`trilinear` is nil for any other, and uploads
+            // nothing): asking for every sprite forgot the tiles of the last image each time.
+            if source.filter == .trilinear,
+                plan.quads[index].unitToTarget.inverted?.concatenating(sampling.unitToTexel).snappedToAffine != nil
+            {
                 prefetch[index].mip = try Self.trilinear(source, textures: textures)
                 last = nil
             }
