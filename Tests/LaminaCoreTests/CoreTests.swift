@@ -126,6 +126,35 @@ import Testing
         }
     }
 
+    @Test func coverageReadInPlaceIsTheQuadsCoverage() {
+        // Quad.pixelCoverage(at:) (the renderers read quads where they lie) answers as the method does: unclipped
+        // axis-aligned quads on its own path, clipped and turned ones through the method.
+        var random = SystemRandomNumberGenerator()
+        for index in 0..<200 {
+            func v() -> CGFloat { CGFloat(Int.random(in: -40...400, using: &random)) / 8 }
+            let rect = CGRect(x: v(), y: v(), width: abs(v()) + 0.1, height: abs(v()) + 0.1)
+            let clip = index % 3 == 0 ? ConvexPolygon(rect: CGRect(x: v(), y: v(), width: 20, height: 20)) : nil
+            var map = Matrix3.unitSquare(to: rect)
+            if index % 4 == 1 { map = map.concatenating(.affine(a: 0.96, b: 0.29, c: -0.29, d: 0.96, tx: 3, ty: 1)) }
+            let quad = Quad(unitToTarget: map, paint: .solid(Color.red.premultiplied), clip: clip)
+            let inPlace = withUnsafePointer(to: quad) { Quad.pixelCoverage(at: $0, width: 50, height: 50) }
+            #expect(inPlace.boxes == quad.pixelCoverage(width: 50, height: 50).boxes, "\(rect) case \(index)")
+        }
+    }
+
+    @Test func textureTraitsReadInPlace() throws {
+        let image = try Image(width: 1, height: 1, color: .red)
+        let tint = Color(red: 1, green: 0.5, blue: 0, alpha: 1)
+        let textured = Quad(unitToTarget: .identity, paint: .texture(TextureSource(
+            image: image, unitToTexel: .identity, clamp: TexelRect(x0: 0, y0: 0, x1: 1, y1: 1), filter: .linear,
+            tint: tint, additive: true)))
+        let traits = withUnsafePointer(to: textured) { Quad.textureTraits(at: $0) }
+        #expect(traits.isTexture && traits.additive && traits.tint == tint)
+        let solid = Quad(unitToTarget: .identity, paint: .solid(Color.red.premultiplied))
+        let none = withUnsafePointer(to: solid) { Quad.textureTraits(at: $0) }
+        #expect(!none.isTexture && !none.additive && none.tint == nil)
+    }
+
     @Test func texelsTouchingARectangle() {
         #expect(TexelRect.touching(CGRect(x: 15, y: 0, width: 30, height: 10), width: 30, height: 10)
             == TexelRect(x0: 15, y0: 0, x1: 30, y1: 10))

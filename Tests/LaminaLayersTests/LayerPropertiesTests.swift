@@ -90,6 +90,39 @@ import Testing
         #expect(target.opacity == 1)
     }
 
+    @Test func everyFieldCopiesThroughItsOffsetWithItsReferences() throws {
+        // Copiers copy a stored field at its offset from a state read in place (docs/benchmarks.md, "Planning when
+        // everything moved"): plain values and references alike, each reference retained by the copy.
+        let image = try Image(width: 2, height: 2, color: .red)
+        var target = LayerState()
+        do {
+            var source = LayerState()
+            source.name = String(repeating: "sprite ", count: 4)
+            source.bounds = CGRect(x: 1, y: 2, width: 30, height: 40)
+            source.position = CGPoint(x: 5.25, y: -7.5)
+            source.transform = Transform3D(rotationAngle: 0.3, x: 0, y: 0, z: 1)
+            source.opacity = 0.25
+            source.backgroundColor = .blue
+            source.contents = image
+            source.contentsRect = CGRect(x: 0.5, y: 0, width: 0.5, height: 1)
+            source.cornerCurve = .continuous
+            source.shadowOffset = CGSize(width: 2, height: 3)
+            source.minificationFilter = .trilinear
+            var all: UInt64 = 0
+            for field in LayerState.Field.allCases { all |= field.bit }
+            target.copy(all, from: source)
+        }
+        // The source is gone: the copy holds its own references.
+        #expect(target.name == String(repeating: "sprite ", count: 4))
+        #expect(target.bounds == CGRect(x: 1, y: 2, width: 30, height: 40))
+        #expect(target.position == CGPoint(x: 5.25, y: -7.5))
+        #expect(target.transform == Transform3D(rotationAngle: 0.3, x: 0, y: 0, z: 1))
+        #expect(target.opacity == 0.25 && target.backgroundColor == .blue && target.contents === image)
+        #expect(target.contentsRect == CGRect(x: 0.5, y: 0, width: 0.5, height: 1))
+        #expect(target.cornerCurve == .continuous && target.shadowOffset == CGSize(width: 2, height: 3))
+        #expect(target.minificationFilter == .trilinear && target.anchorPoint == CGPoint(x: 0.5, y: 0.5))
+    }
+
     @Test func derivedSetsFollowTheEntries() {
         let placement = LayerProperty.all.filter { LayerState.placementFields & $0.field.bit != 0 }.map(\.name)
         #expect(placement == ["position", "anchorPoint", "anchorPointZ", "zPosition", "transform"])
