@@ -27,9 +27,12 @@ final class CPUBandJob: @unchecked Sendable {
     private let areaQuads: [[Int32]]?
     /// For each quad that one-quad groups hold, how many hold it (CPUBandJob+BlendFastPath.swift).
     let singleQuadGroupCounts: [Int: Int]
+    /// For each area, the last quad that paints all of it opaque, inside no group (`RenderPlan.lastOpaqueQuads`):
+    /// drawing starts there, and the area is not cleared first. nil: every quad is drawn.
+    let firstVisible: [Int?]
 
     init(prepared: CPUPreparedQuads, plan: RenderPlan, target: Image, areas: [PixelBox], clear: Bool,
-         views: [CPUTextureViews], loops: CPUCompositeLoops) {
+         views: [CPUTextureViews], loops: CPUCompositeLoops, opaqueImages: OpaqueImages? = nil) {
         self.prepared = prepared
         self.loops = loops
         self.plan = plan
@@ -40,6 +43,10 @@ final class CPUBandJob: @unchecked Sendable {
         bounds = prepared.map(\.pixelBounds)
         areaQuads = plan.groups.isEmpty && areas.count > 1 ? Self.quadsByArea(bounds, areas: areas) : nil
         singleQuadGroupCounts = Self.singleQuadGroups(plan.groups)
+        let bounds = self.bounds
+        firstVisible = opaqueImages.map {
+            plan.lastOpaqueQuads(covering: areas, bounds: bounds, opaqueImages: $0)
+        } ?? areas.map { _ in nil }
     }
 
     /// The indices of the quads that reach each area: areas sorted by top edge, each quad looks only at those that
@@ -77,7 +84,9 @@ final class CPUBandJob: @unchecked Sendable {
         defer { views.removeAll() }
         let first = target.baseAddress.advanced(by: top * target.bytesPerRow + area.x0 * 4)
             .assumingMemoryBound(to: UInt32.self)
-        if clear {
+        // Quads before `start` are hidden there by an opaque one (`firstVisible`), which also leaves nothing to clear.
+        let start = firstVisible[index] ?? 0
+        if clear, firstVisible[index] == nil {
             for row in 0..<(bottom - top) {
                 memset(UnsafeMutableRawPointer(first).advanced(by: row * target.bytesPerRow), 0, area.width * 4)
             }
@@ -142,7 +151,7 @@ final class CPUBandJob: @unchecked Sendable {
         if let areaQuads {
             // No groups: only the quads that reach this area, straight into it.
             do {
-                for index in areaQuads[index] {
+                for index in areaQuads[index] where Int(index) >= start {
                     try draw(quad: Int(index), rows: top..<bottom, into: destination, origin: (area.x0, top),
                              views: views)
                 }
@@ -151,8 +160,23 @@ final class CPUBandJob: @unchecked Sendable {
             }
             return
         }
+        // Groups that end before `start`, with everything in them, are hidden too: their steps are passed over.
+        var hiddenGroups = 0
         do {
             try plan.forEachStep { step in
+                if start > 0 {
+                    switch step {
+                    case .begin(let group) where hiddenGroups > 0 || group.range.upperBound <= start:
+                        hiddenGroups += 1
+                        return
+                    case .beginMask where hiddenGroups > 0: return
+                    case .end where hiddenGroups > 0:
+                        hiddenGroups -= 1
+                        return
+                    case .quad(let quad) where quad < start: return
+                    default: break
+                    }
+                }
                 switch step {
                 case .begin(let group):
                     let outer = stack[stack.count - 1]

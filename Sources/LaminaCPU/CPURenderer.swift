@@ -26,6 +26,10 @@ public final class CPURenderer: Renderer {
     private let coverages = FrameCache<CoverageKey, CPUPreparedQuad.Coverage>()
     /// Numbers the frame's whole-pixel texture copies for the bands' views (`CPUBlit`).
     private let textureSlots = CPUTextureSlots()
+    /// Which images are opaque throughout, for occlusion (`RenderPlan.lastOpaqueQuads`).
+    let opaqueImages = OpaqueImages()
+    /// false: every quad is drawn in every band (tests compare the pictures with occlusion and without).
+    var usesOcclusion = true
     /// false: every quad takes the general path (tests compare the fast paths with it, pixel for pixel).
     var usesFastPaths = true
     /// How the frame's quads are prepared: on every core (`threads`) from `CPUPreparation.parallelMinimum` quads
@@ -131,6 +135,7 @@ public final class CPURenderer: Renderer {
         // Mip chains are built here, before the bands start (once per image generation; cached on the image).
         defer { coverages.endFrame() }
         defer { textureSlots.endFrame() }
+        defer { opaqueImages.endFrame() }
         let slots = usesFastPaths ? textureSlots : nil
         let preparing = DispatchTime.now().uptimeNanoseconds
         let prepared = try CPUPreparedQuads(quads, width: plan.width, height: plan.height, coverages: coverages,
@@ -144,7 +149,8 @@ public final class CPURenderer: Renderer {
                                                   concurrent: workers)
         defer { groupMemory.release() }
         let job = CPUBandJob(prepared: prepared, plan: plan, target: target, areas: areas, clear: clear,
-                             views: Array(bandViews.prefix(workers)), loops: compositeLoops)
+                             views: Array(bandViews.prefix(workers)), loops: compositeLoops,
+                             opaqueImages: usesOcclusion ? opaqueImages : nil)
         if workers <= 1 {
             for index in areas.indices { job.draw(area: index, slot: 0) }
         } else {
@@ -156,7 +162,10 @@ public final class CPURenderer: Renderer {
         }
         if let error = job.error { throw error }
         stats.quads = planQuads ?? plan.quads.count
-        stats.quadsDrawn = prepared.reduce(0) { $0 + ($1.isEmpty ? 0 : 1) }
+        // Quads before the opaque quad that covers every area were drawn in none (`CPUBandJob.firstVisible`).
+        let hidden = job.firstVisible.map { $0 ?? 0 }.min() ?? 0
+        stats.quadsHidden = hidden
+        stats.quadsDrawn = prepared.indices.reduce(0) { $0 + (prepared[$1].isEmpty || $1 < hidden ? 0 : 1) }
         stats.drawCalls = stats.quadsDrawn
         stats.pixelsRedrawn = areas.reduce(0) { $0 + $1.area }
         stats.targetPixels = plan.width * plan.height

@@ -6,6 +6,9 @@ public struct RenderStatistics: Hashable, Sendable {
     public var quads = 0
     /// Quads that touched at least one pixel.
     public var quadsDrawn = 0
+    /// Quads left undrawn because an opaque quad drawn straight onto the target after them covers all of it (the
+    /// CPU renderer: all of every band it drew), so that none of their pixels could show (RenderPlan+Occlusion.swift).
+    public var quadsHidden = 0
     /// Rasteriser calls (pixman composites, or GL draw calls).
     public var drawCalls = 0
     /// GL instances drawn (boxes of pixels; a sprite seen through a rounded rectangle is one, its coverage

@@ -41,14 +41,15 @@ extension GLESBatchEncoder {
         }
     }
 
-    mutating func encodeInParallel(_ plan: RenderPlan, textures: GLESTextureCache) throws {
+    /// Encodes the quads from `start` on (those before it are hidden: `RenderPlan.lastOpaqueQuads`).
+    mutating func encodeInParallel(_ plan: RenderPlan, from start: Int = 0, textures: GLESTextureCache) throws {
         // Textures first, in order, here: what the one-thread encoding would look up, and no more.
         var prefetch = [PrefetchedTexture](repeating: PrefetchedTexture(), count: plan.quads.count)
         // The tiles of the image asked for last: sprites of one image follow one another, and asking the cache again,
         // with nothing asked in between, gives the same tiles (its side effects, the image marked used and recorded,
         // are done by the first ask). Forgotten after a mip lookup, which may upload.
         var last: (image: Image, generation: UInt64, tiles: [GLESTile])?
-        for index in plan.quads.indices {
+        for index in start..<plan.quads.count {
             guard case .texture(let source) = plan.quads[index].paint,
                 PremultipliedColor.byte(min(max(plan.quads[index].opacity, 0), 1)) > 0
             else { continue }
@@ -71,14 +72,15 @@ extension GLESBatchEncoder {
                 last = nil
             }
         }
-        let count = plan.quads.count
+        let count = plan.quads.count - start
         let chunks = min(max(2, ProcessInfo.processInfo.activeProcessorCount * 2), 32)
         let size = (count + chunks - 1) / chunks
         let work = ParallelEncoding(chunks: chunks, textures: textures)
         defer { work.free() }
         let shared = prefetch
         DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
-            let range = (chunk * size)..<min((chunk + 1) * size, count)
+            // Few quads after `start` can leave the last chunks empty.
+            let range = (start + min(chunk * size, count))..<(start + min((chunk + 1) * size, count))
             var part = GLESBatchEncoder()
             part.prefetched = shared
             part.clearAllowed = chunk == 0

@@ -59,6 +59,10 @@ struct GLESBatchEncoder {
     var shapeTable: [Float] = []
     var batches: [Batch] = []
     var quadsDrawn = 0
+    /// The quads before the last opaque one over the whole target, which are not encoded (RenderPlan+Occlusion.swift).
+    var quadsHidden = 0
+    /// false: every quad is encoded (tests compare the pictures with occlusion and without).
+    var usesOcclusion = true
     /// The B, G, R, A colour to clear the target to instead of drawing the first quads, when the plan starts
     /// with opaque solid quads that cover the whole target (a scene's background); nil: no such quad.
     var clearColor: (Float, Float, Float, Float)?
@@ -67,6 +71,9 @@ struct GLESBatchEncoder {
     let coverages = FrameCache<CoverageKey, AntialiasedCoverage>()
     /// The edge pixels of solid rounded quads as small images, kept while they come back unchanged.
     let fringes = FrameCache<FringeKey, GLESFringe?>()
+    /// Which images are opaque throughout, for occlusion (`RenderPlan.lastOpaqueQuads`): the quads under the last
+    /// opaque one that covers the whole target are not encoded.
+    let opaqueImages = OpaqueImages()
     /// The blurred shadows of this plan, made by the renderer before encoding.
     var shadowTiles: [ShadowSource: GLESTile] = [:]
     /// The textures of the plan's quads, by quad index, looked up before a parallel encoding (GLESPass+Parallel.swift)
@@ -87,12 +94,32 @@ struct GLESBatchEncoder {
         batches.removeAll(keepingCapacity: true)
         quadsDrawn = 0
         clearColor = nil
+        // What an opaque quad over the whole target hides is not drawn (RenderPlan+Occlusion.swift); when that quad
+        // is a solid colour, it becomes the clear colour below.
+        let start = usesOcclusion ? plan.lastOpaqueQuads(
+            covering: [PixelBox(x0: 0, y0: 0, x1: plan.width, y1: plan.height)], opaqueImages: opaqueImages)[0] ?? 0 : 0
+        quadsHidden = start
         if allowsParallel, Self.encodesInParallel(plan) {
-            try encodeInParallel(plan, textures: textures)
+            try encodeInParallel(plan, from: start, textures: textures)
             return
         }
         var depth = 0
+        // Groups that end before `start`, with everything in them, are hidden too.
+        var hiddenGroups = 0
         try plan.forEachStep { step in
+            if start > 0 {
+                switch step {
+                case .begin(let group) where hiddenGroups > 0 || group.range.upperBound <= start:
+                    hiddenGroups += 1
+                    return
+                case .beginMask where hiddenGroups > 0: return
+                case .end where hiddenGroups > 0:
+                    hiddenGroups -= 1
+                    return
+                case .quad(let quad) where quad < start: return
+                default: break
+                }
+            }
             let index: Int
             switch step {
             case .begin(let group):

@@ -358,6 +358,7 @@ public final class GLESRenderer: Renderer {
                          scissor: scissor, statistics: &stats)
             stats.quads += plan.quads.count
             quadsDrawn += encoder.quadsDrawn
+            stats.quadsHidden += encoder.quadsHidden
         }
         stats.targetPixels = pieces.first.map { $0.plan.width * $0.plan.height } ?? 0
         stats.pixelsRedrawn = pieces.reduce(0) { $0 + ($1.scissor?.area ?? $1.plan.width * $1.plan.height) }
@@ -366,6 +367,7 @@ public final class GLESRenderer: Renderer {
         shadows.endFrame()
         encoder.coverages.endFrame()
         encoder.fringes.endFrame()
+        encoder.opaqueImages.endFrame()
         stats.bytesUploaded = textures.bytesUploadedThisFrame
         stats.uploadSeconds = Double(textures.uploadNanosecondsThisFrame) / 1e9
         stats.prepareSeconds = Double(clock.encodeNanoseconds + clock.bufferUploadNanoseconds) / 1e9
