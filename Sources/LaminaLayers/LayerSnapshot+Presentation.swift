@@ -134,14 +134,13 @@ extension LayerSnapshot {
 
     /// Applies each node's animations at its local time, in the order given: the node made anew where an animation
     /// had an effect (with its old sublayers, and `stamp` as its version where its own content changed), nil where
-    /// none had; and the events met. Trees of more than a few thousand animated nodes are split among the cores;
-    /// the result is the same either way.
+    /// none had; and the events met. Trees of a few hundred animated nodes or more are split among the cores
+    /// (`evaluationChunks`); the result is the same either way.
     private static func evaluate(_ nodes: [(LayerSnapshot, Double)], stamp: UInt64, events: inout [AnimationEvent])
         -> [LayerSnapshot?]
     {
         let count = nodes.count
-        let work = EvaluationBuffers(nodes: nodes, stamp: stamp, chunks: count >= 4096
-            ? min(ProcessInfo.processInfo.activeProcessorCount, 16) : 1)
+        let work = EvaluationBuffers(nodes: nodes, stamp: stamp, chunks: evaluationChunks(count))
         defer { work.free() }
         if work.chunks <= 1 {
             work.run(0..<count, chunk: 0)
@@ -239,5 +238,18 @@ extension LayerSnapshot {
             let time = local - Double(index) * style.instanceDelay
             return sublayers.map { $0.presented(at: time, stamp: stamp, events: &ignored) }
         }
+    }
+}
+
+extension LayerSnapshot {
+    /// The animated nodes each chunk of a frame's evaluation takes at least: about 0.1 to 0.2 ms of work, so that a
+    /// chunk outweighs handing it to another core.
+    static let evaluationChunkMinimum = 128
+
+    /// How many chunks a frame's animations of `count` nodes are evaluated in, one per core at most (the presentation
+    /// and animated node values alike): 1 below two chunks' worth
+    /// (docs/benchmarks.md, "Animations evaluated on every core (2026-11-27)").
+    static func evaluationChunks(_ count: Int) -> Int {
+        min(ProcessInfo.processInfo.activeProcessorCount, 16, max(1, count / evaluationChunkMinimum))
     }
 }

@@ -254,9 +254,9 @@ extension Planner {
     /// faded out or its map overflowed.
     private static func evaluate(_ table: AnimatedNodeTable, at time: Double) -> Bool {
         let count = table.nodes.count
-        // Chunks of nodes on all cores for a large table (as the presentation splits its nodes): each chunk writes
-        // its own nodes' scratch states and values only.
-        let chunks = count >= 4096 ? min(ProcessInfo.processInfo.activeProcessorCount, 16) : 1
+        // Chunks of nodes on all cores for a table of a few hundred nodes or more (as the presentation splits its
+        // nodes): each chunk writes its own nodes' scratch states and values only.
+        let chunks = LayerSnapshot.evaluationChunks(count)
         let size = (count + chunks - 1) / chunks
         var failed = [Bool](repeating: false, count: chunks)
         table.nodes.withUnsafeBufferPointer { nodes in

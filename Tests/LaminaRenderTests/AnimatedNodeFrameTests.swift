@@ -3,6 +3,8 @@ import Lamina
 import LaminaTestSupport
 import Testing
 
+@testable import LaminaLayers
+
 /// Frames of a tree whose animations only move, turn, scale or fade plain leaves are made from animated node values
 /// alone (docs/architecture.md, "Property trees"): no presentation, no planning. Their plans, pixels and damage are
 /// those of frames planned from scratch, on both renderers, at any time in any order; whatever the node values cannot
@@ -188,12 +190,15 @@ import Testing
         return result
     }
 
-    /// A table of 4,100 animated leaves is evaluated on every core, in chunks (Planner+AnimatedNodes.swift): the
-    /// plans are those made from scratch. Run under ThreadSanitizer too (tools/tsan.sh).
+    /// A table of 600 animated leaves is evaluated on every core, in chunks of at least 128
+    /// (`LayerSnapshot.evaluationChunks`, Planner+AnimatedNodes.swift): the plans are those made from scratch. Run
+    /// under ThreadSanitizer too (tools/tsan.sh).
     @Test func aLargeTreeIsEvaluatedOnEveryCore() throws {
+        #expect(LayerSnapshot.evaluationChunks(600) == min(ProcessInfo.processInfo.activeProcessorCount, 4))
+        #expect(LayerSnapshot.evaluationChunks(255) == 1)
         let root = Layer()
         root.bounds = CGRect(x: 0, y: 0, width: 410, height: 100)
-        for index in 0..<4_100 {
+        for index in 0..<600 {
             let sprite = Layer(frame: CGRect(x: CGFloat(index % 41) * 10, y: CGFloat(index / 41), width: 6, height: 6))
             sprite.backgroundColor = Color(red: 0.2, green: Double(index % 7) / 7, blue: 0.6)
             sprite.add(Self.animation(index), forKey: "a")
@@ -206,7 +211,7 @@ import Testing
         for (step, time) in [1.0, 1.1, 1.2, 2.9].enumerated() {
             let plan = try renderer.plan(root, scale: 1, at: time)
             guard step >= 2 else { continue }
-            #expect(cache.statistics.nodeValueLayers == 4_100, "at \(time): \(cache.statistics)")
+            #expect(cache.statistics.nodeValueLayers == 600, "at \(time): \(cache.statistics)")
             let mismatch = Self.mismatch(plan.quads, try Planner().plan(root, at: time).quads)
             #expect(mismatch == nil, "at \(time): \(mismatch ?? "")")
         }
