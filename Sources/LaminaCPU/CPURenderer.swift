@@ -221,9 +221,10 @@ enum CPUPreparation: String, Sendable {
     static let parallelMinimum = 256
 
     /// The fewest threads `automatic` prepares on. The calling thread's ordered pass keeps 15 to 46% of the work
-    /// (docs/benchmarks.md, "Preparing quads on every core (2026-11-27)"), and with two threads the parallel
-    /// preparation measured no faster than the serial one (often slower): two threads stay serial.
-    static let parallelMinimumThreads = 4
+    /// (docs/benchmarks.md, "Preparing quads on every core (2026-11-27)"); in release builds two threads measured
+    /// as fast as one on whole-pixel sprites and up to a third faster where quads take the general path (a tiny
+    /// output, nine-slice cells), so every renderer of more than one thread prepares in parallel.
+    static let parallelMinimumThreads = 2
 
     /// `LAMINA_CPU_PREPARE`'s way (`automatic`, `serial`, `parallel`), else `automatic`.
     static let `default` = ProcessInfo.processInfo.environment["LAMINA_CPU_PREPARE"]
