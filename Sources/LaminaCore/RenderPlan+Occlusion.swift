@@ -105,6 +105,9 @@ extension Quad {
 /// Which images are opaque throughout (every texel's alpha 255), worked out once per image generation and kept
 /// while frames draw them (a `FrameCache`: an image is forgotten two frames after its last use). Only images that
 /// a quad draws over a whole area are asked, and a scan stops at the first row holding a translucent texel.
+/// An image is scanned only once a frame finds it with the generation an earlier frame saw (its pixels held still
+/// for a frame): a picture changed every frame (a video) is never scanned, since reading all of it each frame
+/// would cost more than the drawing it could save, and counts as not opaque.
 /// Not thread-safe: a renderer asks from the thread that draws its frame.
 public final class OpaqueImages {
     private struct Key: Hashable {
@@ -114,21 +117,41 @@ public final class OpaqueImages {
 
     /// The image is kept with its answer, so that its identity cannot be reused while the entry lives.
     private let cache = FrameCache<Key, (image: Image, opaque: Bool)>()
+    /// Images asked for at a generation not scanned yet, and the frame that first asked: scanned when one of the next
+    /// two frames asks again, else forgotten.
+    private var seen: [Key: (image: Image, frame: Int)] = [:]
+    private var frame = 0
 
     /// The images scanned so far (for tests and figures).
     public private(set) var scans = 0
+    /// How many answers were "not opaque" only because the image's pixels had not held still for a frame yet: a
+    /// renderer that keeps what it drew (the GLES renderer's encoded instances) draws again once this moved.
+    public private(set) var undecided = 0
 
     public init() {}
 
+    /// Whether `image` is known to be opaque throughout: false until its pixels have held still for a frame.
     public func isOpaque(_ image: Image) -> Bool {
-        cache.value(for: Key(image: ObjectIdentifier(image), generation: image.generation)) {
-            scans += 1
-            return (image, Self.scan(image))
-        }.opaque
+        let key = Key(image: ObjectIdentifier(image), generation: image.generation)
+        if let known = cache.use(key) { return known.opaque }
+        guard let first = seen[key], first.frame < frame else {
+            if seen[key] == nil { seen[key] = (image, frame) }
+            undecided += 1
+            return false
+        }
+        seen[key] = nil
+        scans += 1
+        let opaque = Self.scan(image)
+        cache.insert((image, opaque), for: key)
+        return opaque
     }
 
-    /// Ends a frame of the cache (`FrameCache.endFrame`).
-    public func endFrame() { cache.endFrame() }
+    /// Ends a frame (`FrameCache.endFrame` for the answers).
+    public func endFrame() {
+        cache.endFrame()
+        frame += 1
+        if !seen.isEmpty { seen = seen.filter { $0.value.frame + 2 >= frame } }
+    }
 
     /// Every texel's alpha is 255: the words of a row ANDed together keep 0xFF in their top byte only then.
     static func scan(_ image: Image) -> Bool {

@@ -63,6 +63,9 @@ struct GLESBatchEncoder {
     var quadsHidden = 0
     /// false: every quad is encoded (tests compare the pictures with occlusion and without).
     var usesOcclusion = true
+    /// Whether the last encoding met an image whose opacity is not known yet (`OpaqueImages.undecided`): encoded
+    /// again next frame rather than reused, so that what the image hides is left out once it is known.
+    var occlusionUndecided = false
     /// The B, G, R, A colour to clear the target to instead of drawing the first quads, when the plan starts
     /// with opaque solid quads that cover the whole target (a scene's background); nil: no such quad.
     var clearColor: (Float, Float, Float, Float)?
@@ -96,9 +99,11 @@ struct GLESBatchEncoder {
         clearColor = nil
         // What an opaque quad over the whole target hides is not drawn (RenderPlan+Occlusion.swift); when that quad
         // is a solid colour, it becomes the clear colour below.
+        let undecided = opaqueImages.undecided
         let start = usesOcclusion ? plan.lastOpaqueQuads(
             covering: [PixelBox(x0: 0, y0: 0, x1: plan.width, y1: plan.height)], opaqueImages: opaqueImages)[0] ?? 0 : 0
         quadsHidden = start
+        occlusionUndecided = opaqueImages.undecided != undecided
         if allowsParallel, Self.encodesInParallel(plan) {
             try encodeInParallel(plan, from: start, textures: textures)
             return

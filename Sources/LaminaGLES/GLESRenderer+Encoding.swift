@@ -31,12 +31,15 @@ struct EncodedFrame {
     var images: [ObjectIdentifier: (image: Image, tiles: [GLESTile])]
     /// The instance buffer of the ring that holds its instances.
     var buffer: Int
+    /// The encoding met an image whose opacity was not known yet (`GLESBatchEncoder.occlusionUndecided`): not reused.
+    var occlusionUndecided = false
 }
 
 extension GLESRenderer {
     /// Whether `plan` is the plan encoded last, with everything it samples unchanged (see above).
     func canReuseEncoding(of plan: RenderPlan, shadowTiles: [ShadowSource: GLESTile]) throws -> Bool {
-        guard reusesEncodedFrames, shadowTiles.isEmpty, let last = lastEncoded, last.width == plan.width,
+        guard reusesEncodedFrames, shadowTiles.isEmpty, let last = lastEncoded, !last.occlusionUndecided,
+            last.width == plan.width,
             last.height == plan.height, last.groups == plan.groups.count, last.count == plan.quads.count,
             Self.sameQuads(plan, asEncoded: last), last.storage == Self.storage(of: plan.quads)
         else { return false }
@@ -67,7 +70,8 @@ extension GLESRenderer {
         guard shadowTiles.isEmpty, !textures.recordedMips, let images = textures.recorded else { return nil }
         return EncodedFrame(identity: plan.identity, storage: Self.storage(of: plan.quads), count: plan.quads.count,
                             quads: plan.identity == 0 ? plan.quads : nil, groups: plan.groups.count,
-                            width: plan.width, height: plan.height, images: images, buffer: 0)
+                            width: plan.width, height: plan.height, images: images, buffer: 0,
+                            occlusionUndecided: encoder.occlusionUndecided)
     }
 
     /// Where the elements of `quads` are stored.

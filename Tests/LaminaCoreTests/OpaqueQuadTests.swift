@@ -24,8 +24,12 @@ import Testing
              clip: clip, antialiasedEdges: edges)
     }
 
-    func box(_ quad: Quad, images: OpaqueImages = OpaqueImages()) -> PixelBox? {
-        withUnsafePointer(to: quad) { Quad.opaqueBox(at: $0, width: 20, height: 10, opaqueImages: images) }
+    /// The quad's opaque box, asked on a second frame (an image's pixels must hold still for a frame first).
+    func box(_ quad: Quad) -> PixelBox? {
+        let images = OpaqueImages()
+        withUnsafePointer(to: quad) { _ = Quad.opaqueBox(at: $0, width: 20, height: 10, opaqueImages: images) }
+        images.endFrame()
+        return withUnsafePointer(to: quad) { Quad.opaqueBox(at: $0, width: 20, height: 10, opaqueImages: images) }
     }
 
     @Test func opaqueQuadsAndTheirBoxes() {
@@ -83,8 +87,11 @@ import Testing
         let images = OpaqueImages()
         let plain = RenderPlan(width: 20, height: 10, quads: quads, groups: [])
         #expect(plain.lastOpaqueQuads(covering: areas, opaqueImages: images) == [3, 3, 3, nil])
+        // The texture's image is known to be opaque from the second frame that sees it unchanged.
         let grouped = RenderPlan(width: 20, height: 10, quads: quads, groups: [
             PlanGroup(range: 3..<4, opacity: 0.5, bounds: PixelBox(x0: 0, y0: 0, x1: 20, y1: 10))])
+        #expect(grouped.lastOpaqueQuads(covering: areas, opaqueImages: images) == [0, 2, 0, nil])
+        images.endFrame()
         #expect(grouped.lastOpaqueQuads(covering: areas, opaqueImages: images) == [1, 2, 1, nil])
         // Pixel bounds from the renderer rule quads out first: the same answers.
         let bounds = quads.map { $0.damageBounds(width: 20, height: 10) }
