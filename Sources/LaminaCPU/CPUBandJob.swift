@@ -160,23 +160,9 @@ final class CPUBandJob: @unchecked Sendable {
             }
             return
         }
-        // Groups that end before `start`, with everything in them, are hidden too: their steps are passed over.
-        var hiddenGroups = 0
         do {
-            try plan.forEachStep { step in
-                if start > 0 {
-                    switch step {
-                    case .begin(let group) where hiddenGroups > 0 || group.range.upperBound <= start:
-                        hiddenGroups += 1
-                        return
-                    case .beginMask where hiddenGroups > 0: return
-                    case .end where hiddenGroups > 0:
-                        hiddenGroups -= 1
-                        return
-                    case .quad(let quad) where quad < start: return
-                    default: break
-                    }
-                }
+            // Groups that end before `start`, with everything in them, are hidden too.
+            try plan.forEachStep(from: start) { step in
                 switch step {
                 case .begin(let group):
                     let outer = stack[stack.count - 1]

@@ -49,6 +49,22 @@ extension RenderPlan {
         return found
     }
 
+    /// `forEachStep` without what lies under quad `start`, a quad inside no group (`lastOpaqueQuads`): the quads
+    /// before it, and each group that ends before it, with every step inside.
+    public func forEachStep(from start: Int, _ body: (PlanStep) throws -> Void) rethrows {
+        guard start > 0 else { return try forEachStep(body) }
+        var hiddenGroups = 0
+        try forEachStep { step in
+            switch step {
+            case .begin(let group) where hiddenGroups > 0 || group.range.upperBound <= start: hiddenGroups += 1
+            case .beginMask where hiddenGroups > 0: break
+            case .end where hiddenGroups > 0: hiddenGroups -= 1
+            case .quad(let index) where index < start: break
+            default: try body(step)
+            }
+        }
+    }
+
     /// Whether each quad lies inside a group (nil: the plan has none). Groups nest, so counting the ranges open at
     /// each quad says it: one pass over the groups and one over the quads.
     private func groupedQuads() -> [Bool]? {

@@ -110,21 +110,7 @@ struct GLESBatchEncoder {
         }
         var depth = 0
         // Groups that end before `start`, with everything in them, are hidden too.
-        var hiddenGroups = 0
-        try plan.forEachStep { step in
-            if start > 0 {
-                switch step {
-                case .begin(let group) where hiddenGroups > 0 || group.range.upperBound <= start:
-                    hiddenGroups += 1
-                    return
-                case .beginMask where hiddenGroups > 0: return
-                case .end where hiddenGroups > 0:
-                    hiddenGroups -= 1
-                    return
-                case .quad(let quad) where quad < start: return
-                default: break
-                }
-            }
+        try plan.forEachStep(from: start) { step in
             let index: Int
             switch step {
             case .begin(let group):

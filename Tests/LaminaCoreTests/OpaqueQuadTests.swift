@@ -99,4 +99,24 @@ import Testing
         // The opaque image was scanned once.
         #expect(images.scans == 1)
     }
+
+    /// The steps from a hiding quad on: the groups that end before it are passed over whole, the others kept.
+    @Test func stepsFromAHidingQuad() {
+        let quads = (0..<8).map { _ in Self.quad(Self.white) }
+        let whole = PixelBox(x0: 0, y0: 0, x1: 20, y1: 10)
+        let outer = PlanGroup(range: 0..<3, opacity: 0.5, bounds: whole)
+        let inner = PlanGroup(range: 1..<3, opacity: 0.5, bounds: whole, maskStart: 2)
+        let after = PlanGroup(range: 5..<7, opacity: 0.5, bounds: whole)
+        let plan = RenderPlan(width: 20, height: 10, quads: quads, groups: [outer, inner, after])
+        func steps(from start: Int) -> [PlanStep] {
+            var steps: [PlanStep] = []
+            plan.forEachStep(from: start) { steps.append($0) }
+            return steps
+        }
+        var all: [PlanStep] = []
+        plan.forEachStep { all.append($0) }
+        #expect(steps(from: 0) == all)
+        #expect(steps(from: 3) == [.quad(3), .quad(4), .begin(after), .quad(5), .quad(6), .end(after), .quad(7)])
+        #expect(steps(from: 7) == [.quad(7)])
+    }
 }
