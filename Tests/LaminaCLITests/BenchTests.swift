@@ -58,7 +58,7 @@ import Testing
             let cpu = renderers[0]
             #expect(cpu["renderer"] as? String == "cpu")
             for key in ["frameMs", "framesPerSecond", "layersPerSecond", "planMsMedian", "firstFrameMs", "drawCalls",
-                        "quadsDrawn", "bytesUploadedPerFrame", "uploadMsMedian", "offscreenPasses", "shadowsBlurred",
+                        "quadsDrawn", "quadsHidden", "bytesUploadedPerFrame", "uploadMsMedian", "offscreenPasses", "shadowsBlurred",
                         "shadowsReused", "firstFrameOffscreenPasses", "firstFrameShadowsBlurred",
                         "customDrawsPerFrame", "peakMemoryBytes", "ratios"] {
                 #expect(cpu.keys.contains(key), "missing renderers[].\(key)")
@@ -116,6 +116,23 @@ import Testing
         let memcpy = try Self.object(baselines["memcpy"])
         #expect(memcpy["bytesRead"] as? Int == 1_000 * 64 * 64 * 4)
         #expect(memcpy["bytesWritten"] as? Int == (256 * 256 + 1_000 * 64 * 64) * 4)
+    }
+
+    /// `bigimage`'s opaque picture covers the root's background: one quad hidden on both renderers, from the
+    /// second frame (docs/benchmarks.md, "Opaque layers hide what is under them (2026-11-27)").
+    @Test func anOpaquePictureHidesTheBackground() throws {
+        let folder = try CLI.temporaryFolder()
+        let result = try CLI.run(["bench", "--backend", "all", "--size", "128x72", "--frames", "2", "--warmup", "1",
+                                  "--scene", "bigimage", "--json", "out.json"], in: folder)
+        #expect(result.status == 0, "\(result.stderr)")
+        let text = String(decoding: result.stdout, as: UTF8.self)
+        #expect(text.contains("1 quads hidden"), "\(text)")
+        let json = try Self.readJSON(folder.appendingPathComponent("out.json"))
+        let scene = try #require((json["scenes"] as? [[String: Any]])?.first)
+        for renderer in try #require(scene["renderers"] as? [[String: Any]]) {
+            #expect(renderer["quadsHidden"] as? Int == 1, "\(renderer["renderer"] ?? "")")
+            #expect(renderer["quadsDrawn"] as? Int == 1, "\(renderer["renderer"] ?? "")")
+        }
     }
 
     @Test func chartHasABarPerSceneAndSeries() throws {

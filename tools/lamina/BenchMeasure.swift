@@ -80,6 +80,8 @@ struct RendererFigures {
     var firstFrame: Double
     var drawCalls: Int
     var quadsDrawn: Int
+    /// Quads left out under an opaque one, on the last frame (`RenderStatistics.quadsHidden`).
+    var quadsHidden: Int
     var bytesUploadedPerFrame: Double
     var uploadMedian: Double
     /// Medians over the counted frames (RenderStatistics of each frame).
@@ -168,7 +170,8 @@ struct SceneResult {
             print("""
                   \(r.renderer): \(f(r.frame.median)) ms/frame median (min \(f(r.frame.min)), max \(f(r.frame.max)), \
                 p95 \(f(r.frame.p95))), \(f(r.framesPerSecond)) fps, \(layersPerSecond) layers/s, \
-                \(r.drawCalls) draw calls\(uploaded), \(r.offscreenPasses) offscreen passes/frame, \
+                \(r.drawCalls) draw calls\(uploaded)\(r.quadsHidden > 0 ? ", \(r.quadsHidden) quads hidden" : ""), \
+                \(r.offscreenPasses) offscreen passes/frame, \
                 peak \(megabytes(Double(r.peakMemoryBytes))) MB
                     plan \(f(r.planMedian)) ms (\(f(100 * r.planMedian / r.frame.median))% of the frame, including \
                 custom drawing), \(f(r.customDrawsPerFrame)) layers drawn per frame; first frame \(f(r.firstFrame)) ms\
@@ -375,6 +378,7 @@ struct BenchRunner {
         return RendererFigures(
             renderer: choice.rawValue, frame: FrameStats(totals), planMedian: FrameStats.percentile(planTimes, 0.5),
             firstFrame: firstFrame, drawCalls: stats.drawCalls, quadsDrawn: stats.quadsDrawn,
+            quadsHidden: stats.quadsHidden,
             bytesUploadedPerFrame: uploaded.reduce(0, +) / Double(frames),
             uploadMedian: FrameStats.percentile(uploadTimes, 0.5),
             offscreenPasses: Int(FrameStats.percentile(passes, 0.5)),

@@ -125,6 +125,7 @@ struct BenchReport {
                 ("firstFrameMs", .number(r.firstFrame)),
                 ("drawCalls", .int(r.drawCalls)),
                 ("quadsDrawn", .int(r.quadsDrawn)),
+                ("quadsHidden", .int(r.quadsHidden)),
                 ("bytesUploadedPerFrame", .number(r.bytesUploadedPerFrame)),
                 ("uploadMsMedian", .number(r.uploadMedian)),
                 ("offscreenPasses", .int(r.offscreenPasses)),
