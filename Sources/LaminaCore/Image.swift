@@ -59,6 +59,8 @@ public final class Image: @unchecked Sendable {
     public let baseAddress: UnsafeMutableRawPointer
     /// Bumped by `markModified()`; caches compare it with the generation they uploaded.
     public private(set) var generation: UInt64 = 0
+    /// The generation whose pixels `markOpaque()` vouched for (nil: none).
+    private var opaqueGeneration: UInt64?
     /// The mip chain, built on first use for trilinear minification (MipChain.swift).
     let mipStore = MipStore()
     /// The bytes of a `MemoryBudget` these pixels hold (set by whoever allocated the image under a budget: the
@@ -88,6 +90,14 @@ public final class Image: @unchecked Sendable {
 
     /// The number of bytes of pixel memory.
     public var byteCount: Int { bytesPerRow * height }
+
+    /// Tells renderers that every pixel's alpha is 255 as the pixels are now, so that an opaque layer showing this
+    /// image hides what is under it from its first frame, without a scan (RenderPlan+Occlusion.swift): what a
+    /// decoder that knows it says (a JPEG, a PNG whose every alpha it read as 255). `markModified()` forgets it.
+    public func markOpaque() { opaqueGeneration = generation }
+
+    /// Whether `markOpaque()` vouched for the pixels as they are now.
+    public var isKnownOpaque: Bool { opaqueGeneration == generation }
 
     /// Tells texture caches that the pixels changed.
     public func markModified() {

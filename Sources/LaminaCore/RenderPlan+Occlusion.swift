@@ -146,8 +146,10 @@ public final class OpaqueImages {
 
     public init() {}
 
-    /// Whether `image` is known to be opaque throughout: false until its pixels have held still for a frame.
+    /// Whether `image` is known to be opaque throughout: at once where its decoder said so (`Image.markOpaque`),
+    /// else false until its pixels have held still for a frame.
     public func isOpaque(_ image: Image) -> Bool {
+        if image.isKnownOpaque { return true }
         let key = Key(image: ObjectIdentifier(image), generation: image.generation)
         if let known = cache.use(key) { return known.opaque }
         guard let first = seen[key], first.frame < frame else {

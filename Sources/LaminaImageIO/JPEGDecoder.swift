@@ -79,6 +79,8 @@ final class JPEGDecoder: PixelDecoder {
             throw ImageDecodingError.corrupt(name: name, reason: JPEGDecoder.message(handle))
         }
         target.markModified()
+        // TJPF_BGRA's alpha byte is 0xFF after decompression (turbojpeg.h): a JPEG is opaque.
+        target.markOpaque()
     }
 
     /// TurboJPEG's message for the last failure on `handle` (or on no handle, for tjInitDecompress).

@@ -120,18 +120,22 @@ enum PNGCodec {
             if ok == 0 || image.pointee.warning_or_error & PNGCodec.failedMask > 1 {
                 throw ImageDecodingError.corrupt(name: name, reason: PNGCodec.message(of: image.pointee))
             }
-            PNGCodec.premultiply(target)
+            // Every alpha was read on the way: an opaque picture is known to be one (RenderPlan+Occlusion.swift).
+            if PNGCodec.premultiply(target) { target.markOpaque() }
         }
     }
 
-    /// Turns libpng's straight BGRA into Lamina's premultiplied BGRA in place.
-    static func premultiply(_ image: Image) {
+    /// Turns libpng's straight BGRA into Lamina's premultiplied BGRA in place; true when every alpha was 255.
+    @discardableResult
+    static func premultiply(_ image: Image) -> Bool {
         let count = image.width * image.height
         let words = image.baseAddress.bindMemory(to: UInt32.self, capacity: count)
+        var opaque = true
         for i in 0..<count {
             let word = words[i]
             let alpha = word >> 24
             if alpha == 255 { continue }
+            opaque = false
             if alpha == 0 {
                 words[i] = 0
                 continue
@@ -142,6 +146,7 @@ enum PNGCodec {
             words[i] = Image.premultipliedWord(straight)
         }
         image.markModified()
+        return opaque
     }
 
     /// PNG bytes of `image`: 8-bit RGBA (colour type 6), straight alpha, not interlaced.

@@ -221,6 +221,38 @@ struct OcclusionTests {
         #expect(renderer.opaqueImages.scans == 2)
     }
 
+    /// Decoders say what they know: a JPEG and a PNG whose alphas are all 255 are opaque from their first frame (no
+    /// scan, so a one-frame render gains too); a PNG with a translucent pixel is not; a change forgets it.
+    @Test func decodedOpaquePicturesHideFromTheFirstFrame() throws {
+        let picture = Self.opaquePicture(width: 48, height: 32)
+        let png = try Image(data: picture.pngData(), name: "opaque.png")
+        let jpeg = try Image(data: picture.jpegData(quality: 0.9), name: "opaque.jpg")
+        picture.setWord(0x8040_2010, x: 5, y: 5)
+        let translucent = try Image(data: picture.pngData(), name: "translucent.png")
+        #expect(png.isKnownOpaque && jpeg.isKnownOpaque && !translucent.isKnownOpaque)
+        for (name, image, hides) in [("png", png, true), ("jpeg", jpeg, true), ("translucent", translucent, false)] {
+            let plan = try Planner(scale: 1).plan(Self.scene(cover: image))
+            let culling = CPURenderer(threads: 2)
+            let drawing = CPURenderer(threads: 2)
+            drawing.usesOcclusion = false
+            #expect(bytes(try culling.render(plan)) == bytes(try drawing.render(plan)), "\(name)")
+            #expect(culling.statistics.quadsHidden == (hides ? plan.quads.count - 4 : 0), "\(name)")
+            #expect(culling.opaqueImages.scans == 0, "\(name)")
+        }
+        // Drawn into after decoding: no longer vouched for.
+        png.setWord(0x0000_0000, x: 0, y: 0)
+        png.markModified()
+        #expect(!png.isKnownOpaque)
+        let plan = try Planner(scale: 1).plan(Self.scene(cover: png))
+        let culling = CPURenderer(threads: 2)
+        let drawing = CPURenderer(threads: 2)
+        drawing.usesOcclusion = false
+        for _ in 0..<2 {
+            #expect(bytes(try culling.render(plan)) == bytes(try drawing.render(plan)))
+            #expect(culling.statistics.quadsHidden == 0)
+        }
+    }
+
     @Test(.enabled(if: GLESAvailability.skipReason == nil, "no EGL display: \(GLESAvailability.skipReason ?? "")"))
     func anOpaquePictureOverEverythingHidesWhatIsUnderItOnGLES() throws {
         let translucent = Self.opaquePicture(width: 48, height: 32)
