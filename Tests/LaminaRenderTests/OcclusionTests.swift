@@ -13,6 +13,13 @@ struct OcclusionTests {
         Array(UnsafeRawBufferPointer(start: image.baseAddress, count: image.byteCount))
     }
 
+    /// Two CPU renderers of `threads` threads: one that leaves out what opaque quads hide, one that draws every quad.
+    static func cpuPair(threads: Int) -> (culling: CPURenderer, drawing: CPURenderer) {
+        let drawing = CPURenderer(threads: threads)
+        drawing.usesOcclusion = false
+        return (CPURenderer(threads: threads), drawing)
+    }
+
     /// An opaque picture: a gradient with every alpha 255.
     static func opaquePicture(width: Int, height: Int) -> Image {
         let image = try! Image(width: width, height: height)
@@ -71,9 +78,7 @@ struct OcclusionTests {
             for picture in [Self.opaquePicture(width: 48, height: 32), Self.opaquePicture(width: 300, height: 200)] {
                 let plan = try Planner(scale: 1).plan(Self.scene(cover: picture, size: size))
                 for threads in [1, 2, 4] {
-                    let culling = CPURenderer(threads: threads)
-                    let drawing = CPURenderer(threads: threads)
-                    drawing.usesOcclusion = false
+                    let (culling, drawing) = Self.cpuPair(threads: threads)
                     // The first frame finds the picture's pixels new: nothing hidden yet, the same picture.
                     let first = try culling.render(plan)
                     #expect(culling.statistics.quadsHidden == 0)
@@ -127,9 +132,7 @@ struct OcclusionTests {
         ]
         for (name, root) in cases {
             let plan = try Planner(scale: 1).plan(root)
-            let culling = CPURenderer(threads: 2)
-            let drawing = CPURenderer(threads: 2)
-            drawing.usesOcclusion = false
+            let (culling, drawing) = Self.cpuPair(threads: 2)
             _ = try culling.render(plan)
             let culled = try culling.render(plan)
             #expect(bytes(culled) == bytes(try drawing.render(plan)), "\(name)")
@@ -143,9 +146,7 @@ struct OcclusionTests {
     /// hides what is under it in that band only.
     @Test func opaqueColoursAndBandsHideWhatTheyCover() throws {
         let plan = try Planner(scale: 1).plan(Self.scene(cover: nil, coverColor: .white))
-        let culling = CPURenderer(threads: 1)
-        let drawing = CPURenderer(threads: 1)
-        drawing.usesOcclusion = false
+        let (culling, drawing) = Self.cpuPair(threads: 1)
         // A colour needs no scan: hidden from the first frame.
         #expect(bytes(try culling.render(plan)) == bytes(try drawing.render(plan)))
         #expect(culling.statistics.quadsHidden == plan.quads.count - 4)
@@ -155,9 +156,7 @@ struct OcclusionTests {
         let half = Self.scene(cover: Self.opaquePicture(width: 48, height: 32))
         half.sublayers!.last { $0.bounds.width == 96 }!.frame = CGRect(x: 0, y: 32, width: 96, height: 32)
         let halfPlan = try Planner(scale: 1).plan(half)
-        let bands = CPURenderer(threads: 2)
-        let everything = CPURenderer(threads: 2)
-        everything.usesOcclusion = false
+        let (bands, everything) = Self.cpuPair(threads: 2)
         for _ in 0..<2 {
             #expect(bytes(try bands.render(halfPlan)) == bytes(try everything.render(halfPlan)))
             #expect(bands.statistics.quadsHidden == 0)
@@ -191,9 +190,7 @@ struct OcclusionTests {
     @Test func anImageIsScannedOncePerGenerationOnceItHoldsStill() throws {
         let picture = Self.opaquePicture(width: 48, height: 32)
         let plan = try Planner(scale: 1).plan(Self.scene(cover: picture))
-        let renderer = CPURenderer(threads: 1)
-        let drawing = CPURenderer(threads: 1)
-        drawing.usesOcclusion = false
+        let (renderer, drawing) = Self.cpuPair(threads: 1)
         var hidden: [Int] = []
         for _ in 0..<3 {
             _ = try renderer.render(plan)
@@ -232,9 +229,7 @@ struct OcclusionTests {
         #expect(png.isKnownOpaque && jpeg.isKnownOpaque && !translucent.isKnownOpaque)
         for (name, image, hides) in [("png", png, true), ("jpeg", jpeg, true), ("translucent", translucent, false)] {
             let plan = try Planner(scale: 1).plan(Self.scene(cover: image))
-            let culling = CPURenderer(threads: 2)
-            let drawing = CPURenderer(threads: 2)
-            drawing.usesOcclusion = false
+            let (culling, drawing) = Self.cpuPair(threads: 2)
             #expect(bytes(try culling.render(plan)) == bytes(try drawing.render(plan)), "\(name)")
             #expect(culling.statistics.quadsHidden == (hides ? plan.quads.count - 4 : 0), "\(name)")
             #expect(culling.opaqueImages.scans == 0, "\(name)")
@@ -244,9 +239,7 @@ struct OcclusionTests {
         png.markModified()
         #expect(!png.isKnownOpaque)
         let plan = try Planner(scale: 1).plan(Self.scene(cover: png))
-        let culling = CPURenderer(threads: 2)
-        let drawing = CPURenderer(threads: 2)
-        drawing.usesOcclusion = false
+        let (culling, drawing) = Self.cpuPair(threads: 2)
         for _ in 0..<2 {
             #expect(bytes(try culling.render(plan)) == bytes(try drawing.render(plan)))
             #expect(culling.statistics.quadsHidden == 0)
