@@ -6,7 +6,10 @@ import LaminaDrawing
 /// (docs/animation.md, "Key paths"). Sub-paths of `transform` and `sublayerTransform` (`transform.rotation.z`,
 /// `transform.scale`, ...) read and write one component of the matrix's decomposition, so their numbers
 /// interpolate as numbers: 0 to 4π turns twice.
-package struct AnimatableProperty: @unchecked Sendable {
+///
+/// A class, made once per key path and never changed once the table holds it: an animation reads its property on
+/// every frame, and a copy of a struct of closures retained and released each of them.
+package final class AnimatableProperty: @unchecked Sendable {
     let keyPath: String
     let kind: AnimatedValueKind
     /// Only places the layer in its superlayer (position, anchorPoint, zPosition, transform): animating it changes
@@ -19,6 +22,21 @@ package struct AnimatableProperty: @unchecked Sendable {
     private let read: (LayerState) -> AnimatedValue
     private let write: (inout LayerState, AnimatedValue) -> Void
     private let part: Part
+    /// How a node's values (`NodePlacement`) hold the property, for the keys that move, turn and fade a layer
+    /// (position, anchorPoint, anchorPointZ, transform, opacity and their parts); nil for the others.
+    private var readPlacement: ((NodePlacement) -> AnimatedValue)?
+    private var writePlacement: ((inout NodePlacement, AnimatedValue) -> Void)?
+
+    private init(keyPath: String, kind: AnimatedValueKind, isPlacement: Bool,
+                 read: @escaping (LayerState) -> AnimatedValue, write: @escaping (inout LayerState, AnimatedValue) -> Void,
+                 part: Part) {
+        self.keyPath = keyPath
+        self.kind = kind
+        self.isPlacement = isPlacement
+        self.read = read
+        self.write = write
+        self.part = part
+    }
 
     fileprivate enum Part {
         case whole
@@ -67,6 +85,27 @@ package struct AnimatableProperty: @unchecked Sendable {
         var whole = read(state)
         Self.set(part, of: &whole, to: value)
         write(&state, whole)
+    }
+
+    /// Whether node values hold the property (`get(_:)` and `set(_:_:)` of a `NodePlacement`).
+    var isNodeValue: Bool { readPlacement != nil }
+
+    /// The property's value in a node's values; nil for a property they do not hold.
+    func get(_ placement: NodePlacement) -> AnimatedValue? {
+        readPlacement.map { Self.value(of: part, in: $0(placement)) }
+    }
+
+    /// Writes the property's value into a node's values (nothing for a property they do not hold), as `set` writes
+    /// it into a state.
+    func set(_ placement: inout NodePlacement, _ value: AnimatedValue) {
+        guard let readPlacement, let writePlacement else { return }
+        if case .whole = part {
+            writePlacement(&placement, value)
+            return
+        }
+        var whole = readPlacement(placement)
+        Self.set(part, of: &whole, to: value)
+        writePlacement(&placement, whole)
     }
 
     /// The part `part` of the whole value `whole`.
@@ -149,20 +188,38 @@ package struct AnimatableProperty: @unchecked Sendable {
         // directly: the table's generic entries go through a key path each time (a runtime projection and generic
         // metadata per call), which was most of an animation's cost per frame (docs/benchmarks.md, "Animated node
         // values (2026-11-27)"). Same values, same kinds; `AnimatablePropertyTests` compares the two.
+        // Those that place and fade a layer are also node values (`NodePlacement`), read and written the same way.
         func direct<Value: AnimatableLayerValue>(_ key: String, read: @escaping (LayerState) -> Value,
-                                                 write: @escaping (inout LayerState, Value) -> Void) {
+                                                 write: @escaping (inout LayerState, Value) -> Void,
+                                                 node: (read: (NodePlacement) -> Value,
+                                                        write: (inout NodePlacement, Value) -> Void)? = nil) {
             guard let generic = table[key] else { return }
             let fast: Reader = { read($0).animated }
             let store: Writer = { state, value in if let value = Value(animated: value) { write(&state, value) } }
-            add(key, generic.kind, fast, store, placement: generic.isPlacement)
-            for (suffix, kind, part) in subPaths(of: generic.kind) {
-                add(key + suffix, kind, fast, store, part, placement: generic.isPlacement)
+            var nodeRead: ((NodePlacement) -> AnimatedValue)?
+            var nodeWrite: ((inout NodePlacement, AnimatedValue) -> Void)?
+            if let node {
+                nodeRead = { node.read($0).animated }
+                nodeWrite = { placement, value in if let value = Value(animated: value) { node.write(&placement, value) } }
+            }
+            for (suffix, kind, part) in [("", generic.kind, Part.whole)] + subPaths(of: generic.kind) {
+                let property = AnimatableProperty(keyPath: key + suffix, kind: kind, isPlacement: generic.isPlacement,
+                                                  read: fast, write: store, part: part)
+                property.readPlacement = nodeRead
+                property.writePlacement = nodeWrite
+                table[key + suffix] = property
             }
         }
-        direct("position", read: { $0.position }, write: { $0.position = $1 })
-        direct("anchorPoint", read: { $0.anchorPoint }, write: { $0.anchorPoint = $1 })
-        direct("transform", read: { $0.transform }, write: { $0.transform = $1 })
-        direct("opacity", read: { $0.opacity }, write: { $0.opacity = $1 })
+        direct("position", read: { $0.position }, write: { $0.position = $1 },
+               node: ({ $0.position }, { $0.position = $1 }))
+        direct("anchorPoint", read: { $0.anchorPoint }, write: { $0.anchorPoint = $1 },
+               node: ({ $0.anchorPoint }, { $0.anchorPoint = $1 }))
+        direct("anchorPointZ", read: { $0.anchorPointZ }, write: { $0.anchorPointZ = $1 },
+               node: ({ $0.anchorPointZ }, { $0.anchorPointZ = $1 }))
+        direct("transform", read: { $0.transform }, write: { $0.transform = $1 },
+               node: ({ $0.transform }, { $0.transform = $1 }))
+        direct("opacity", read: { $0.opacity }, write: { $0.opacity = $1 },
+               node: ({ $0.opacity }, { $0.opacity = $1 }))
         direct("bounds", read: { $0.bounds }, write: { $0.bounds = $1 })
         direct("zPosition", read: { $0.zPosition }, write: { $0.zPosition = $1 })
         // Specialised layers: the key paths Core Animation animates on its subclasses. On a layer of another kind

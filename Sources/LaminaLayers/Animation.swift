@@ -101,7 +101,13 @@ open class Animation: @unchecked Sendable {
 
     /// Applies the animation's value at `time` (its layer's local time) to `state`, given the layer's committed
     /// (model) state `model`. Returns false when the animation has no effect at that time.
-    func apply(to state: inout PresentedState, model: borrowing LayerState, time: Double) -> Bool { false }
+    func apply(to state: inout PresentedState, model: LayerState, time: Double) -> Bool { false }
+
+    /// Applies the animation's value at `time` to a node's values (animated node values, Planner+AnimatedNodes.swift),
+    /// given the committed ones `model`, as `apply(to:model:time:)` applies it to a state; only for animations that
+    /// `followsNodeValues` (property animations of node values, and groups of them). Returns false when the
+    /// animation has no effect at that time.
+    func apply(to placement: inout NodePlacement, model: NodePlacement, time: Double) -> Bool { false }
 }
 
 extension Animation {

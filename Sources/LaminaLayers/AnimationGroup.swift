@@ -15,10 +15,19 @@ open class AnimationGroup: Animation, @unchecked Sendable {
         return copy
     }
 
-    override func apply(to state: inout PresentedState, model: borrowing LayerState, time: Double) -> Bool {
+    override func apply(to state: inout PresentedState, model: LayerState, time: Double) -> Bool {
         guard let phase = timing.phase(parent: time), let animations else { return false }
         var applied = false
         for animation in animations where animation.apply(to: &state, model: model, time: phase.time) {
+            applied = true
+        }
+        return applied
+    }
+
+    override func apply(to placement: inout NodePlacement, model: NodePlacement, time: Double) -> Bool {
+        guard let phase = timing.phase(parent: time), let animations else { return false }
+        var applied = false
+        for animation in animations where animation.apply(to: &placement, model: model, time: phase.time) {
             applied = true
         }
         return applied
@@ -74,7 +83,7 @@ open class Transition: Animation, @unchecked Sendable {
         return copy
     }
 
-    override func apply(to state: inout PresentedState, model: borrowing LayerState, time: Double) -> Bool {
+    override func apply(to state: inout PresentedState, model: LayerState, time: Double) -> Bool {
         guard let phase = timing.phase(parent: time), let old = before else { return false }
         let eased = timingFunction?.evaluate(phase.progress) ?? phase.progress
         let (start, end) = (Double(startProgress), Double(endProgress))

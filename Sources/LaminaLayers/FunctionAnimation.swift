@@ -48,7 +48,7 @@ public final class FunctionAnimation: Animation, @unchecked Sendable {
         timing.phase(parent: parent).map(\.time)
     }
 
-    override func apply(to state: inout PresentedState, model: borrowing LayerState, time: Double) -> Bool {
+    override func apply(to state: inout PresentedState, model: LayerState, time: Double) -> Bool {
         guard let local = localTime(atLayerTime: time) else { return false }
         update(local, &state.state)
         // The subtree is planned again (unless only its place changes); pictures and quads that come out the same

@@ -80,16 +80,25 @@ open class KeyframeAnimation: PropertyAnimation, @unchecked Sendable {
     /// for the layer's copy.
     private var prepared: Prepared?
 
-    private struct Prepared {
-        var values: [AnimatedValue]
-        var keyTimes: [Double]
+    /// A class, made once when the layer's copy is attached and only read by frames: each frame reads it, and a
+    /// copy of a struct of arrays retained and released each array.
+    private final class Prepared {
+        let values: [AnimatedValue]
+        let keyTimes: [Double]
         /// Cubic modes: the tension, continuity and bias at each value.
         var splineParameters: [KeyframeMath.TCB] = []
         /// cubicPaced: where along the spline each progress is.
         var pacing: KeyframeSplinePacing?
-        var path: KeyframePath?
+        let path: KeyframePath?
         /// The value function the values feed (a transform key path with `valueFunction`).
-        var function: ValueFunction?
+        let function: ValueFunction?
+
+        init(values: [AnimatedValue], keyTimes: [Double], path: KeyframePath? = nil, function: ValueFunction? = nil) {
+            self.values = values
+            self.keyTimes = keyTimes
+            self.path = path
+            self.function = function
+        }
     }
 
     func prepare() {
@@ -108,7 +117,7 @@ open class KeyframeAnimation: PropertyAnimation, @unchecked Sendable {
         let given = values ?? []
         let converted = given.compactMap { value in function.map { $0.input(value) } ?? property.kind.convert(value) }
         guard !converted.isEmpty, converted.count == given.count else { return nil }
-        var prepared = Prepared(values: converted, keyTimes: Self.keyTimes(
+        let prepared = Prepared(values: converted, keyTimes: Self.keyTimes(
             keyTimes?.map(\.doubleValue), count: converted.count, mode: calculationMode, values: converted),
             function: function)
         if calculationMode == .cubic || calculationMode == .cubicPaced {
@@ -149,7 +158,7 @@ open class KeyframeAnimation: PropertyAnimation, @unchecked Sendable {
     }
 
     override func value(at phase: MediaTiming.Phase, eased p: Double, property: AnimatableProperty,
-                        base: AnimatedValue, model: borrowing LayerState) -> (value: AnimatedValue, cycleStep: AnimatedValue?)? {
+                        base: AnimatedValue, model: () -> AnimatedValue) -> (value: AnimatedValue, cycleStep: AnimatedValue?)? {
         guard let prepared = prepared ?? makePrepared() else { return nil }
         if let along = prepared.path {
             let point = along.position(at: p, timingFunctions: timingFunctions).point
@@ -196,17 +205,29 @@ open class KeyframeAnimation: PropertyAnimation, @unchecked Sendable {
         }
     }
 
-    override func apply(to state: inout PresentedState, model: borrowing LayerState, time: Double) -> Bool {
+    override func apply(to state: inout PresentedState, model: LayerState, time: Double) -> Bool {
         guard super.apply(to: &state, model: model, time: time) else { return false }
-        // Along a path, the layer also turns to the tangent.
-        if let rotationMode, let along = prepared?.path, let phase = timing.phase(parent: time) {
-            let eased = timingFunction?.evaluate(phase.progress) ?? phase.progress
-            var angle = along.position(at: eased, timingFunctions: timingFunctions).angle
-            if rotationMode == .rotateAutoReverse { angle += .pi }
-            state.state.transform = Transform3D(rotationAngle: CGFloat(angle)).concatenating(state.state.transform)
+        if let turn = pathTurn(at: time) {
+            state.state.transform = turn.concatenating(state.state.transform)
             state.contentChanged = true
         }
         return true
+    }
+
+    override func apply(to placement: inout NodePlacement, model: NodePlacement, time: Double) -> Bool {
+        guard super.apply(to: &placement, model: model, time: time) else { return false }
+        if let turn = pathTurn(at: time) { placement.transform = turn.concatenating(placement.transform) }
+        return true
+    }
+
+    /// Along a path with a rotation mode, the turn to the path's tangent at `time`, put before the layer's
+    /// transform; nil otherwise.
+    private func pathTurn(at time: Double) -> Transform3D? {
+        guard let rotationMode, let along = prepared?.path, let phase = timing.phase(parent: time) else { return nil }
+        let eased = timingFunction?.evaluate(phase.progress) ?? phase.progress
+        var angle = along.position(at: eased, timingFunctions: timingFunctions).angle
+        if rotationMode == .rotateAutoReverse { angle += .pi }
+        return Transform3D(rotationAngle: CGFloat(angle))
     }
 }
 
@@ -237,7 +258,7 @@ open class SpringAnimation: BasicAnimation, @unchecked Sendable {
     override var usesTimingFunction: Bool { false }
 
     override func value(at phase: MediaTiming.Phase, eased: Double, property: AnimatableProperty,
-                        base: AnimatedValue, model: borrowing LayerState) -> (value: AnimatedValue, cycleStep: AnimatedValue?)? {
+                        base: AnimatedValue, model: () -> AnimatedValue) -> (value: AnimatedValue, cycleStep: AnimatedValue?)? {
         let (from, to) = endpoints(property: property, base: base, model: model)
         let x = solution.displacement(at: phase.time)
         let step = isCumulative && phase.iteration > 0 ? AnimatedValue.subtract(to, from) : nil

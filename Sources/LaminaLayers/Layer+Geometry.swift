@@ -115,12 +115,24 @@ extension LayerState {
     /// `sublayerTransformAboutAnchor` (what the planner draws with). The 2D case is a translation, computed
     /// without 4x4 products.
     func mapToSuperlayer(sublayerSpace: Transform3D) -> Matrix3 {
+        Self.mapToSuperlayer(position: position, anchorPoint: anchorPoint, anchorPointZ: anchorPointZ,
+                             transform: transform, bounds: bounds, sublayerSpace: sublayerSpace)
+    }
+
+    /// `mapToSuperlayer(sublayerSpace:)` of a layer with these fields: one piece of arithmetic for the planner and
+    /// animated node values (`NodePlacement`), whose maps must agree bit for bit.
+    static func mapToSuperlayer(position: CGPoint, anchorPoint: CGPoint, anchorPointZ: CGFloat,
+                                transform: Transform3D, bounds: CGRect, sublayerSpace: Transform3D) -> Matrix3 {
+        // anchorInLayer and localToSuperlayer, from the fields.
+        let a = CGPoint(x: bounds.minX + anchorPoint.x * bounds.width, y: bounds.minY + anchorPoint.y * bounds.height)
         if transform.isIdentity, sublayerSpace.isIdentity {
-            let a = anchorInLayer
             return .translation(position.x - a.x, position.y - a.y)
         }
-        if sublayerSpace.isIdentity { return localToSuperlayer.flattened }
-        return localToSuperlayer.concatenating(sublayerSpace).flattened
+        let local = Transform3D(translationX: -a.x, y: -a.y, z: -anchorPointZ)
+            .concatenating(transform)
+            .concatenating(Transform3D(translationX: position.x, y: position.y))
+        if sublayerSpace.isIdentity { return local.flattened }
+        return local.concatenating(sublayerSpace).flattened
     }
 }
 

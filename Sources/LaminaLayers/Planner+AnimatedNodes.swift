@@ -3,8 +3,8 @@ import LaminaCore
 
 // Animated node values (docs/architecture.md, "Property trees"): while nothing is committed, a frame of a tree whose
 // animations only move, turn, scale or fade plain leaves is their node values and nothing else. Each animated leaf
-// keeps a scratch presented state beside its committed one; a frame evaluates the leaf's animations into it (no
-// `LayerState` copied, no snapshot made), works out the leaf's map to the target and faded opacity from its
+// keeps its committed node values (`NodePlacement`) beside its record; a frame evaluates the leaf's animations into a
+// copy of them on the stack (no `LayerState` copied or read, no snapshot made), works out the leaf's map to the target and faded opacity from its
 // superlayer's (which do not change), and moves, fades or makes again the leaf's quads in the last plan in place,
 // as a node update does (Planner+NodeUpdate.swift). Anything else (a commit, an animation that ends and has someone
 // to tell, a leaf faded out or turned away, an animation of another key) takes the frame through the presentation
@@ -14,6 +14,11 @@ import LaminaCore
 struct AnimatedNode {
     /// The committed leaf.
     let leaf: LayerSnapshot
+    /// Its committed node values, bounds and animations, kept here so that a frame reads the node alone, not the
+    /// leaf's state (which lies elsewhere in memory, a few cache lines per leaf).
+    let committed: NodePlacement
+    let bounds: CGRect
+    let animations: [AttachedAnimation]
     /// The timings of the leaf and its ancestors, root first: the leaf's local time is theirs applied in turn.
     let timings: [MediaTiming]
     /// The leaf's record in the plan cache.
@@ -51,10 +56,6 @@ final class AnimatedNodeTable {
     /// The records of the animated leaves' superlayers (the root's included): their subtrees' quads change with
     /// the leaves'.
     let ancestors: [Int]
-    /// Each node's state with its animations applied at the last frame's time: only the placement fields and the
-    /// opacity change, and they are set back from the committed state before each frame. Kept apart from the nodes,
-    /// so that reading a node does not copy a state.
-    var scratch: [PresentedState]
     /// Each frame's values, one per node: kept to spare an allocation per frame.
     var maps: [Matrix3]
     var fades: [Float]
@@ -68,7 +69,6 @@ final class AnimatedNodeTable {
         self.width = width
         self.height = height
         self.nodes = nodes
-        scratch = nodes.map { PresentedState($0.leaf.state) }
         maps = Array(repeating: .identity, count: nodes.count)
         fades = Array(repeating: 0, count: nodes.count)
     }
@@ -255,22 +255,20 @@ extension Planner {
     private static func evaluate(_ table: AnimatedNodeTable, at time: Double) -> Bool {
         let count = table.nodes.count
         // Chunks of nodes on all cores for a table of a few hundred nodes or more (as the presentation splits its
-        // nodes): each chunk writes its own nodes' scratch states and values only.
+        // nodes): each chunk writes its own nodes' values only.
         let chunks = LayerSnapshot.evaluationChunks(count)
         let size = (count + chunks - 1) / chunks
         var failed = [Bool](repeating: false, count: chunks)
         table.nodes.withUnsafeBufferPointer { nodes in
-            table.scratch.withUnsafeMutableBufferPointer { scratch in
-                table.maps.withUnsafeMutableBufferPointer { maps in
-                    table.fades.withUnsafeMutableBufferPointer { fades in
-                        failed.withUnsafeMutableBufferPointer { failed in
-                            let work = EvaluationChunk(nodes: nodes, scratch: scratch, maps: maps, fades: fades,
-                                                       failed: failed, time: time, size: size)
-                            if chunks == 1 {
-                                work.run(chunk: 0)
-                            } else {
-                                DispatchQueue.concurrentPerform(iterations: chunks) { work.run(chunk: $0) }
-                            }
+            table.maps.withUnsafeMutableBufferPointer { maps in
+                table.fades.withUnsafeMutableBufferPointer { fades in
+                    failed.withUnsafeMutableBufferPointer { failed in
+                        let work = EvaluationChunk(nodes: nodes, maps: maps, fades: fades, failed: failed, time: time,
+                                                   size: size)
+                        if chunks == 1 {
+                            work.run(chunk: 0)
+                        } else {
+                            DispatchQueue.concurrentPerform(iterations: chunks) { work.run(chunk: $0) }
                         }
                     }
                 }
@@ -350,7 +348,8 @@ extension Planner {
                         })
                     else { return nil }
                     nodes.append(AnimatedNode(
-                        leaf: kid, timings: pending.timings + [kid.state.timing], fragment: index,
+                        leaf: kid, committed: NodePlacement(kid.state), bounds: kid.state.bounds,
+                        animations: kid.state.animations, timings: pending.timings + [kid.state.timing], fragment: index,
                         sublayerSpace: sublayerSpace, superlayerToTarget: pending.toTarget, opacity: opacity,
                         clip: clip, branch: true))
                     continue
@@ -367,7 +366,8 @@ extension Planner {
                     guard last.quads[position].opacity == fade else { return nil }
                 }
                 nodes.append(AnimatedNode(
-                    leaf: kid, timings: pending.timings + [kid.state.timing], fragment: index,
+                    leaf: kid, committed: NodePlacement(kid.state), bounds: kid.state.bounds,
+                    animations: kid.state.animations, timings: pending.timings + [kid.state.timing], fragment: index,
                     sublayerSpace: sublayerSpace, superlayerToTarget: pending.toTarget, opacity: opacity, clip: clip,
                     branch: false))
             }
@@ -385,8 +385,7 @@ extension Planner {
             return (group.animations ?? []).allSatisfy(followsNodeValues)
         }
         guard let property = (animation as? PropertyAnimation)?.property else { return false }
-        if property.fadesOnly { return true }
-        return property.isPlacement && !property.keyPath.hasPrefix("zPosition")
+        return property.isNodeValue
     }
 
     /// Whether `animation` only moves its layer (position, anchorPoint and their parts: in an affine space, a
@@ -399,11 +398,9 @@ extension Planner {
     }
 }
 
-/// One chunk of an evaluation: the nodes `chunk * size ..< (chunk + 1) * size`, whose scratch states and values it
-/// alone writes.
+/// One chunk of an evaluation: the nodes `chunk * size ..< (chunk + 1) * size`, whose values it alone writes.
 private struct EvaluationChunk: @unchecked Sendable {
     let nodes: UnsafeBufferPointer<AnimatedNode>
-    let scratch: UnsafeMutableBufferPointer<PresentedState>
     let maps: UnsafeMutableBufferPointer<Matrix3>
     let fades: UnsafeMutableBufferPointer<Float>
     let failed: UnsafeMutableBufferPointer<Bool>
@@ -422,17 +419,11 @@ private struct EvaluationChunk: @unchecked Sendable {
     /// The node's animations applied at the frame's time; false when the frame must be presented as usual.
     private func evaluate(_ index: Int) -> Bool {
         let node = nodes.baseAddress! + index
-        let leaf = node.pointee.leaf
         var local = time
         for timing in node.pointee.timings { local = timing.localTime(parent: local) }
-        let state = scratch.baseAddress! + index
-        // The placement and the opacity from the committed state, then the animations on top, in order.
-        state.pointee.state.position = leaf.state.position
-        state.pointee.state.anchorPoint = leaf.state.anchorPoint
-        state.pointee.state.anchorPointZ = leaf.state.anchorPointZ
-        state.pointee.state.transform = leaf.state.transform
-        state.pointee.state.opacity = leaf.state.opacity
-        for attached in leaf.state.animations {
+        // The committed values, then the animations on top, in order.
+        var placement = node.pointee.committed
+        for attached in node.pointee.animations {
             let animation = attached.animation
             let timing = animation.timing
             if timing.activeDuration.isFinite, timing.isFinished(parent: local),
@@ -441,12 +432,12 @@ private struct EvaluationChunk: @unchecked Sendable {
                 return false
             }
             if !animation.isRemovedAfterEnd(at: local) {
-                _ = animation.apply(to: &state.pointee, model: leaf.state, time: local)
+                _ = animation.apply(to: &placement, model: node.pointee.committed, time: local)
             }
         }
-        let map = state.pointee.state.mapToSuperlayer(sublayerSpace: node.pointee.sublayerSpace)
+        let map = placement.mapToSuperlayer(bounds: node.pointee.bounds, sublayerSpace: node.pointee.sublayerSpace)
             .concatenating(node.pointee.superlayerToTarget)
-        let fade = node.pointee.opacity * min(max(state.pointee.state.opacity, 0), 1)
+        let fade = node.pointee.opacity * min(max(placement.opacity, 0), 1)
         guard map.isFinite, fade > 0 else { return false }
         maps[index] = map
         fades[index] = fade

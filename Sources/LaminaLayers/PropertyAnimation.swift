@@ -44,8 +44,9 @@ open class PropertyAnimation: Animation, @unchecked Sendable {
 
     /// The animation's value at `phase` (and the value a whole cycle moves by, for cumulative animations), with
     /// `base` the value of the key path without this animation. nil: no effect. Subclasses override it.
+    /// `model` gives the property's model value (the committed one), read only where the ends need it.
     func value(at phase: MediaTiming.Phase, eased: Double, property: AnimatableProperty, base: AnimatedValue,
-               model: borrowing LayerState) -> (value: AnimatedValue, cycleStep: AnimatedValue?)? {
+               model: () -> AnimatedValue) -> (value: AnimatedValue, cycleStep: AnimatedValue?)? {
         nil
     }
 
@@ -58,18 +59,38 @@ open class PropertyAnimation: Animation, @unchecked Sendable {
     /// Whether the timing function applies (springs run on time, not eased progress).
     var usesTimingFunction: Bool { true }
 
-    override func apply(to state: inout PresentedState, model: borrowing LayerState, time: Double) -> Bool {
-        guard let property, let phase = timing.phase(parent: time) else { return false }
-        let eased = usesTimingFunction ? (timingFunction?.evaluate(phase.progress) ?? phase.progress) : phase.progress
-        let base = property.get(state.state)
-        guard var (value, step) = value(at: phase, eased: eased, property: property, base: base, model: model)
+    override func apply(to state: inout PresentedState, model: LayerState, time: Double) -> Bool {
+        guard let property,
+            let value = presentedValue(property: property, base: property.get(state.state), time: time,
+                                       model: { property.get(model) })
         else { return false }
-        if isCumulative, phase.iteration > 0, let step {
+        state.write(value, to: property)
+        return true
+    }
+
+    override func apply(to placement: inout NodePlacement, model: NodePlacement, time: Double) -> Bool {
+        guard let property, let base = property.get(placement),
+            let value = presentedValue(property: property, base: base, time: time,
+                                       model: { property.get(model) ?? base })
+        else { return false }
+        property.set(&placement, value)
+        return true
+    }
+
+    /// The value shown at `time` over `base` (the value below): the value at the phase, with the cycles of a
+    /// cumulative animation and the base of an additive one added; nil when the animation has no effect then.
+    private func presentedValue(property: AnimatableProperty, base: AnimatedValue, time: Double,
+                                model: () -> AnimatedValue) -> AnimatedValue? {
+        guard let phase = timing.phase(parent: time) else { return nil }
+        let eased = usesTimingFunction ? (timingFunction?.evaluate(phase.progress) ?? phase.progress) : phase.progress
+        guard let result = value(at: phase, eased: eased, property: property, base: base, model: model)
+        else { return nil }
+        var value = result.value
+        if isCumulative, phase.iteration > 0, let step = result.cycleStep {
             value = AnimatedValue.add(value, step, times: phase.iteration)
         }
         if isAdditive { value = AnimatedValue.add(base, value) }
-        state.write(value, to: property)
-        return true
+        return value
     }
 }
 
@@ -100,7 +121,18 @@ open class BasicAnimation: PropertyAnimation, @unchecked Sendable {
     }
 
     /// The values converted to the key path's kind (once, for the layer's copy).
-    private var converted: (from: AnimatedValue?, to: AnimatedValue?, by: AnimatedValue?)?
+    private var converted: ConvertedValues?
+
+    /// A class, read by every frame and never changed: a tuple of three optional values copied each of them.
+    private final class ConvertedValues {
+        let from: AnimatedValue?
+        let to: AnimatedValue?
+        let by: AnimatedValue?
+
+        init(_ from: AnimatedValue?, _ to: AnimatedValue?, _ by: AnimatedValue?) {
+            (self.from, self.to, self.by) = (from, to, by)
+        }
+    }
 
     /// Converts the values once; called when the layer's copy is attached (frames then only read them).
     func prepare() {
@@ -116,42 +148,48 @@ open class BasicAnimation: PropertyAnimation, @unchecked Sendable {
     /// The decompositions of a given from and to transform (BasicAnimation interpolates between them).
     private var decomposedEnds: (DecomposedTransform3D, DecomposedTransform3D)?
 
-    private func convertedValues() -> (from: AnimatedValue?, to: AnimatedValue?, by: AnimatedValue?) {
+    private func convertedValues() -> ConvertedValues {
         if let function = transformFunction {
-            return (fromValue.flatMap(function.input), toValue.flatMap(function.input), byValue.flatMap(function.input))
+            return ConvertedValues(fromValue.flatMap(function.input), toValue.flatMap(function.input),
+                                   byValue.flatMap(function.input))
         }
-        guard let kind = property?.kind else { return (nil, nil, nil) }
-        return (fromValue.flatMap { kind.convert($0) }, toValue.flatMap { kind.convert($0) },
-                byValue.flatMap { kind.convert($0) })
+        guard let kind = property?.kind else { return ConvertedValues(nil, nil, nil) }
+        return ConvertedValues(fromValue.flatMap { kind.convert($0) }, toValue.flatMap { kind.convert($0) },
+                               byValue.flatMap { kind.convert($0) })
     }
 
     /// With no value given, the animation runs from the value the layer shows when it is attached (its presentation,
     /// `presented`) to the model value: what implicit animations do.
     func fillPreviousValue(from presented: LayerState) {
         guard fromValue == nil, toValue == nil, byValue == nil, transformFunction == nil, let property else { return }
-        converted = (property.get(presented), nil, nil)
+        converted = ConvertedValues(property.get(presented), nil, nil)
     }
 
     /// The two ends at this frame: `base` (the value below) and the model's value fill what is not given.
-    func endpoints(property: AnimatableProperty, base: AnimatedValue, model: borrowing LayerState)
+    func endpoints(property: AnimatableProperty, base: AnimatedValue, model: () -> AnimatedValue)
         -> (from: AnimatedValue, to: AnimatedValue)
     {
         let values = converted ?? convertedValues()
         // With a value function the ends are its inputs; a missing one is the function's identity input.
-        let modelValue = transformFunction?.identityInput ?? property.get(model)
+        var modelValue: AnimatedValue { transformFunction?.identityInput ?? model() }
         switch (values.from, values.to, values.by) {
         case (let from?, let to?, _): return (from, to)
         case (let from?, nil, let by?): return (from, AnimatedValue.add(from, by))
         case (nil, let to?, let by?): return (AnimatedValue.subtract(to, by), to)
         case (let from?, nil, nil): return (from, modelValue)
         case (nil, let to?, nil): return (modelValue, to)
-        case (nil, nil, let by?): return (modelValue, AnimatedValue.add(modelValue, by))
-        case (nil, nil, nil): return transformFunction == nil ? (base, modelValue) : (modelValue, modelValue)
+        case (nil, nil, let by?):
+            let modelValue = modelValue
+            return (modelValue, AnimatedValue.add(modelValue, by))
+        case (nil, nil, nil):
+            if transformFunction == nil { return (base, modelValue) }
+            let modelValue = modelValue
+            return (modelValue, modelValue)
         }
     }
 
     override func value(at phase: MediaTiming.Phase, eased: Double, property: AnimatableProperty,
-                        base: AnimatedValue, model: borrowing LayerState) -> (value: AnimatedValue, cycleStep: AnimatedValue?)? {
+                        base: AnimatedValue, model: () -> AnimatedValue) -> (value: AnimatedValue, cycleStep: AnimatedValue?)? {
         let (from, to) = endpoints(property: property, base: base, model: model)
         // The step of a cycle only where a cumulative animation is past its first.
         let step = isCumulative && phase.iteration > 0 ? AnimatedValue.subtract(to, from) : nil

@@ -1,5 +1,6 @@
 import Foundation
 import LaminaCore
+import LaminaDrawing
 import Testing
 
 @testable import LaminaLayers
@@ -70,6 +71,100 @@ import Testing
             var untouched = Self.state()
             property.set(&untouched, .flag(true))
             #expect("\(untouched)" == "\(Self.state())", "\(key) took a flag")
+        }
+    }
+
+    /// Node values (`NodePlacement`, what animated node values evaluate into) hold exactly the keys that move, turn
+    /// and fade a layer, and read and write each as a state does.
+    @Test func nodeValuesHoldThePlacementKeysAsAStateDoes() throws {
+        var state = Self.state()
+        state.anchorPointZ = 3
+        let keys = AnimatableProperty.valueKinds.keys.sorted().filter { AnimatableProperty.named($0)!.isNodeValue }
+        #expect(Set(keys.map { String($0.split(separator: ".")[0]) })
+            == ["position", "anchorPoint", "anchorPointZ", "transform", "opacity"])
+        #expect(keys.contains("transform.rotation.z") && keys.contains("position.y") && !keys.contains("zPosition"))
+        for key in keys {
+            let property = try #require(AnimatableProperty.named(key))
+            let placement = NodePlacement(state)
+            let read = try #require(property.get(placement), "\(key)")
+            #expect("\(read)" == "\(property.get(state))", "\(key)")
+            // A new value written both ways leaves the same node values.
+            let value: AnimatedValue
+            if case .vector(let v, let n) = read {
+                value = .vector(v * 2 + SIMD4(0.75, 0.5, 0.25, 0.125), count: n)
+            } else {
+                value = .transform(Transform3D(rotationAngle: 0.25))
+            }
+            var written = state, node = placement
+            property.set(&written, value)
+            property.set(&node, value)
+            #expect(NodePlacement(written) == node, "\(key)")
+            #expect(node != placement, "\(key) wrote nothing")
+        }
+    }
+
+    /// Every kind of animation animated node values follow gives, applied to node values, the node values of the
+    /// presented state it gives, at every time, stacked in order (an additive one over the one below).
+    @Test func animationsGiveNodeValuesAsTheyGiveStates() throws {
+        var state = Self.state()
+        state.anchorPointZ = 3
+        let move = BasicAnimation(keyPath: "position")
+        move.fromValue = CGPoint(x: 10, y: 20)
+        move.toValue = CGPoint(x: 110, y: -20)
+        move.timingFunction = MediaTimingFunction(name: .easeInEaseOut)
+        let nudge = BasicAnimation(keyPath: "position.x")
+        nudge.byValue = 5.0
+        nudge.isAdditive = true
+        nudge.isCumulative = true
+        nudge.repeatCount = 3
+        let fade = KeyframeAnimation(keyPath: "opacity")
+        fade.values = [1.0, 0.3, 0.8, 1.0]
+        fade.keyTimes = [0, 0.3, 0.7, 1]
+        let turn = BasicAnimation(keyPath: "transform.rotation.z")
+        turn.toValue = 2 * Double.pi
+        let spring = SpringAnimation(keyPath: "position.y")
+        spring.byValue = 40.0
+        let transform = BasicAnimation(keyPath: "transform")
+        transform.fromValue = Transform3D(scaleX: 2, y: 0.5, z: 1)
+        transform.toValue = Transform3D(rotationAngle: 1).concatenating(Transform3D(translationX: 4, y: 5))
+        let function = BasicAnimation(keyPath: "transform")
+        function.valueFunction = ValueFunction(name: .rotateZ)
+        function.fromValue = 0.0
+        function.toValue = 3.0
+        var path = Path()
+        path.move(to: CGPoint(x: 0, y: 0))
+        path.addLine(to: CGPoint(x: 100, y: 0))
+        path.addLine(to: CGPoint(x: 100, y: 100))
+        let along = KeyframeAnimation(keyPath: "position")
+        along.path = path.cgPath
+        along.rotationMode = .rotateAutoReverse
+        let depth = BasicAnimation(keyPath: "anchorPointZ")
+        depth.toValue = -8.0
+        let anchor = BasicAnimation(keyPath: "anchorPoint")
+        anchor.fromValue = CGPoint(x: 0, y: 1)
+        let group = AnimationGroup()
+        group.animations = [anchor, depth]
+        group.duration = 2
+        let stacks: [[Animation]] = [[move], [move, nudge], [fade], [turn, spring], [transform], [function],
+                                     [along], [group], [along, turn, nudge, fade]]
+        for (number, stack) in stacks.enumerated() {
+            let copies = stack.map { animation -> Animation in
+                let copy = animation.copy()
+                if copy.duration == 0 { copy.duration = 1.5 }
+                copy.prepareForAttaching()
+                return copy
+            }
+            for step in 0..<24 {
+                let time = -0.25 + Double(step) * 0.2
+                var presented = PresentedState(state)
+                var node = NodePlacement(state)
+                for copy in copies {
+                    let applied = copy.apply(to: &presented, model: state, time: time)
+                    #expect(copy.apply(to: &node, model: NodePlacement(state), time: time) == applied,
+                            "stack \(number) at \(time)")
+                }
+                #expect(NodePlacement(presented.state) == node, "stack \(number) at \(time)")
+            }
         }
     }
 }
