@@ -28,8 +28,8 @@ package final class AnimatableProperty: @unchecked Sendable {
     private var writePlacement: ((inout NodePlacement, AnimatedValue) -> Void)?
 
     private init(keyPath: String, kind: AnimatedValueKind, isPlacement: Bool,
-                 read: @escaping (LayerState) -> AnimatedValue, write: @escaping (inout LayerState, AnimatedValue) -> Void,
-                 part: Part) {
+                 read: @escaping (LayerState) -> AnimatedValue,
+                 write: @escaping (inout LayerState, AnimatedValue) -> Void, part: Part) {
         self.keyPath = keyPath
         self.kind = kind
         self.isPlacement = isPlacement
@@ -200,7 +200,9 @@ package final class AnimatableProperty: @unchecked Sendable {
             var nodeWrite: ((inout NodePlacement, AnimatedValue) -> Void)?
             if let node {
                 nodeRead = { node.read($0).animated }
-                nodeWrite = { placement, value in if let value = Value(animated: value) { node.write(&placement, value) } }
+                nodeWrite = { placement, value in
+                    if let value = Value(animated: value) { node.write(&placement, value) }
+                }
             }
             for (suffix, kind, part) in [("", generic.kind, Part.whole)] + subPaths(of: generic.kind) {
                 let property = AnimatableProperty(keyPath: key + suffix, kind: kind, isPlacement: generic.isPlacement,

@@ -158,7 +158,8 @@ open class KeyframeAnimation: PropertyAnimation, @unchecked Sendable {
     }
 
     override func value(at phase: MediaTiming.Phase, eased p: Double, property: AnimatableProperty,
-                        base: AnimatedValue, model: () -> AnimatedValue) -> (value: AnimatedValue, cycleStep: AnimatedValue?)? {
+                        base: AnimatedValue, model: () -> AnimatedValue)
+        -> (value: AnimatedValue, cycleStep: AnimatedValue?)? {
         guard let prepared = prepared ?? makePrepared() else { return nil }
         if let along = prepared.path {
             let point = along.position(at: p, timingFunctions: timingFunctions).point
@@ -258,7 +259,8 @@ open class SpringAnimation: BasicAnimation, @unchecked Sendable {
     override var usesTimingFunction: Bool { false }
 
     override func value(at phase: MediaTiming.Phase, eased: Double, property: AnimatableProperty,
-                        base: AnimatedValue, model: () -> AnimatedValue) -> (value: AnimatedValue, cycleStep: AnimatedValue?)? {
+                        base: AnimatedValue, model: () -> AnimatedValue)
+        -> (value: AnimatedValue, cycleStep: AnimatedValue?)? {
         let (from, to) = endpoints(property: property, base: base, model: model)
         let x = solution.displacement(at: phase.time)
         let step = isCumulative && phase.iteration > 0 ? AnimatedValue.subtract(to, from) : nil

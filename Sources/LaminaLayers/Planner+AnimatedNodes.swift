@@ -4,11 +4,11 @@ import LaminaCore
 // Animated node values (docs/architecture.md, "Property trees"): while nothing is committed, a frame of a tree whose
 // animations only move, turn, scale or fade plain leaves is their node values and nothing else. Each animated leaf
 // keeps its committed node values (`NodePlacement`) beside its record; a frame evaluates the leaf's animations into a
-// copy of them on the stack (no `LayerState` copied or read, no snapshot made), works out the leaf's map to the target and faded opacity from its
-// superlayer's (which do not change), and moves, fades or makes again the leaf's quads in the last plan in place,
-// as a node update does (Planner+NodeUpdate.swift). Anything else (a commit, an animation that ends and has someone
-// to tell, a leaf faded out or turned away, an animation of another key) takes the frame through the presentation
-// and the planner as before.
+// copy of them on the stack (no `LayerState` copied or read, no snapshot made), works out the leaf's map to the
+// target and faded opacity from its superlayer's (which do not change), and moves, fades or makes again the leaf's
+// quads in the last plan in place, as a node update does (Planner+NodeUpdate.swift). Anything else (a commit, an
+// animation that ends and has someone to tell, a leaf faded out or turned away, an animation of another key) takes
+// the frame through the presentation and the planner as before.
 
 /// One animated leaf of the committed tree, with what its frames need.
 struct AnimatedNode {
@@ -39,8 +39,9 @@ enum NodeChange {
     case fade
     /// Moved by a translation (and faded where the fade changed): two additions per quad.
     case move(CGPoint)
-    /// Made again from the leaf's geometry at the new map and fade.
-    case made([Quad])
+    /// Made again from the leaf's geometry at the new map and fade: these quads of the frame's fresh ones (one array
+    /// for every leaf made again, not one per leaf).
+    case made(Range<Int>)
     /// A branch moved by a translation: every quad of its subtree, and the records inside.
     case moveSubtree(CGPoint)
 }
@@ -128,12 +129,11 @@ extension Planner {
         presented()
         // The last plan's quads are lent to working out the changes only: the cache's plan is then the array's one
         // holder again, and its quads are changed in place.
-        guard let changes = nodeChanges(table, last: cache.plan!.quads, cache: cache) else { return nil }
+        guard let (changes, fresh) = nodeChanges(table, last: cache.plan!.quads, cache: cache) else { return nil }
         var bounds = cache.plan?.quadBounds
         var quads = Self.takeQuads(from: cache)
         if bounds?.count != quads.count { bounds = nil }
         var region = DamageRegion()
-        var fresh: [Quad] = []
         // Quads faded (or made) here are not what planning their record's node gives: the record takes a content
         // version no snapshot has, so that a later usual plan plans its leaf again rather than reuse them.
         var stamp: UInt64?
@@ -154,8 +154,13 @@ extension Planner {
                     quads[position].unitToTarget.m32 += d.y
                 }
             case .made(let made):
-                for (offset, quad) in made.enumerated() { quads[range.lowerBound + offset] = quad }
-                fresh += made
+                quads.withUnsafeMutableBufferPointer { quads in
+                    fresh.withUnsafeBufferPointer { fresh in
+                        for offset in 0..<made.count {
+                            quads[range.lowerBound + offset] = fresh[made.lowerBound + offset]
+                        }
+                    }
+                }
             case .moveSubtree(let d):
                 guard PlanRun.move(&quads, range, by: d, clipsOnGrid: false) else {
                     // Not expected (the table and the changes checked every quad), but a plan half moved must not
@@ -204,49 +209,57 @@ extension Planner {
     /// made again from the leaf's geometry (turned, scaled, clipped, shaped); nil when one cannot follow (turned
     /// away, or made into another number of quads). Nothing is changed yet.
     private func nodeChanges(_ table: AnimatedNodeTable, last: [Quad], cache: PlanCache)
-        -> [(node: Int, change: NodeChange)]?
+        -> (changes: [(node: Int, change: NodeChange)], fresh: [Quad])?
     {
         var changes: [(node: Int, change: NodeChange)] = []
         changes.reserveCapacity(table.nodes.count)
-        for index in table.nodes.indices {
-            let fragment = table.nodes[index].fragment
-            let (range, planned) = (cache.fragments[fragment].quads, cache.fragments[fragment].layerToTarget)
-            let map = table.maps[index], fade = table.fades[index]
-            if table.nodes[index].branch {
-                guard map != planned else { continue }
-                // Only moved: its map differs by a translation its quads (unclipped, affine: checked when the table
-                // was made) can follow.
-                guard let d = cache.fragments[fragment].translation(to: map, hasClips: false),
-                    range.allSatisfy({ (last[$0].unitToTarget.m31 + d.x).isFinite
-                        && (last[$0].unitToTarget.m32 + d.y).isFinite })
-                else { return nil }
-                changes.append((index, .moveSubtree(d)))
-                continue
+        var fresh: [Quad] = []
+        // The quads and records are read where they lie: an element of an array read from here copies it (a retain
+        // and a release of each of its references).
+        let found: Bool = last.withUnsafeBufferPointer { last in
+            cache.fragments.withUnsafeBufferPointer { fragments in
+                guard let quad = last.baseAddress else { return table.nodes.isEmpty }
+                for index in table.nodes.indices {
+                    let fragment = fragments.baseAddress! + table.nodes[index].fragment
+                    let (range, planned) = (fragment.pointee.quads, fragment.pointee.layerToTarget)
+                    let map = table.maps[index], fade = table.fades[index]
+                    if table.nodes[index].branch {
+                        guard map != planned else { continue }
+                        // Only moved: its map differs by a translation its quads (unclipped, affine: checked when the
+                        // table was made) can follow.
+                        guard let d = fragment.pointee.translation(to: map, hasClips: false),
+                            range.allSatisfy({ (quad[$0].unitToTarget.m31 + d.x).isFinite
+                                && (quad[$0].unitToTarget.m32 + d.y).isFinite })
+                        else { return false }
+                        changes.append((index, .moveSubtree(d)))
+                        continue
+                    }
+                    if map == planned {
+                        if fade != quad[range.lowerBound].opacity { changes.append((index, .fade)) }
+                        continue
+                    }
+                    if fragment.pointee.movable, table.nodes[index].clip == nil,
+                        let d = fragment.pointee.translation(to: map, hasClips: false),
+                        range.allSatisfy({ position in
+                            let m = quad[position].unitToTarget
+                            return Quad.movesByOffset(at: quad + position) && (m.m31 + d.x).isFinite
+                                && (m.m32 + d.y).isFinite
+                        })
+                    {
+                        changes.append((index, .move(d)))
+                        continue
+                    }
+                    let leaf = table.nodes[index].leaf
+                    guard leaf.isDoubleSided || map.determinant >= 0 else { return false }
+                    let first = fresh.count
+                    emit(leaf, layerToTarget: map, opacity: fade, clip: table.nodes[index].clip, into: &fresh)
+                    guard fresh.count - first == range.count else { return false }
+                    changes.append((index, .made(first..<fresh.count)))
+                }
+                return true
             }
-            if map == planned {
-                if fade != last[range.lowerBound].opacity { changes.append((index, .fade)) }
-                continue
-            }
-            if cache.fragments[fragment].movable, table.nodes[index].clip == nil,
-                let d = cache.fragments[fragment].translation(to: map, hasClips: false),
-                range.allSatisfy({ position in
-                    let quad = last[position], m = quad.unitToTarget
-                    return quad.clip == nil && quad.shape == nil && m.m13 == 0 && m.m23 == 0 && m.m33 == 1
-                        && (m.m31 + d.x).isFinite && (m.m32 + d.y).isFinite
-                })
-            {
-                changes.append((index, .move(d)))
-                continue
-            }
-            let leaf = table.nodes[index].leaf
-            guard leaf.isDoubleSided || map.determinant >= 0 else { return nil }
-            var quads: [Quad] = []
-            quads.reserveCapacity(range.count)
-            emit(leaf, layerToTarget: map, opacity: fade, clip: table.nodes[index].clip, into: &quads)
-            guard quads.count == range.count else { return nil }
-            changes.append((index, .made(quads)))
         }
-        return changes
+        return found ? (changes, fresh) : nil
     }
 
     /// Evaluates every node's animations at `time` into `table.maps` and `table.fades`; false when the frame must
@@ -349,7 +362,8 @@ extension Planner {
                     else { return nil }
                     nodes.append(AnimatedNode(
                         leaf: kid, committed: NodePlacement(kid.state), bounds: kid.state.bounds,
-                        animations: kid.state.animations, timings: pending.timings + [kid.state.timing], fragment: index,
+                        animations: kid.state.animations, timings: pending.timings + [kid.state.timing],
+                    fragment: index,
                         sublayerSpace: sublayerSpace, superlayerToTarget: pending.toTarget, opacity: opacity,
                         clip: clip, branch: true))
                     continue
@@ -367,7 +381,8 @@ extension Planner {
                 }
                 nodes.append(AnimatedNode(
                     leaf: kid, committed: NodePlacement(kid.state), bounds: kid.state.bounds,
-                    animations: kid.state.animations, timings: pending.timings + [kid.state.timing], fragment: index,
+                    animations: kid.state.animations, timings: pending.timings + [kid.state.timing],
+                    fragment: index,
                     sublayerSpace: sublayerSpace, superlayerToTarget: pending.toTarget, opacity: opacity, clip: clip,
                     branch: false))
             }

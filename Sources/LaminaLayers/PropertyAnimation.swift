@@ -189,7 +189,8 @@ open class BasicAnimation: PropertyAnimation, @unchecked Sendable {
     }
 
     override func value(at phase: MediaTiming.Phase, eased: Double, property: AnimatableProperty,
-                        base: AnimatedValue, model: () -> AnimatedValue) -> (value: AnimatedValue, cycleStep: AnimatedValue?)? {
+                        base: AnimatedValue, model: () -> AnimatedValue)
+        -> (value: AnimatedValue, cycleStep: AnimatedValue?)? {
         let (from, to) = endpoints(property: property, base: base, model: model)
         // The step of a cycle only where a cumulative animation is past its first.
         let step = isCumulative && phase.iteration > 0 ? AnimatedValue.subtract(to, from) : nil
