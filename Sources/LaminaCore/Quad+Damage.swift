@@ -132,13 +132,15 @@ extension Quad {
 
     /// `hasFiniteGeometry` of the quad at `quad`, read where it lies.
     static func hasFiniteGeometry(at quad: UnsafePointer<Quad>) -> Bool {
-        guard quad.pointee.unitToTarget.isFinite, quad.pointee.opacity.isFinite else { return false }
-        if case .texture(let texture) = quad.pointee.paint,
-            !(texture.unitToTexel.isFinite && texture.mipLevel.isFinite)
-        {
-            return false
-        }
+        guard quad.pointee.unitToTarget.isFinite, quad.pointee.opacity.isFinite, quad.pointee.paintIsFinite
+        else { return false }
         if let shape = quad.pointee.shapeStorage?.shape, !shape.isFinite { return false }
+        return true
+    }
+
+    /// Whether `paint`'s numbers are finite (`paintIsFinite`).
+    static func isFinite(_ paint: Paint) -> Bool {
+        if case .texture(let texture) = paint { return texture.unitToTexel.isFinite && texture.mipLevel.isFinite }
         return true
     }
 

@@ -130,7 +130,9 @@ public struct Quad: Hashable, Sendable {
     /// Maps the unit square (0,0)-(1,1) to homogeneous target pixels; w != 1 only under perspective.
     public var unitToTarget: Matrix3
     /// What fills the quad.
-    public var paint: Paint
+    public var paint: Paint {
+        didSet { paintIsFinite = Self.isFinite(paint) }
+    }
     /// 1: as painted. Multiplies every premultiplied channel.
     public var opacity: Float
     /// nil: no clipping. Otherwise a convex polygon in target pixels outside which nothing is painted.
@@ -153,6 +155,11 @@ public struct Quad: Hashable, Sendable {
     public var layerName: String?
     /// The identity of the layer this quad came from (stable from frame to frame); nil for quads made by hand.
     public var layerID: LayerID?
+    /// Whether the paint's numbers (a texture's map and level of detail) are finite, kept with the quad whenever
+    /// its paint is set: a texture lives in a box of its own, and reading it for every quad's damage box was most
+    /// of the plan of a moved subtree (a cache miss per quad; docs/benchmarks.md, "Damage boxes without the
+    /// texture"). It fits in the quad's padding.
+    private(set) var paintIsFinite: Bool
 
     public init(
         unitToTarget: Matrix3, paint: Paint, opacity: Float = 1, clip: ConvexPolygon? = nil,
@@ -161,6 +168,7 @@ public struct Quad: Hashable, Sendable {
     ) {
         self.unitToTarget = unitToTarget
         self.paint = paint
+        paintIsFinite = Self.isFinite(paint)
         self.opacity = opacity
         self.clip = clip
         self.antialiasedEdges = antialiasedEdges
