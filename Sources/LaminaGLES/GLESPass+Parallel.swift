@@ -14,9 +14,12 @@ import LaminaCore
 // antialiased quads use the coverage caches and may make fringe images (GL uploads), and groups and shadows need the encoder's group bookkeeping; such plans, and small ones,
 // are encoded on one thread.
 
-/// A quad's textures, looked up before a parallel encoding.
+/// A quad's textures, looked up before a parallel encoding: its image's tiles (an index into the encoder's
+/// `prefetchedTiles`; -1: none, not a drawn texture) and its mip texture. Small, since the looking up is the one
+/// part done on one thread: a sampling per quad, written into the list there, was a fifth of a 10,000-sprite
+/// encoding's time.
 struct PrefetchedTexture {
-    var sampling: GLESBatchEncoder.Sampling?
+    var tiles: Int32 = -1
     var mip: (GLuint, MipSelection)?
 }
 
@@ -45,31 +48,33 @@ extension GLESBatchEncoder {
     mutating func encodeInParallel(_ plan: RenderPlan, from start: Int = 0, textures: GLESTextureCache) throws {
         // Textures first, in order, here: what the one-thread encoding would look up, and no more.
         var prefetch = [PrefetchedTexture](repeating: PrefetchedTexture(), count: plan.quads.count)
+        var tileLists: [[GLESTile]] = []
         // The tiles of the image asked for last: sprites of one image follow one another, and asking the cache again,
         // with nothing asked in between, gives the same tiles (its side effects, the image marked used and recorded,
         // are done by the first ask). Forgotten after a mip lookup, which may upload.
-        var last: (image: Image, generation: UInt64, tiles: [GLESTile])?
-        for index in start..<plan.quads.count {
-            guard case .texture(let source) = plan.quads[index].paint,
-                PremultipliedColor.byte(min(max(plan.quads[index].opacity, 0), 1)) > 0
-            else { continue }
-            let tiles: [GLESTile]
-            if let last, last.image === source.image, last.generation == source.image.generation {
-                tiles = last.tiles
-            } else {
-                tiles = try textures.tiles(for: source.image)
-                last = (source.image, source.image.generation, tiles)
-            }
-            let sampling = Sampling(tiles: tiles, unitToTexel: source.unitToTexel, clamp: source.clamp,
-                                    filter: source.filter)
-            prefetch[index].sampling = sampling
-            // Only a trilinear texture can have a mip texture (`trilinear` is nil for any other, and uploads
-            // nothing): asking for every sprite forgot the tiles of the last image each time.
-            if source.filter == .trilinear,
-                plan.quads[index].unitToTarget.inverted?.concatenating(sampling.unitToTexel).snappedToAffine != nil
-            {
-                prefetch[index].mip = try Self.trilinear(source, textures: textures)
-                last = nil
+        var last: (image: Image, generation: UInt64, list: Int32)?
+        // Read where they lie (a quad read from the array is copied: a retain and a release of each reference).
+        try plan.quads.withUnsafeBufferPointer { quads in
+            for index in start..<quads.count {
+                guard case .texture(let source) = quads[index].paint,
+                    PremultipliedColor.byte(min(max(quads[index].opacity, 0), 1)) > 0
+                else { continue }
+                if let last, last.image === source.image, last.generation == source.image.generation {
+                    prefetch[index].tiles = last.list
+                } else {
+                    tileLists.append(try textures.tiles(for: source.image))
+                    let list = Int32(tileLists.count - 1)
+                    last = (source.image, source.image.generation, list)
+                    prefetch[index].tiles = list
+                }
+                // Only a trilinear texture can have a mip texture (`trilinear` is nil for any other, and uploads
+                // nothing): asking for every sprite forgot the tiles of the last image each time.
+                if source.filter == .trilinear,
+                    quads[index].unitToTarget.inverted?.concatenating(source.unitToTexel).snappedToAffine != nil
+                {
+                    prefetch[index].mip = try Self.trilinear(source, textures: textures)
+                    last = nil
+                }
             }
         }
         let count = plan.quads.count - start
@@ -77,12 +82,13 @@ extension GLESBatchEncoder {
         let size = (count + chunks - 1) / chunks
         let work = ParallelEncoding(chunks: chunks, textures: textures)
         defer { work.free() }
-        let shared = prefetch
+        let shared = prefetch, sharedTiles = tileLists
         DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
             // Few quads after `start` can leave the last chunks empty.
             let range = (start + min(chunk * size, count))..<(start + min((chunk + 1) * size, count))
             var part = GLESBatchEncoder()
             part.prefetched = shared
+            part.prefetchedTiles = sharedTiles
             part.clearAllowed = chunk == 0
             do {
                 // Read where they lie: see `encode(at:index:plan:insideGroup:textures:)`.

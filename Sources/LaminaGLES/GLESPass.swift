@@ -82,6 +82,8 @@ struct GLESBatchEncoder {
     /// The textures of the plan's quads, by quad index, looked up before a parallel encoding (GLESPass+Parallel.swift)
     /// so that the chunks make no GL calls; nil: looked up as each quad is encoded.
     var prefetched: [PrefetchedTexture]?
+    /// The tile lists `prefetched` points into: one per run of quads of one image, not a sampling per quad.
+    var prefetchedTiles: [[GLESTile]] = []
     /// Whether an opaque quad over the whole target at the start may become the clear colour (false for every chunk
     /// of a parallel encoding but the first).
     var clearAllowed = true
@@ -376,14 +378,22 @@ struct GLESBatchEncoder {
     /// The textures behind `paint`, uploading an image if needed; nil for a solid colour or a shadow that was not
     /// made (which the renderer does before encoding).
     func sampling(_ paint: Paint, index: Int, textures: GLESTextureCache) throws -> Sampling? {
-        if let prefetched { return prefetched[index].sampling }
+        if let prefetched { return prefetchedSampling(paint, prefetched[index]) }
         return try sampling(paint, textures: textures)
     }
 
     /// `sampling(_:index:textures:)` of the quad at `quad`: prefetched, or looked up from its paint.
     func sampling(at quad: UnsafePointer<Quad>, index: Int, textures: GLESTextureCache) throws -> Sampling? {
-        if let prefetched { return prefetched[index].sampling }
+        if let prefetched { return prefetchedSampling(quad.pointee.paint, prefetched[index]) }
         return try sampling(quad.pointee.paint, textures: textures)
+    }
+
+    /// The sampling of a texture `paint` from its prefetched tiles: made here, on the encoding chunk's thread,
+    /// rather than once per quad on the thread that looks the textures up.
+    private func prefetchedSampling(_ paint: Paint, _ prefetched: PrefetchedTexture) -> Sampling? {
+        guard prefetched.tiles >= 0, case .texture(let source) = paint else { return nil }
+        return Sampling(tiles: prefetchedTiles[Int(prefetched.tiles)], unitToTexel: source.unitToTexel,
+                        clamp: source.clamp, filter: source.filter)
     }
 
     /// `trilinear(_:index:textures:)` of the texture quad at `quad`: prefetched, or looked up from its paint.
