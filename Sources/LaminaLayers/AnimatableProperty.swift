@@ -78,13 +78,20 @@ package final class AnimatableProperty: @unchecked Sendable {
     }
 
     func set(_ state: inout LayerState, _ value: AnimatedValue) {
+        set(&state, value, read: read, write: write)
+    }
+
+    /// Writes `value` to the part of the whole value `read` and `write` reach in `target` (a state, or a node's
+    /// values).
+    private func set<Target>(_ target: inout Target, _ value: AnimatedValue, read: (Target) -> AnimatedValue,
+                             write: (inout Target, AnimatedValue) -> Void) {
         if case .whole = part {
-            write(&state, value)
+            write(&target, value)
             return
         }
-        var whole = read(state)
+        var whole = read(target)
         Self.set(part, of: &whole, to: value)
-        write(&state, whole)
+        write(&target, whole)
     }
 
     /// Whether node values hold the property (`get(_:)` and `set(_:_:)` of a `NodePlacement`).
@@ -99,13 +106,7 @@ package final class AnimatableProperty: @unchecked Sendable {
     /// it into a state.
     func set(_ placement: inout NodePlacement, _ value: AnimatedValue) {
         guard let readPlacement, let writePlacement else { return }
-        if case .whole = part {
-            writePlacement(&placement, value)
-            return
-        }
-        var whole = readPlacement(placement)
-        Self.set(part, of: &whole, to: value)
-        writePlacement(&placement, whole)
+        set(&placement, value, read: readPlacement, write: writePlacement)
     }
 
     /// The part `part` of the whole value `whole`.
