@@ -1,6 +1,5 @@
 import Foundation
 import LaminaCore
-import LaminaDrawing
 import Testing
 
 @testable import LaminaLayers
@@ -131,12 +130,8 @@ import Testing
         function.valueFunction = ValueFunction(name: .rotateZ)
         function.fromValue = 0.0
         function.toValue = 3.0
-        var path = Path()
-        path.move(to: CGPoint(x: 0, y: 0))
-        path.addLine(to: CGPoint(x: 100, y: 0))
-        path.addLine(to: CGPoint(x: 100, y: 100))
         let along = KeyframeAnimation(keyPath: "position")
-        along.path = path.cgPath
+        along.path = AnimationTests.elbow
         along.rotationMode = .rotateAutoReverse
         let depth = BasicAnimation(keyPath: "anchorPointZ")
         depth.toValue = -8.0

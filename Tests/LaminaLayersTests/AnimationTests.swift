@@ -308,14 +308,19 @@ import Testing
         #expect(abs(x(layer, 0.25) - 10) < 1e-9)
     }
 
-    @Test func keyframesAlongAPathTurnTheLayer() throws {
-        let layer = drawnLayer()
+    /// Right along x for 100 points, then down along y for 100: a path with one corner.
+    static let elbow: CGPath = {
         var path = Path()
         path.move(to: CGPoint(x: 0, y: 0))
         path.addLine(to: CGPoint(x: 100, y: 0))
         path.addLine(to: CGPoint(x: 100, y: 100))
+        return path.cgPath
+    }()
+
+    @Test func keyframesAlongAPathTurnTheLayer() throws {
+        let layer = drawnLayer()
         let along = KeyframeAnimation(keyPath: "position")
-        along.path = path.cgPath
+        along.path = Self.elbow
         along.rotationMode = .rotateAuto
         along.duration = 1
         attach(along, to: layer)
