@@ -108,6 +108,9 @@ public struct PlanStatistics: Hashable, Sendable {
     /// Pictures of layers with shouldRasterize taken from the cache, unchanged, for layers planned this frame (a
     /// rasterized layer in a subtree copied whole from the last plan does not ask for its picture at all).
     public var rasterizationsReused = 0
+    /// Quads planned this frame that paint a texture source an earlier quad of the frame's planning paints too, and
+    /// share its paint (Planner+TexturePaints.swift): 9,936 of 10,000 sprites cut from 64 cells of one sheet.
+    public var texturePaintsShared = 0
 
     public init() {}
 }

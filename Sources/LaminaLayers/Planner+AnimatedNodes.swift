@@ -82,6 +82,9 @@ extension Planner {
     func animatedNodeFrame(_ committed: LayerSnapshot, at time: Double, cache: PlanCache, presented: () -> Void)
         throws -> RenderPlan?
     {
+        guard texturePaints != nil else {
+            return try withTexturePaints().animatedNodeFrame(committed, at: time, cache: cache, presented: presented)
+        }
         // Fields are read from the cache one by one (as a patch reads them): a copy of its plan held here would
         // make its quads be copied when they are changed in place.
         guard !time.isNaN, let lastIdentity = cache.plan?.identity, lastIdentity != 0, !cache.tilesChanged,

@@ -55,6 +55,9 @@ public struct Planner {
     /// tiled layers reserve their bytes before they are made (Planner+Budget.swift): the renderer's `memoryBudget`
     /// for a renderer's planner (`rasterizingPlanner`); nil: not counted.
     public var memoryBudget: MemoryBudget?
+    /// The texture paints of the planning call under way, shared by quads of one source (Planner+TexturePaints.swift);
+    /// nil: each quad gets a paint of its own.
+    var texturePaints: TexturePaints?
 
     public init(scale: CGFloat = 1, limits: PixelLimits = .default) {
         self.scale = scale
@@ -90,8 +93,8 @@ public struct Planner {
     /// - Complexity: O(n log n) in the number of visible layers planned (sorting siblings by zPosition); a reused
     ///   subtree costs a copy of its quads. Iterative, so any depth is fine.
     public func plan(_ root: LayerSnapshot, cache: PlanCache?) throws -> RenderPlan {
-        guard let cache, pictures !== cache.pictures else { return try planKeeping(root, cache: cache) }
-        var planner = self
+        var planner = withTexturePaints()
+        guard let cache, pictures !== cache.pictures else { return try planner.planKeeping(root, cache: cache) }
         planner.pictures = cache.pictures
         planner.tiles = cache.tiles
         cache.tiles.memoryBudget = memoryBudget
@@ -102,6 +105,7 @@ public struct Planner {
         let (made, reused) = cache.pictures.counters
         cache.statistics.picturesMade = made
         cache.statistics.picturesReused = reused
+        cache.statistics.texturePaintsShared = planner.texturePaints?.shared ?? 0
         return plan
     }
 
@@ -484,7 +488,7 @@ public struct Planner {
             let (filter, lod) = chooseFilter(layer, unitToTarget: unitToTarget, unitToTexel: cell.unitToTexel)
             quads.appendDrawable(Quad(
                 unitToTarget: unitToTarget,
-                paint: .texture(TextureSource(
+                paint: texturePaint(TextureSource(
                     image: image, unitToTexel: cell.unitToTexel, clamp: cell.clamp, filter: filter, mipLevel: lod)),
                 opacity: opacity, clip: contentsClip, antialiasedEdges: smooth ? cell.outerEdges : [],
                 shape: layer.masksToBounds ? rounded : nil, layerName: layer.name, layerID: layer.id))
