@@ -22,7 +22,7 @@ struct CPUBlit {
     /// `slots` the slot is left at -1, for the preparing thread to number.
     /// `levelZero`: the quad's map from target pixels to level 0's texels (`Quad.targetToTexel`), worked out once for
     /// this and `CPUScaledCopy`.
-    init?(_ texture: TextureSource, levelZero: Matrix3?, slots: CPUTextureSlots?) {
+    init?(_ texture: borrowing TextureSource, levelZero: Matrix3?, slots: CPUTextureSlots?) {
         guard texture.mipSelection == nil, texture.isPlain, let levelZero else { return nil }
         let clamp = texture.clamp
         // What textureSource works out for level 0, exactly.

@@ -76,10 +76,15 @@ struct CPUPreparedQuad: @unchecked Sendable {
         case .shadow: break
         }
         // `Quad.targetToTexel`, needed only where copies are numbered (`slots`).
-        let levelZero = slots == nil ? nil : texture.flatMap {
-            quad.pointee.unitToTarget.inverted?.concatenating($0.unitToTexel).snappedToAffine
+        // The texture is lent to the copies' initializers, not copied into each (a retain and a release of its image,
+        // which every core's quads share).
+        var levelZero: Matrix3?
+        if slots != nil, let texture {
+            levelZero = quad.pointee.unitToTarget.inverted?.concatenating(texture.unitToTexel).snappedToAffine
+            blit = CPUBlit(texture, levelZero: levelZero, slots: numbering)
+        } else {
+            blit = nil
         }
-        blit = slots == nil ? nil : texture.flatMap { CPUBlit($0, levelZero: levelZero, slots: numbering) }
         let opacity = min(max(quad.pointee.opacity, 0), 1)
         opacityMask = PremultipliedColor.byte(opacity)
         if Quad.hasAnalyticCoverage(at: quad) {

@@ -16,7 +16,7 @@ struct CPUScaledCopy {
     /// nearest (sampled in doubles), minified through mip levels, beyond pixman's fixed point, or no texture.
     /// Without `slots` the slot is left at -1, for the preparing thread to number.
     /// `levelZero`: the quad's map from target pixels to level 0's texels (`Quad.targetToTexel`).
-    init?(_ texture: TextureSource, levelZero: Matrix3?, box: PixelBox, slots: CPUTextureSlots?) {
+    init?(_ texture: borrowing TextureSource, levelZero: Matrix3?, box: PixelBox, slots: CPUTextureSlots?) {
         guard texture.mipSelection == nil, texture.filter != .nearest, texture.isPlain, let levelZero else {
             return nil
         }

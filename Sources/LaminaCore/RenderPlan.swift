@@ -286,21 +286,24 @@ public struct RenderPlan: Sendable {
             throw RenderError.invalidPlan("target \(reason)")
         }
         try validateGroups()
-        for (index, quad) in quads.enumerated() {
-            guard quad.hasFiniteGeometry else {
-                throw RenderError.invalidPlan("quad \(index): non-finite geometry or opacity")
-            }
-            if case .shadow(let shadow) = quad.paint {
-                try shadow.silhouette.validate(limits: limits)
-            }
-            if case .texture(let texture) = quad.paint {
-                let c = texture.clamp
-                guard !c.isEmpty, c.x0 >= 0, c.y0 >= 0, c.x1 <= texture.image.width, c.y1 <= texture.image.height
-                else {
-                    throw RenderError.invalidPlan("quad \(index): clamp \(c) outside its \(texture.image) image")
+        // Quads are read where they lie: a copy of each would retain and release its references.
+        try quads.withUnsafeBufferPointer { buffer in
+            guard let first = buffer.baseAddress else { return }
+            for index in buffer.indices {
+                let quad = first + index
+                guard Quad.hasFiniteGeometry(at: quad) else {
+                    throw RenderError.invalidPlan("quad \(index): non-finite geometry or opacity")
                 }
-                guard texture.unitToTexel.isFinite, texture.mipLevel.isFinite else {
-                    throw RenderError.invalidPlan("quad \(index): non-finite texture coordinates")
+                switch quad.pointee.paint {
+                case .solid: break
+                case .shadow(let shadow): try shadow.silhouette.validate(limits: limits)
+                case .texture(let texture):
+                    let c = texture.clamp
+                    guard !c.isEmpty, c.x0 >= 0, c.y0 >= 0, c.x1 <= texture.image.width,
+                        c.y1 <= texture.image.height
+                    else {
+                        throw RenderError.invalidPlan("quad \(index): clamp \(c) outside its \(texture.image) image")
+                    }
                 }
             }
         }
