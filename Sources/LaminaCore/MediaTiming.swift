@@ -54,6 +54,10 @@ public struct MediaTiming: Hashable, Sendable {
         (parent - begin) * Double(rate) + offset
     }
 
+    /// Whether `localTime(parent:)` is t + 0 for every t: a beginTime and timeOffset of +0 (or not finite) and a speed
+    /// of 1. A chain of such timings changes a time only by turning -0 into +0.
+    public var keepsParentTime: Bool { begin.bitPattern == 0 && rate == 1 && offset.bitPattern == 0 }
+
     /// One cycle of an animation, in seconds (0 means 0.25).
     public var cycleDuration: Double {
         let d = duration.isFinite && duration > 0 ? duration : 0.25

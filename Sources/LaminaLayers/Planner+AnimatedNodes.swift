@@ -18,8 +18,12 @@ struct AnimatedNode {
     /// leaf's state (which lies elsewhere in memory, a few cache lines per leaf).
     let committed: NodePlacement
     let bounds: CGRect
-    let animations: [AttachedAnimation]
-    /// The timings of the leaf and its ancestors, root first: the leaf's local time is theirs applied in turn.
+    /// Its animations in the table's list of them (`AnimatedNodeTable.animations`: one array for every node, read in
+    /// order, rather than each leaf's own array somewhere in memory).
+    let animations: Range<Int>
+    /// The timings of the leaf and its ancestors, root first: the leaf's local time is theirs applied in turn. Empty
+    /// when every one keeps its parent's time (`MediaTiming.keepsParentTime`), the time is then t + 0, and most nodes
+    /// hold no array at all.
     let timings: [MediaTiming]
     /// The leaf's record in the plan cache.
     let fragment: Int
@@ -54,6 +58,8 @@ final class AnimatedNodeTable {
     let width: Int
     let height: Int
     let nodes: [AnimatedNode]
+    /// Every node's animations, node after node (`AnimatedNode.animations`).
+    let animations: [AttachedAnimation]
     /// The records of the animated leaves' superlayers (the root's included): their subtrees' quads change with
     /// the leaves'.
     let ancestors: [Int]
@@ -62,7 +68,7 @@ final class AnimatedNodeTable {
     var fades: [Float]
 
     init(committed: LayerSnapshot, planIdentity: UInt64, rootToTarget: Matrix3, width: Int, height: Int,
-         nodes: [AnimatedNode], ancestors: [Int]) {
+         nodes: [AnimatedNode], animations: [AttachedAnimation], ancestors: [Int]) {
         self.ancestors = ancestors
         self.committed = committed
         self.planIdentity = planIdentity
@@ -70,6 +76,7 @@ final class AnimatedNodeTable {
         self.width = width
         self.height = height
         self.nodes = nodes
+        self.animations = animations
         maps = Array(repeating: .identity, count: nodes.count)
         fades = Array(repeating: 0, count: nodes.count)
     }
@@ -276,15 +283,17 @@ extension Planner {
         let size = (count + chunks - 1) / chunks
         var failed = [Bool](repeating: false, count: chunks)
         table.nodes.withUnsafeBufferPointer { nodes in
-            table.maps.withUnsafeMutableBufferPointer { maps in
-                table.fades.withUnsafeMutableBufferPointer { fades in
-                    failed.withUnsafeMutableBufferPointer { failed in
-                        let work = EvaluationChunk(nodes: nodes, maps: maps, fades: fades, failed: failed, time: time,
-                                                   size: size)
-                        if chunks == 1 {
-                            work.run(chunk: 0)
-                        } else {
-                            DispatchQueue.concurrentPerform(iterations: chunks) { work.run(chunk: $0) }
+            table.animations.withUnsafeBufferPointer { animations in
+                table.maps.withUnsafeMutableBufferPointer { maps in
+                    table.fades.withUnsafeMutableBufferPointer { fades in
+                        failed.withUnsafeMutableBufferPointer { failed in
+                            let work = EvaluationChunk(nodes: nodes, animations: animations, maps: maps, fades: fades,
+                                                       failed: failed, time: time, size: size)
+                            if chunks == 1 {
+                                work.run(chunk: 0)
+                            } else {
+                                DispatchQueue.concurrentPerform(iterations: chunks) { work.run(chunk: $0) }
+                            }
                         }
                     }
                 }
@@ -305,7 +314,13 @@ extension Planner {
             cache.fragments[rootIndex].quads == 0..<last.quads.count
         else { return nil }
         var nodes: [AnimatedNode] = []
+        var animations: [AttachedAnimation] = []
         var ancestors: Set<Int> = []
+        /// A leaf's animations added to the table's list, and where they lie in it.
+        func list(_ attached: [AttachedAnimation]) -> Range<Int> {
+            animations += attached
+            return (animations.count - attached.count)..<animations.count
+        }
         // Depth first: each animated subtree's superlayer chain with its map, opacity, clip and timings.
         struct Pending {
             var layer: LayerSnapshot
@@ -365,7 +380,8 @@ extension Planner {
                     else { return nil }
                     nodes.append(AnimatedNode(
                         leaf: kid, committed: NodePlacement(kid.state), bounds: kid.state.bounds,
-                        animations: kid.state.animations, timings: pending.timings + [kid.state.timing],
+                        animations: list(kid.state.animations),
+                        timings: Self.leafTimings(pending.timings + [kid.state.timing]),
                     fragment: index,
                         sublayerSpace: sublayerSpace, superlayerToTarget: pending.toTarget, opacity: opacity,
                         clip: clip, branch: true))
@@ -384,7 +400,8 @@ extension Planner {
                 }
                 nodes.append(AnimatedNode(
                     leaf: kid, committed: NodePlacement(kid.state), bounds: kid.state.bounds,
-                    animations: kid.state.animations, timings: pending.timings + [kid.state.timing],
+                    animations: list(kid.state.animations),
+                        timings: Self.leafTimings(pending.timings + [kid.state.timing]),
                     fragment: index,
                     sublayerSpace: sublayerSpace, superlayerToTarget: pending.toTarget, opacity: opacity, clip: clip,
                     branch: false))
@@ -392,7 +409,13 @@ extension Planner {
         }
         guard !nodes.isEmpty else { return nil }
         return AnimatedNodeTable(committed: committed, planIdentity: last.identity, rootToTarget: rootToTarget,
-                                 width: width, height: height, nodes: nodes, ancestors: ancestors.sorted())
+                                 width: width, height: height, nodes: nodes, animations: animations,
+                                 ancestors: ancestors.sorted())
+    }
+
+    /// `timings` as a node keeps them: none when every one keeps its parent's time.
+    private static func leafTimings(_ timings: [MediaTiming]) -> [MediaTiming] {
+        timings.allSatisfy(\.keepsParentTime) ? [] : timings
     }
 
     /// Whether `animation` only moves, turns, scales or fades its layer and tells no one: a property animation of
@@ -419,6 +442,7 @@ extension Planner {
 /// One chunk of an evaluation: the nodes `chunk * size ..< (chunk + 1) * size`, whose values it alone writes.
 private struct EvaluationChunk: @unchecked Sendable {
     let nodes: UnsafeBufferPointer<AnimatedNode>
+    let animations: UnsafeBufferPointer<AttachedAnimation>
     let maps: UnsafeMutableBufferPointer<Matrix3>
     let fades: UnsafeMutableBufferPointer<Float>
     let failed: UnsafeMutableBufferPointer<Bool>
@@ -437,15 +461,20 @@ private struct EvaluationChunk: @unchecked Sendable {
     /// The node's animations applied at the frame's time; false when the frame must be presented as usual.
     private func evaluate(_ index: Int) -> Bool {
         let node = nodes.baseAddress! + index
-        var local = time
-        for timing in node.pointee.timings { local = timing.localTime(parent: local) }
+        // A node's list of timings is never empty but when each one would have given t + 0.
+        var local = time + 0
+        if !node.pointee.timings.isEmpty {
+            local = time
+            for timing in node.pointee.timings { local = timing.localTime(parent: local) }
+        }
         // The committed values, then the animations on top, in order.
         var placement = node.pointee.committed
-        for attached in node.pointee.animations {
-            let animation = attached.animation
+        for position in node.pointee.animations {
+            let attached = animations.baseAddress! + position
+            let animation = attached.pointee.animation
             let timing = animation.timing
             if timing.activeDuration.isFinite, timing.isFinished(parent: local),
-                animation.isRemovedOnCompletion || !attached.events.isStopped
+                animation.isRemovedOnCompletion || !attached.pointee.events.isStopped
             {
                 return false
             }

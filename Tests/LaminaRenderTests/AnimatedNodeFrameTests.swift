@@ -131,6 +131,34 @@ import Testing
         }
     }
 
+    /// Layers' own timings reach their sublayers' animations: a container at double speed with a time offset,
+    /// another begun later, a sprite at half speed. Leaves under superlayers that all keep their parent's time
+    /// (`MediaTiming.keepsParentTime`) keep no list of timings; these keep theirs.
+    @Test func layerTimingsReachTheAnimatedLeaves() throws {
+        let (root, container, sprites) = try Self.tree()
+        let unclipped = try #require(root.sublayers?.last)
+        Transaction.begin()
+        container.speed = 2
+        container.timeOffset = 0.25
+        unclipped.beginTime = 0.5
+        sprites[3].speed = 0.5
+        Transaction.commit()
+        let renderer = CPURenderer()
+        let cache = renderer.planCache(for: root)
+        var pictures: [Image] = []
+        for (step, time) in Self.times.enumerated() {
+            let plan = try renderer.plan(root, scale: 1, at: time)
+            let mismatch = Self.mismatch(plan.quads, try CPURenderer().plan(root, scale: 1, at: time).quads)
+            #expect(mismatch == nil, "at \(time): \(mismatch ?? "")")
+            if step >= 2 { #expect(cache.statistics.nodeValueLayers == Self.count, "at \(time)") }
+            pictures.append(try renderer.render(plan))
+        }
+        // The timings changed the frames: the same times without them draw otherwise.
+        let (plain, _, _) = try Self.tree()
+        let unlike = Self.differences(pictures[3], try CPURenderer().render(plain, scale: 1, at: Self.times[3])).count
+        #expect(unlike > 100, "\(unlike) pixels differ from the tree without timings")
+    }
+
     @Test func nodeFramesDrawWhatFreshFramesDrawOnBothRenderers() throws {
         for renderer in ReferenceScenes.renderers() {
             let (root, _, _) = try Self.tree()
