@@ -22,17 +22,18 @@ struct CPUBlit {
     /// `slots` the slot is left at -1, for the preparing thread to number.
     /// `levelZero`: the quad's map from target pixels to level 0's texels (`Quad.targetToTexel`), worked out once for
     /// this and `CPUScaledCopy`.
-    init?(_ texture: borrowing TextureSource, levelZero: Matrix3?, slots: CPUTextureSlots?) {
-        guard texture.mipSelection == nil, texture.isPlain, let levelZero else { return nil }
+    init?(_ texture: TextureCopyFacts, levelZero: Matrix3?, slots: CPUTextureSlots?) {
+        guard texture.levelZeroOnly, texture.isPlain, let levelZero else { return nil }
         let clamp = texture.clamp
         // What textureSource works out for level 0, exactly.
         guard let offset = levelZero.concatenating(.translation(-CGFloat(clamp.x0), -CGFloat(clamp.y0)))
             .integerTranslation
         else { return nil }
         guard let x = Int32(exactly: offset.x), let y = Int32(exactly: offset.y) else { return nil }
-        self.image = texture.image
+        self.image = texture.image.takeUnretainedValue()
         self.clamp = clamp
         self.offset = (x, y)
-        slot = slots?.slot(image: texture.image, clamp: clamp) ?? -1
+        slot = slots.map { slots in texture.image._withUnsafeGuaranteedRef { slots.slot(image: $0, clamp: clamp) } }
+            ?? -1
     }
 }

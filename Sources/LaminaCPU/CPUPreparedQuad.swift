@@ -65,29 +65,34 @@ struct CPUPreparedQuad: @unchecked Sendable {
     init(_ quad: UnsafePointer<Quad>, width: Int, height: Int, coverages: FrameCache<CoverageKey, Coverage>?,
          slots: CPUTextureSlots?, deferred: Bool, pending: inout PendingCoverage?) {
         quadPointer = quad
-        // The quad is read where it lies, not copied (a copy retains and releases each of its references), and its
-        // texture is bound once for both kinds of copy below, with its map to level 0's texels worked out once.
+        // The quad is read where it lies, not copied (a copy retains and releases each of its references), and so
+        // is its texture (`Quad.textureCopyFacts(at:)`): a `TextureSource` kept for the preparation retained and
+        // released the image that every core's sprites share, contending for its reference count.
         let numbering = deferred ? nil : slots
+        let opacity = min(max(quad.pointee.opacity, 0), 1)
+        opacityMask = PremultipliedColor.byte(opacity)
+        let analytic = Quad.hasAnalyticCoverage(at: quad)
         var solidColor: PremultipliedColor?
-        var texture: TextureSource?
-        switch quad.pointee.paint {
-        case .solid(let color): solidColor = color
-        case .texture(let source): texture = source
-        case .shadow: break
-        }
-        // `Quad.targetToTexel`, needed only where copies are numbered (`slots`).
-        // The texture is lent to the copies' initializers, not copied into each (a retain and a release of its image,
-        // which every core's quads share).
-        var levelZero: Matrix3?
-        if slots != nil, let texture {
-            levelZero = quad.pointee.unitToTarget.inverted?.concatenating(texture.unitToTexel).snappedToAffine
-            blit = CPUBlit(texture, levelZero: levelZero, slots: numbering)
+        var pixels: PixelCoverage?
+        if case .solid(let color) = quad.pointee.paint { solidColor = color }
+        if let source = Quad.textureCopyFacts(at: quad) {
+            // `Quad.targetToTexel`, needed only where copies are numbered (`slots`), worked out once for both kinds
+            // of copy.
+            let levelZero = slots == nil ? nil
+                : quad.pointee.unitToTarget.inverted?.concatenating(source.unitToTexel).snappedToAffine
+            blit = slots == nil ? nil : CPUBlit(source, levelZero: levelZero, slots: numbering)
+            if !analytic, opacityMask > 0 {
+                let covered = Quad.pixelCoverage(at: quad, width: width, height: height)
+                pixels = covered
+                if blit == nil, slots != nil, case .rect(let x0, let y0, let x1, let y1) = covered {
+                    scaled = CPUScaledCopy(source, levelZero: levelZero,
+                                           box: PixelBox(x0: x0, y0: y0, x1: x1, y1: y1), slots: numbering)
+                }
+            }
         } else {
             blit = nil
         }
-        let opacity = min(max(quad.pointee.opacity, 0), 1)
-        opacityMask = PremultipliedColor.byte(opacity)
-        if Quad.hasAnalyticCoverage(at: quad) {
+        if analytic {
             let value = quad.pointee
             // The full boxes go through the opacity as a mask, the edge pixels through a mask of coverage x
             // opacity; both apply to the source at full strength, as the GLES renderer does.
@@ -116,18 +121,14 @@ struct CPUPreparedQuad: @unchecked Sendable {
             coverage = .none
             return
         }
-        let pixels = Quad.pixelCoverage(at: quad, width: width, height: height)
-        switch pixels {
+        let covered = pixels ?? Quad.pixelCoverage(at: quad, width: width, height: height)
+        switch covered {
         case .none:
             coverage = .none
         case .rect(let x0, let y0, let x1, let y1):
             coverage = .box(PixelBox(x0: x0, y0: y0, x1: x1, y1: y1))
-            if blit == nil, slots != nil, let texture {
-                scaled = CPUScaledCopy(texture, levelZero: levelZero, box: PixelBox(x0: x0, y0: y0, x1: x1, y1: y1),
-                                       slots: numbering)
-            }
         case .spans:
-            let boxes = pixels.boxes
+            let boxes = covered.boxes
             var bounds = boxes[0]
             for box in boxes {
                 bounds.x0 = min(bounds.x0, box.x0); bounds.x1 = max(bounds.x1, box.x1)

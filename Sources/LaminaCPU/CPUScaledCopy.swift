@@ -16,8 +16,8 @@ struct CPUScaledCopy {
     /// nearest (sampled in doubles), minified through mip levels, beyond pixman's fixed point, or no texture.
     /// Without `slots` the slot is left at -1, for the preparing thread to number.
     /// `levelZero`: the quad's map from target pixels to level 0's texels (`Quad.targetToTexel`).
-    init?(_ texture: borrowing TextureSource, levelZero: Matrix3?, box: PixelBox, slots: CPUTextureSlots?) {
-        guard texture.mipSelection == nil, texture.filter != .nearest, texture.isPlain, let levelZero else {
+    init?(_ texture: TextureCopyFacts, levelZero: Matrix3?, box: PixelBox, slots: CPUTextureSlots?) {
+        guard texture.levelZeroOnly, texture.filter != .nearest, texture.isPlain, let levelZero else {
             return nil
         }
         let clamp = texture.clamp
@@ -31,6 +31,7 @@ struct CPUScaledCopy {
         var f = CPUBandJob.pixmanMatrix(targetToView)
         guard pixman_transform_from_pixman_f_transform(&transform, &f) != 0 else { return nil }
         self.transform = transform
-        slot = slots?.slot(image: texture.image, clamp: clamp) ?? -1
+        slot = slots.map { slots in texture.image._withUnsafeGuaranteedRef { slots.slot(image: $0, clamp: clamp) } }
+            ?? -1
     }
 }

@@ -125,6 +125,17 @@ extension Quad {
         return (true, source.additive, source.tint)
     }
 
+    /// What a renderer's texture copy needs of a texture quad's paint, read where the quad lies, with the image
+    /// unretained (the quad keeps it alive for as long as the quad is used): a `TextureSource` bound and kept while
+    /// a quad is prepared retains and releases its image, which every core's sprites of one sheet share. nil for
+    /// any other paint.
+    public static func textureCopyFacts(at quad: UnsafePointer<Quad>) -> TextureCopyFacts? {
+        guard case .texture(let source) = quad.pointee.paint else { return nil }
+        return TextureCopyFacts(image: Unmanaged.passUnretained(source.image), unitToTexel: source.unitToTexel,
+                                clamp: source.clamp, filter: source.filter, levelZeroOnly: source.mipSelection == nil,
+                                isPlain: source.isPlain)
+    }
+
     /// `hasAnalyticCoverage` of the quad at `quad` (antialiased edges or a shape), read where it lies.
     public static func hasAnalyticCoverage(at quad: UnsafePointer<Quad>) -> Bool {
         !quad.pointee.antialiasedEdges.isEmpty || quad.pointee.shapeStorage != nil
@@ -152,4 +163,17 @@ extension Quad {
         let m = quad.pointee.unitToTarget
         return quad.pointee.clip == nil && quad.pointee.shapeStorage == nil && m.m13 == 0 && m.m23 == 0 && m.m33 == 1
     }
+}
+
+/// A texture quad's paint as a renderer's copy of it reads it (`Quad.textureCopyFacts(at:)`).
+public struct TextureCopyFacts {
+    /// Unretained: valid while the quad it was read from is.
+    public let image: Unmanaged<Image>
+    public let unitToTexel: Matrix3
+    public let clamp: TexelRect
+    public let filter: Filter
+    /// No mip level is sampled (`TextureSource.mipSelection` is nil).
+    public let levelZeroOnly: Bool
+    /// `TextureSource.isPlain`.
+    public let isPlain: Bool
 }
