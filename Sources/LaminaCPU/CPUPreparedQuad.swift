@@ -202,8 +202,9 @@ extension CPUPreparedQuad {
 
     /// Adds the mip chain in place (`withMipLevels`); unchanged when it throws.
     mutating func addMipLevels(budget: MemoryBudget) throws {
-        guard !isEmpty, case .texture(let texture) = quad.paint, let selection = texture.mipSelection else { return }
-        let levels = try texture.image.mipChain(budget: budget)
+        guard !isEmpty, let texture = Quad.textureCopyFacts(at: quadPointer), let selection = texture.mipSelection
+        else { return }
+        let levels = try texture.image.takeUnretainedValue().mipChain(budget: budget)
         mip = selection
         mipLevels = levels
     }

@@ -157,8 +157,16 @@ extension TextureSource {
     /// The mip levels this texture samples: nil unless the filter is trilinear and the level of detail selects
     /// more than level 0 alone (level 0 with no fraction samples exactly as `linear`, so renderers draw it so).
     public var mipSelection: MipSelection? {
+        MipSelection.sampled(filter: filter, lod: mipLevel, width: image.width, height: image.height)
+    }
+}
+
+extension MipSelection {
+    /// The mip levels a texture of `filter` at level of detail `lod` samples in an image of `width` x `height`
+    /// (`TextureSource.mipSelection`).
+    static func sampled(filter: Filter, lod: Float, width: Int, height: Int) -> MipSelection? {
         guard filter == .trilinear else { return nil }
-        let selection = MipSelection(lod: mipLevel, width: image.width, height: image.height)
+        let selection = MipSelection(lod: lod, width: width, height: height)
         return selection.level == 0 && selection.fraction == 0 ? nil : selection
     }
 }

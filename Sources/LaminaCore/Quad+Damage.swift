@@ -130,10 +130,11 @@ extension Quad {
     /// a quad is prepared retains and releases its image, which every core's sprites of one sheet share. nil for
     /// any other paint.
     public static func textureCopyFacts(at quad: UnsafePointer<Quad>) -> TextureCopyFacts? {
+        // Stored fields only, with nothing called in between, so that the payload is read in place, not copied.
         guard case .texture(let source) = quad.pointee.paint else { return nil }
         return TextureCopyFacts(image: Unmanaged.passUnretained(source.image), unitToTexel: source.unitToTexel,
-                                clamp: source.clamp, filter: source.filter, levelZeroOnly: source.mipSelection == nil,
-                                isPlain: source.isPlain)
+                                clamp: source.clamp, filter: source.filter, mipLevel: source.mipLevel,
+                                isPlain: source.tint == nil && !source.additive)
     }
 
     /// `hasAnalyticCoverage` of the quad at `quad` (antialiased edges or a shape), read where it lies.
@@ -172,8 +173,18 @@ public struct TextureCopyFacts {
     public let unitToTexel: Matrix3
     public let clamp: TexelRect
     public let filter: Filter
-    /// No mip level is sampled (`TextureSource.mipSelection` is nil).
-    public let levelZeroOnly: Bool
+    public let mipLevel: Float
     /// `TextureSource.isPlain`.
     public let isPlain: Bool
+
+    /// `TextureSource.mipSelection`.
+    public var mipSelection: MipSelection? {
+        guard filter == .trilinear else { return nil }
+        return image._withUnsafeGuaranteedRef {
+            MipSelection.sampled(filter: filter, lod: mipLevel, width: $0.width, height: $0.height)
+        }
+    }
+
+    /// No mip level is sampled (`mipSelection` is nil).
+    public var levelZeroOnly: Bool { mipSelection == nil }
 }

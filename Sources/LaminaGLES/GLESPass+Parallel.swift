@@ -53,26 +53,33 @@ extension GLESBatchEncoder {
         // with nothing asked in between, gives the same tiles (its side effects, the image marked used and recorded,
         // are done by the first ask). Forgotten after a mip lookup, which may upload.
         var last: (image: Image, generation: UInt64, list: Int32)?
-        // Read where they lie (a quad read from the array is copied: a retain and a release of each reference).
+        // Read where they lie (a quad read from the array is copied: a retain and a release of each reference), the
+        // image unretained (`Quad.textureCopyFacts(at:)`) but where it is asked for.
         try plan.quads.withUnsafeBufferPointer { quads in
+            guard let first = quads.baseAddress else { return }
             for index in start..<quads.count {
-                guard case .texture(let source) = quads[index].paint,
+                guard let source = Quad.textureCopyFacts(at: first + index),
                     PremultipliedColor.byte(min(max(quads[index].opacity, 0), 1)) > 0
                 else { continue }
-                if let last, last.image === source.image, last.generation == source.image.generation {
+                let generation = source.image._withUnsafeGuaranteedRef { $0.generation }
+                if let last, Unmanaged.passUnretained(last.image).toOpaque() == source.image.toOpaque(),
+                    last.generation == generation
+                {
                     prefetch[index].tiles = last.list
                 } else {
-                    tileLists.append(try textures.tiles(for: source.image))
+                    let image = source.image.takeUnretainedValue()
+                    tileLists.append(try textures.tiles(for: image))
                     let list = Int32(tileLists.count - 1)
-                    last = (source.image, source.image.generation, list)
+                    last = (image, generation, list)
                     prefetch[index].tiles = list
                 }
                 // Only a trilinear texture can have a mip texture (`trilinear` is nil for any other, and uploads
                 // nothing): asking for every sprite forgot the tiles of the last image each time.
                 if source.filter == .trilinear,
-                    quads[index].unitToTarget.inverted?.concatenating(source.unitToTexel).snappedToAffine != nil
+                    quads[index].unitToTarget.inverted?.concatenating(source.unitToTexel).snappedToAffine != nil,
+                    case .texture(let texture) = quads[index].paint
                 {
-                    prefetch[index].mip = try Self.trilinear(source, textures: textures)
+                    prefetch[index].mip = try Self.trilinear(texture, textures: textures)
                     last = nil
                 }
             }

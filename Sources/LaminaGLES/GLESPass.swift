@@ -378,22 +378,33 @@ struct GLESBatchEncoder {
     /// The textures behind `paint`, uploading an image if needed; nil for a solid colour or a shadow that was not
     /// made (which the renderer does before encoding).
     func sampling(_ paint: Paint, index: Int, textures: GLESTextureCache) throws -> Sampling? {
-        if let prefetched { return prefetchedSampling(paint, prefetched[index]) }
+        if let prefetched {
+            guard case .texture(let source) = paint else { return nil }
+            return prefetchedSampling(prefetched[index], unitToTexel: source.unitToTexel, clamp: source.clamp,
+                                      filter: source.filter)
+        }
         return try sampling(paint, textures: textures)
     }
 
     /// `sampling(_:index:textures:)` of the quad at `quad`: prefetched, or looked up from its paint.
     func sampling(at quad: UnsafePointer<Quad>, index: Int, textures: GLESTextureCache) throws -> Sampling? {
-        if let prefetched { return prefetchedSampling(quad.pointee.paint, prefetched[index]) }
+        if let prefetched {
+            // The paint read in place, its image unretained (`Quad.textureCopyFacts(at:)`): a bound texture source
+            // retains the image every encoding thread's sprites share.
+            guard let source = Quad.textureCopyFacts(at: quad) else { return nil }
+            return prefetchedSampling(prefetched[index], unitToTexel: source.unitToTexel, clamp: source.clamp,
+                                      filter: source.filter)
+        }
         return try sampling(quad.pointee.paint, textures: textures)
     }
 
-    /// The sampling of a texture `paint` from its prefetched tiles: made here, on the encoding chunk's thread,
-    /// rather than once per quad on the thread that looks the textures up.
-    private func prefetchedSampling(_ paint: Paint, _ prefetched: PrefetchedTexture) -> Sampling? {
-        guard prefetched.tiles >= 0, case .texture(let source) = paint else { return nil }
-        return Sampling(tiles: prefetchedTiles[Int(prefetched.tiles)], unitToTexel: source.unitToTexel,
-                        clamp: source.clamp, filter: source.filter)
+    /// The sampling of a texture quad from its prefetched tiles: made here, on the encoding chunk's thread, rather
+    /// than once per quad on the thread that looks the textures up.
+    private func prefetchedSampling(_ prefetched: PrefetchedTexture, unitToTexel: Matrix3, clamp: TexelRect,
+                                    filter: Filter) -> Sampling? {
+        guard prefetched.tiles >= 0 else { return nil }
+        return Sampling(tiles: prefetchedTiles[Int(prefetched.tiles)], unitToTexel: unitToTexel, clamp: clamp,
+                        filter: filter)
     }
 
     /// `trilinear(_:index:textures:)` of the texture quad at `quad`: prefetched, or looked up from its paint.
