@@ -94,6 +94,11 @@ public enum KeyframeMath {
     /// A binary search: O(log n), no allocation. For discrete mode, pass its n + 1 key times: the segment index
     /// is then the index of the value to show.
     public static func segment(for p: Double, keyTimes: [Double]) -> (index: Int, local: Double) {
+        keyTimes.withUnsafeBufferPointer { segment(for: p, keyTimes: $0) }
+    }
+
+    /// `segment(for:keyTimes:)` over key times that lie in a buffer (a list shared by many animations).
+    public static func segment(for p: Double, keyTimes: UnsafeBufferPointer<Double>) -> (index: Int, local: Double) {
         let n = keyTimes.count
         guard n >= 2, !p.isNaN else { return (0, 0) }
         if p == .infinity { return (n - 2, 1) }

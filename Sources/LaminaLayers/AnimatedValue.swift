@@ -41,7 +41,7 @@ enum AnimatedValue {
     static func interpolate(_ a: AnimatedValue, _ b: AnimatedValue, _ p: Double) -> AnimatedValue {
         switch (a, b) {
         case (.vector(let x, let n), .vector(let y, _)):
-            return .vector(x + (y - x) * p, count: n)
+            return .vector(mix(x, y, p), count: n)
         case (.color(let x), .color(let y)):
             return .color(Self.mix(x, y, p))
         case (.transform(let x), .transform(let y)):
@@ -61,6 +61,10 @@ enum AnimatedValue {
             return p < 0.5 ? a : b
         }
     }
+
+    /// Components part of the way from `x` to `y`: the interpolation of numbers and points (node tracks use it too,
+    /// NodeTrack.swift, so that both give the same bits).
+    static func mix(_ x: SIMD4<Double>, _ y: SIMD4<Double>, _ p: Double) -> SIMD4<Double> { x + (y - x) * p }
 
     /// `a` + `b`: what an additive animation adds, a cumulative one accumulates and `byValue` offsets by.
     static func add(_ a: AnimatedValue, _ b: AnimatedValue) -> AnimatedValue {

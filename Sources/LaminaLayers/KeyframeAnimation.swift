@@ -178,6 +178,21 @@ open class KeyframeAnimation: PropertyAnimation, @unchecked Sendable {
         return (value, step)
     }
 
+    override func nodeTrack(model: NodePlacement, lists: inout NodeTrackLists) -> ResolvedNodeTrack? {
+        // Numbers and points along linear, paced or discrete keyframes: `interpolated`'s arithmetic, in NodeTrack.
+        guard type(of: self) == KeyframeAnimation.self, let property, property.get(model) != nil, !isAdditive,
+            !isCumulative, path == nil, calculationMode == .linear || calculationMode == .paced
+                || calculationMode == .discrete,
+            let prepared = prepared ?? makePrepared(), prepared.path == nil, prepared.function == nil,
+            case .vector(_, let count)? = prepared.values.first,
+            let added = lists.add(values: prepared.values, keyTimes: prepared.keyTimes,
+                                  functions: calculationMode == .paced ? nil : timingFunctions, count: count)
+        else { return nil }
+        return (property, count, .keyframes(NodeTrack.Keyframes(
+            values: added.values, keyTimes: added.keyTimes, functions: added.functions,
+            discrete: calculationMode == .discrete, function: timingFunction)))
+    }
+
     /// The value at eased progress `p` from the prepared values.
     private func interpolated(_ prepared: Prepared, at p: Double) -> AnimatedValue {
         let values = prepared.values, times = prepared.keyTimes
@@ -257,6 +272,12 @@ open class SpringAnimation: BasicAnimation, @unchecked Sendable {
     }
 
     override var usesTimingFunction: Bool { false }
+
+    override func nodeTrack(model: NodePlacement, lists: inout NodeTrackLists) -> ResolvedNodeTrack? {
+        guard type(of: self) == SpringAnimation.self, let (property, from, to, count) = nodeEnds(model: model)
+        else { return nil }
+        return (property, count, .spring(from, to, solution))
+    }
 
     override func value(at phase: MediaTiming.Phase, eased: Double, property: AnimatableProperty,
                         base: AnimatedValue, model: () -> AnimatedValue)

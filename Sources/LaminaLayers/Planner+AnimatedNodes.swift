@@ -58,8 +58,11 @@ final class AnimatedNodeTable {
     let width: Int
     let height: Int
     let nodes: [AnimatedNode]
-    /// Every node's animations, node after node (`AnimatedNode.animations`).
+    /// Every node's animations, node after node (`AnimatedNode.animations`), and each one resolved for its node
+    /// (NodeTrack.swift), with the lists of keyframes they read.
     let animations: [AttachedAnimation]
+    let tracks: [NodeTrack]
+    let lists: NodeTrackLists
     /// The records of the animated leaves' superlayers (the root's included): their subtrees' quads change with
     /// the leaves'.
     let ancestors: [Int]
@@ -68,7 +71,8 @@ final class AnimatedNodeTable {
     var fades: [Float]
 
     init(committed: LayerSnapshot, planIdentity: UInt64, rootToTarget: Matrix3, width: Int, height: Int,
-         nodes: [AnimatedNode], animations: [AttachedAnimation], ancestors: [Int]) {
+         nodes: [AnimatedNode], animations: [AttachedAnimation], tracks: [NodeTrack], lists: NodeTrackLists,
+         ancestors: [Int]) {
         self.ancestors = ancestors
         self.committed = committed
         self.planIdentity = planIdentity
@@ -77,6 +81,8 @@ final class AnimatedNodeTable {
         self.height = height
         self.nodes = nodes
         self.animations = animations
+        self.tracks = tracks
+        self.lists = lists
         maps = Array(repeating: .identity, count: nodes.count)
         fades = Array(repeating: 0, count: nodes.count)
     }
@@ -284,15 +290,20 @@ extension Planner {
         var failed = [Bool](repeating: false, count: chunks)
         table.nodes.withUnsafeBufferPointer { nodes in
             table.animations.withUnsafeBufferPointer { animations in
-                table.maps.withUnsafeMutableBufferPointer { maps in
-                    table.fades.withUnsafeMutableBufferPointer { fades in
-                        failed.withUnsafeMutableBufferPointer { failed in
-                            let work = EvaluationChunk(nodes: nodes, animations: animations, maps: maps, fades: fades,
-                                                       failed: failed, time: time, size: size)
-                            if chunks == 1 {
-                                work.run(chunk: 0)
-                            } else {
-                                DispatchQueue.concurrentPerform(iterations: chunks) { work.run(chunk: $0) }
+                table.tracks.withUnsafeBufferPointer { tracks in
+                    table.lists.withBuffers { lists in
+                        table.maps.withUnsafeMutableBufferPointer { maps in
+                            table.fades.withUnsafeMutableBufferPointer { fades in
+                                failed.withUnsafeMutableBufferPointer { failed in
+                                    let work = EvaluationChunk(
+                                        nodes: nodes, animations: animations, tracks: tracks, lists: lists,
+                                        maps: maps, fades: fades, failed: failed, time: time, size: size)
+                                    if chunks == 1 {
+                                        work.run(chunk: 0)
+                                    } else {
+                                        DispatchQueue.concurrentPerform(iterations: chunks) { work.run(chunk: $0) }
+                                    }
+                                }
                             }
                         }
                     }
@@ -315,10 +326,14 @@ extension Planner {
         else { return nil }
         var nodes: [AnimatedNode] = []
         var animations: [AttachedAnimation] = []
+        var tracks: [NodeTrack] = []
+        var lists = NodeTrackLists()
         var ancestors: Set<Int> = []
-        /// A leaf's animations added to the table's list, and where they lie in it.
-        func list(_ attached: [AttachedAnimation]) -> Range<Int> {
+        /// A leaf's animations added to the table's list (and resolved against its committed values `model`), and
+        /// where they lie in it.
+        func list(_ attached: [AttachedAnimation], model: NodePlacement) -> Range<Int> {
             animations += attached
+            for animation in attached { tracks.append(NodeTrack(animation.animation, model: model, lists: &lists)) }
             return (animations.count - attached.count)..<animations.count
         }
         // Depth first: each animated subtree's superlayer chain with its map, opacity, clip and timings.
@@ -378,9 +393,10 @@ extension Planner {
                             return quad.clip == nil
                         })
                     else { return nil }
+                    let committed = NodePlacement(kid.state)
                     nodes.append(AnimatedNode(
-                        leaf: kid, committed: NodePlacement(kid.state), bounds: kid.state.bounds,
-                        animations: list(kid.state.animations),
+                        leaf: kid, committed: committed, bounds: kid.state.bounds,
+                        animations: list(kid.state.animations, model: committed),
                         timings: Self.leafTimings(pending.timings + [kid.state.timing]),
                     fragment: index,
                         sublayerSpace: sublayerSpace, superlayerToTarget: pending.toTarget, opacity: opacity,
@@ -398,9 +414,10 @@ extension Planner {
                     if case .shadow = last.quads[position].paint { return nil }
                     guard last.quads[position].opacity == fade else { return nil }
                 }
+                let committed = NodePlacement(kid.state)
                 nodes.append(AnimatedNode(
-                    leaf: kid, committed: NodePlacement(kid.state), bounds: kid.state.bounds,
-                    animations: list(kid.state.animations),
+                    leaf: kid, committed: committed, bounds: kid.state.bounds,
+                    animations: list(kid.state.animations, model: committed),
                         timings: Self.leafTimings(pending.timings + [kid.state.timing]),
                     fragment: index,
                     sublayerSpace: sublayerSpace, superlayerToTarget: pending.toTarget, opacity: opacity, clip: clip,
@@ -410,7 +427,7 @@ extension Planner {
         guard !nodes.isEmpty else { return nil }
         return AnimatedNodeTable(committed: committed, planIdentity: last.identity, rootToTarget: rootToTarget,
                                  width: width, height: height, nodes: nodes, animations: animations,
-                                 ancestors: ancestors.sorted())
+                                 tracks: tracks, lists: lists, ancestors: ancestors.sorted())
     }
 
     /// `timings` as a node keeps them: none when every one keeps its parent's time.
@@ -443,6 +460,8 @@ extension Planner {
 private struct EvaluationChunk: @unchecked Sendable {
     let nodes: UnsafeBufferPointer<AnimatedNode>
     let animations: UnsafeBufferPointer<AttachedAnimation>
+    let tracks: UnsafeBufferPointer<NodeTrack>
+    let lists: NodeTrackBuffers
     let maps: UnsafeMutableBufferPointer<Matrix3>
     let fades: UnsafeMutableBufferPointer<Float>
     let failed: UnsafeMutableBufferPointer<Bool>
@@ -470,16 +489,18 @@ private struct EvaluationChunk: @unchecked Sendable {
         // The committed values, then the animations on top, in order.
         var placement = node.pointee.committed
         for position in node.pointee.animations {
-            let attached = animations.baseAddress! + position
-            let animation = attached.pointee.animation
-            let timing = animation.timing
-            if timing.activeDuration.isFinite, timing.isFinished(parent: local),
-                animation.isRemovedOnCompletion || !attached.pointee.events.isStopped
+            // The resolved track (NodeTrack.swift); the animation object only where it applies itself or finished.
+            let track = tracks.baseAddress! + position
+            if track.pointee.finite, track.pointee.timing.isFinished(parent: local),
+                track.pointee.isRemovedOnCompletion || !animations[position].events.isStopped
             {
                 return false
             }
-            if !animation.isRemovedAfterEnd(at: local) {
-                _ = animation.apply(to: &placement, model: node.pointee.committed, time: local)
+            // Past here an animation that finished stays (it is not removed on completion): it is applied.
+            if case .general = track.pointee.curve {
+                _ = animations[position].animation.apply(to: &placement, model: node.pointee.committed, time: local)
+            } else {
+                track.pointee.apply(to: &placement, time: local, lists: lists)
             }
         }
         let map = placement.mapToSuperlayer(bounds: node.pointee.bounds, sublayerSpace: node.pointee.sublayerSpace)

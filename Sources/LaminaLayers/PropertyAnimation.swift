@@ -50,6 +50,11 @@ open class PropertyAnimation: Animation, @unchecked Sendable {
         nil
     }
 
+    /// The animation resolved for a node whose committed values are `model` (NodeTrack.swift), its keyframes added
+    /// to `lists`; nil when it must apply itself. Only the exact classes that override this resolve: a subclass
+    /// made elsewhere keeps its own evaluation.
+    func nodeTrack(model: NodePlacement, lists: inout NodeTrackLists) -> ResolvedNodeTrack? { nil }
+
     /// The value function, when the key path is a transform one (it is ignored on others).
     var transformFunction: ValueFunction? {
         guard let valueFunction, property?.kind == .transform else { return nil }
@@ -186,6 +191,27 @@ open class BasicAnimation: PropertyAnimation, @unchecked Sendable {
             let modelValue = modelValue
             return (modelValue, modelValue)
         }
+    }
+
+    override func nodeTrack(model: NodePlacement, lists: inout NodeTrackLists) -> ResolvedNodeTrack? {
+        guard type(of: self) == BasicAnimation.self, let (property, from, to, count) = nodeEnds(model: model)
+        else { return nil }
+        return (property, count, .between(from, to, timingFunction))
+    }
+
+    /// The ends of an animation of a number or a point on a node whose committed values are `model`, as every frame
+    /// would work them out; nil when they depend on the value below it (no value given), or the animation is
+    /// additive, cumulative or of a transform.
+    func nodeEnds(model: NodePlacement) -> (AnimatableProperty, SIMD4<Double>, SIMD4<Double>, Int)? {
+        guard let property, !isAdditive, !isCumulative, transformFunction == nil, decomposedEnds == nil,
+            let modelValue = property.get(model)
+        else { return nil }
+        let values = converted ?? convertedValues()
+        guard values.from != nil || values.to != nil || values.by != nil else { return nil }
+        // The value below is read only when no value is given.
+        let (from, to) = endpoints(property: property, base: modelValue, model: { modelValue })
+        guard case .vector(let a, let n) = from, case .vector(let b, let m) = to, n == m else { return nil }
+        return (property, a, b, n)
     }
 
     override func value(at phase: MediaTiming.Phase, eased: Double, property: AnimatableProperty,
