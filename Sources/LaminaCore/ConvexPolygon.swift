@@ -16,10 +16,14 @@ public struct ConvexPolygon: Hashable, Sendable {
         if !vertices.allSatisfy({ $0.x.magnitude <= band && $0.y.magnitude <= band }) {
             vertices = Self.clippedToGuardBand(vertices)
         }
-        let snapped = vertices.map {
-            CGPoint(x: ($0.x / Self.snap).rounded() * Self.snap, y: ($0.y / Self.snap).rounded() * Self.snap)
+        // Snapped and turned in place: a polygon is made for every turned quad of every frame.
+        for index in vertices.indices {
+            let p = vertices[index]
+            vertices[index] = CGPoint(x: (p.x / Self.snap).rounded() * Self.snap,
+                                      y: (p.y / Self.snap).rounded() * Self.snap)
         }
-        self.vertices = ConvexPolygon.signedArea(snapped) < 0 ? snapped.reversed() : snapped
+        if ConvexPolygon.signedArea(vertices) < 0 { vertices.reverse() }
+        self.vertices = vertices
     }
 
     public init(rect: CGRect) {
@@ -34,6 +38,7 @@ public struct ConvexPolygon: Hashable, Sendable {
     public init?(projecting points: [HomogeneousPoint]) {
         let epsilon: CGFloat = 1e-6
         var kept: [HomogeneousPoint] = []
+        kept.reserveCapacity(points.count * 2)
         for i in points.indices {
             let a = points[i], b = points[(i + 1) % points.count]
             if a.w > epsilon { kept.append(a) }

@@ -47,20 +47,24 @@ extension Quad {
     /// axis-aligned clip (the common case: no rotation) take a path without allocation; everything else goes
     /// through `coverage(width:height:)` and `ConvexPolygon.spans()`. Both give the same pixels.
     public func pixelCoverage(width: Int, height: Int) -> PixelCoverage {
-        if let rect = Self.rectangleCoverage(unitToTarget, clip: clip, width: width, height: height) { return rect }
-        guard let polygon = coverage(width: width, height: height) else { return .none }
-        return PixelCoverage(polygon)
+        Self.pixelCoverage(unitToTarget, clip: clip, width: width, height: height)
     }
 
-    /// `pixelCoverage` of the quad at `quad`, read where it lies: an unclipped axis-aligned quad (a sprite) reads its
-    /// map alone; any other is copied first, as a call on the quad would copy it.
+    /// `pixelCoverage` of the quad at `quad`, read where it lies: an unclipped quad (a sprite, turned or not) reads
+    /// its map alone; a clipped one its clip too, rather than a copy of the whole quad (a retain and a release for
+    /// each of its references).
     public static func pixelCoverage(at quad: UnsafePointer<Quad>, width: Int, height: Int) -> PixelCoverage {
-        if quad.pointee.clip == nil,
-            let rect = rectangleCoverage(quad.pointee.unitToTarget, clip: nil, width: width, height: height)
-        {
-            return rect
+        if quad.pointee.clip == nil {
+            return pixelCoverage(quad.pointee.unitToTarget, clip: nil, width: width, height: height)
         }
-        return quad.pointee.pixelCoverage(width: width, height: height)
+        return pixelCoverage(quad.pointee.unitToTarget, clip: quad.pointee.clip, width: width, height: height)
+    }
+
+    /// The pixels a quad with map `m` and `clip` covers.
+    private static func pixelCoverage(_ m: Matrix3, clip: ConvexPolygon?, width: Int, height: Int) -> PixelCoverage {
+        if let rect = rectangleCoverage(m, clip: clip, width: width, height: height) { return rect }
+        guard let polygon = coverage(m, clip: clip, width: width, height: height) else { return .none }
+        return PixelCoverage(polygon)
     }
 
     /// The pixels of an axis-aligned quad with map `m` under no clip or an axis-aligned `clip`, without allocating;

@@ -184,14 +184,34 @@ public struct Quad: Hashable, Sendable {
     /// The four corners in homogeneous target pixels: top-left, top-right, bottom-right, bottom-left of
     /// the source rectangle.
     public var corners: [HomogeneousPoint] {
-        [CGPoint(x: 0, y: 0), CGPoint(x: 1, y: 0), CGPoint(x: 1, y: 1), CGPoint(x: 0, y: 1)].map(unitToTarget.apply)
+        Self.corners(of: unitToTarget)
+    }
+
+    /// The corners of the unit square under `m`, as `corners` gives a quad's.
+    static func corners(of m: Matrix3) -> [HomogeneousPoint] {
+        [m.apply(CGPoint(x: 0, y: 0)), m.apply(CGPoint(x: 1, y: 0)), m.apply(CGPoint(x: 1, y: 1)),
+         m.apply(CGPoint(x: 0, y: 1))]
     }
 
     /// The polygon of target pixels this quad may touch: the quad cut at the eye plane (w > 0), projected,
     /// cut by the clip, and by the target (0, 0, width, height). Nil when nothing is left.
     public func coverage(width: Int, height: Int) -> ConvexPolygon? {
-        guard var polygon = ConvexPolygon(projecting: corners) else { return nil }
-        polygon = polygon.intersection(ConvexPolygon(rect: CGRect(x: 0, y: 0, width: width, height: height)))
+        Self.coverage(unitToTarget, clip: clip, width: width, height: height)
+    }
+
+    /// `coverage(width:height:)` of a quad with map `m` and `clip`.
+    static func coverage(_ m: Matrix3, clip: ConvexPolygon?, width: Int, height: Int) -> ConvexPolygon? {
+        guard var polygon = ConvexPolygon(projecting: corners(of: m)) else { return nil }
+        // A turned polygon inside the target is its own intersection with it (every vertex on the inner side of
+        // every edge of the target is kept, in order, and no edge is cut): most turned quads, spared the cut and its
+        // allocations. (An axis-aligned rectangle is cut as a rectangle, which lists its corners in an order of its
+        // own.)
+        let box = polygon.bounds
+        if !(width > 0 && height > 0 && box.minX >= 0 && box.minY >= 0 && box.maxX <= CGFloat(width)
+            && box.maxY <= CGFloat(height) && polygon.axisAlignedRect == nil)
+        {
+            polygon = polygon.intersection(ConvexPolygon(rect: CGRect(x: 0, y: 0, width: width, height: height)))
+        }
         if let clip { polygon = polygon.intersection(clip) }
         return polygon.isEmpty ? nil : polygon
     }

@@ -142,6 +142,33 @@ import Testing
         }
     }
 
+    @Test func aTurnedQuadInsideTheTargetIsNotCutButCoversAsIfItWere() {
+        // Quad.coverage skips the cut by the target for a polygon inside it: the result must be the cut one, vertex
+        // for vertex, for quads inside, on the edges and across them, turned and projected, clipped or not.
+        var random = SystemRandomNumberGenerator()
+        var inside = 0
+        for index in 0..<400 {
+            func v() -> CGFloat { CGFloat(Int.random(in: -80...480, using: &random)) / 8 }
+            let angle = CGFloat(Int.random(in: 0..<64, using: &random)) * .pi / 32  // some axis-aligned
+            func side() -> CGFloat { CGFloat(Int.random(in: 4...120, using: &random)) / 8 }
+            var map = Matrix3.unitSquare(to: CGRect(x: 0, y: 0, width: side(), height: side()))
+                .concatenating(.affine(a: cos(angle), b: sin(angle), c: -sin(angle), d: cos(angle), tx: v(), ty: v()))
+            if index % 5 == 4 { map.m13 = 0.002 }
+            let clip = index % 3 == 0 ? ConvexPolygon(rect: CGRect(x: v(), y: v(), width: 20, height: 20)) : nil
+            let quad = Quad(unitToTarget: map, paint: .solid(Color.red.premultiplied), clip: clip)
+            var general = ConvexPolygon(projecting: quad.corners)
+                .map { $0.intersection(ConvexPolygon(rect: CGRect(x: 0, y: 0, width: 50, height: 40))) }
+            if let clip { general = general?.intersection(clip) }
+            if general?.isEmpty ?? true { general = nil }
+            if let box = ConvexPolygon(projecting: quad.corners)?.bounds, box.minX >= 0, box.minY >= 0,
+                box.maxX <= 50, box.maxY <= 40 { inside += 1 }
+            #expect(quad.coverage(width: 50, height: 40) == general, "case \(index)")
+            #expect(quad.pixelCoverage(width: 50, height: 40) == general.map(PixelCoverage.init) ?? PixelCoverage.none,
+                    "case \(index)")
+        }
+        #expect(inside > 80)
+    }
+
     @Test func textureTraitsReadInPlace() throws {
         let image = try Image(width: 1, height: 1, color: .red)
         let tint = Color(red: 1, green: 0.5, blue: 0, alpha: 1)
