@@ -43,6 +43,8 @@ struct NodeTrack {
     /// The property written, and its number of components; the animation keeps it alive (properties are made once
     /// per key path and never freed).
     unowned(unsafe) let property: AnimatableProperty?
+    /// The field written directly, for the keys that name one (or a coordinate of one); else `property` writes it.
+    let field: NodeField
     let count: Int
     let curve: Curve
 
@@ -53,6 +55,7 @@ struct NodeTrack {
         isRemovedOnCompletion = animation.isRemovedOnCompletion
         let resolved = (animation as? PropertyAnimation)?.nodeTrack(model: model, lists: &lists)
         property = resolved?.property
+        field = resolved.map { NodeField($0.property.keyPath) } ?? .other
         count = resolved?.count ?? 0
         curve = resolved?.curve ?? .general
     }
@@ -73,7 +76,46 @@ struct NodeTrack {
         case .general:
             return
         }
-        property.set(&placement, .vector(value, count: count))
+        if !field.write(value, to: &placement) { property.set(&placement, .vector(value, count: count)) }
+    }
+}
+
+/// A node value a key path names directly (position, anchorPoint, their coordinates, anchorPointZ, opacity): a
+/// track writes it as the property's writer does (`AnimatableProperty.set`: the coordinate replaced in the point,
+/// the number converted to the field's type), without its closures, which retain their contexts on every call.
+enum NodeField {
+    case position, positionX, positionY, anchorPoint, anchorPointX, anchorPointY, anchorPointZ, opacity
+    /// Any other (the parts of the transform): written by the property.
+    case other
+
+    init(_ keyPath: String) {
+        switch keyPath {
+        case "position": self = .position
+        case "position.x": self = .positionX
+        case "position.y": self = .positionY
+        case "anchorPoint": self = .anchorPoint
+        case "anchorPoint.x": self = .anchorPointX
+        case "anchorPoint.y": self = .anchorPointY
+        case "anchorPointZ": self = .anchorPointZ
+        case "opacity": self = .opacity
+        default: self = .other
+        }
+    }
+
+    /// Writes `v` (the value's components) into its field; false for `other`.
+    func write(_ v: SIMD4<Double>, to placement: inout NodePlacement) -> Bool {
+        switch self {
+        case .position: placement.position = CGPoint(x: v[0], y: v[1])
+        case .positionX: placement.position.x = CGFloat(v[0])
+        case .positionY: placement.position.y = CGFloat(v[0])
+        case .anchorPoint: placement.anchorPoint = CGPoint(x: v[0], y: v[1])
+        case .anchorPointX: placement.anchorPoint.x = CGFloat(v[0])
+        case .anchorPointY: placement.anchorPoint.y = CGFloat(v[0])
+        case .anchorPointZ: placement.anchorPointZ = CGFloat(v[0])
+        case .opacity: placement.opacity = Float(v[0])
+        case .other: return false
+        }
+        return true
     }
 }
 

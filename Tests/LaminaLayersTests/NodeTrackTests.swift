@@ -77,6 +77,9 @@ import Testing
         cases.append(("translation", basic("transform.translation", to: CGSize(width: 4, height: -9))))
         cases.append(("anchorPoint", basic("anchorPoint", from: CGPoint(x: 0, y: 0), to: CGPoint(x: 1, y: 0.5))))
         cases.append(("anchorPointZ", basic("anchorPointZ", to: 9.0)))
+        cases.append(("anchorPoint.y", basic("anchorPoint.y", from: 0.25, to: 1.5, function: ease)))
+        cases.append(("anchorPoint.x", basic("anchorPoint.x", by: -0.75)))
+        cases.append(("opacity to", basic("opacity", to: 0.123456789, function: ease)))
         let spring = SpringAnimation(keyPath: "position.y")
         spring.byValue = 40.0
         spring.damping = 3
