@@ -35,6 +35,8 @@ struct AnimatedNode {
     /// A layer with sublayers (or more than a plain picture) whose animations only move it: its whole subtree's
     /// quads move by the translation of its map, the records inside with them.
     let branch: Bool
+    /// The leaf's `isDoubleSided`, kept here: read for every turned leaf, and the leaf lies elsewhere in memory.
+    let isDoubleSided: Bool
 }
 
 /// How one animated leaf's quads follow its new map and fade.
@@ -154,8 +156,10 @@ extension Planner {
         // version no snapshot has, so that a later usual plan plans its leaf again rather than reuse them.
         var stamp: UInt64?
         for (index, change) in changes {
-            let fragment = table.nodes[index].fragment
-            let range = cache.fragments[fragment].quads
+            // Read through the buffers: an element of an array read here is copied first (a node is about 500
+            // bytes, a record more, with references to retain and release).
+            let fragment = table.nodes.withUnsafeBufferPointer { ($0.baseAddress! + index).pointee.fragment }
+            let range = cache.fragments.withUnsafeBufferPointer { ($0.baseAddress! + fragment).pointee.quads }
             let fade = table.fades[index]
             // The old boxes, as the last plan kept them (worked out only where it did not).
             Self.addBoxes(of: quads, range, width: width, height: height, bounds: &bounds, old: true, to: &region)
@@ -223,56 +227,99 @@ extension Planner {
     /// How the quads of each of `table`'s nodes whose map or fade changed follow it, in the last plan's `last`:
     /// faded, moved by a translation (every quad affine, unclipped and unshaped, as planning would place them), or
     /// made again from the leaf's geometry (turned, scaled, clipped, shaped); nil when one cannot follow (turned
-    /// away, or made into another number of quads). Nothing is changed yet.
+    /// away, or made into another number of quads). Nothing is changed yet. A large table is worked out in chunks of
+    /// nodes on all cores (as its evaluation is), each chunk with its own fresh quads and table of texture paints,
+    /// then put together in the nodes' order.
     private func nodeChanges(_ table: AnimatedNodeTable, last: [Quad], cache: PlanCache)
         -> (changes: [(node: Int, change: NodeChange)], fresh: [Quad])?
     {
-        var changes: [(node: Int, change: NodeChange)] = []
-        changes.reserveCapacity(table.nodes.count)
-        var fresh: [Quad] = []
+        let count = table.nodes.count
+        let chunks = LayerSnapshot.evaluationChunks(count)
         // The quads and records are read where they lie: an element of an array read from here copies it (a retain
         // and a release of each of its references).
-        let found: Bool = last.withUnsafeBufferPointer { last in
+        return last.withUnsafeBufferPointer { last in
             cache.fragments.withUnsafeBufferPointer { fragments in
-                guard let quad = last.baseAddress else { return table.nodes.isEmpty }
-                for index in table.nodes.indices {
-                    let fragment = fragments.baseAddress! + table.nodes[index].fragment
-                    let (range, planned) = (fragment.pointee.quads, fragment.pointee.layerToTarget)
-                    let map = table.maps[index], fade = table.fades[index]
-                    if table.nodes[index].branch {
-                        guard map != planned else { continue }
-                        // Only moved: its map differs by a translation its quads (unclipped, affine: checked when the
-                        // table was made) can follow.
-                        guard let d = fragment.pointee.translation(to: map, hasClips: false),
-                            range.allSatisfy({ (quad[$0].unitToTarget.m31 + d.x).isFinite
-                                && (quad[$0].unitToTarget.m32 + d.y).isFinite })
-                        else { return false }
-                        changes.append((index, .moveSubtree(d)))
-                        continue
-                    }
-                    if map == planned {
-                        if fade != quad[range.lowerBound].opacity { changes.append((index, .fade)) }
-                        continue
-                    }
-                    if fragment.pointee.movable, table.nodes[index].clip == nil,
-                        let d = fragment.pointee.translation(to: map, hasClips: false),
-                        range.allSatisfy({ position in
-                            let m = quad[position].unitToTarget
-                            return Quad.movesByOffset(at: quad + position) && (m.m31 + d.x).isFinite
-                                && (m.m32 + d.y).isFinite
-                        })
-                    {
-                        changes.append((index, .move(d)))
-                        continue
-                    }
-                    let leaf = table.nodes[index].leaf
-                    guard leaf.isDoubleSided || map.determinant >= 0 else { return false }
-                    let first = fresh.count
-                    emit(leaf, layerToTarget: map, opacity: fade, clip: table.nodes[index].clip, into: &fresh)
-                    guard fresh.count - first == range.count else { return false }
-                    changes.append((index, .made(first..<fresh.count)))
+                if chunks == 1 {
+                    return nodeChanges(table, nodes: 0..<count, last: last, fragments: fragments)
                 }
-                return true
+                let size = (count + chunks - 1) / chunks
+                var parts = [ChangesPart?](repeating: nil, count: chunks)
+                parts.withUnsafeMutableBufferPointer { parts in
+                    let work = NodeChangesWork(planner: self, table: table, last: last, fragments: fragments,
+                                               parts: parts, size: size)
+                    DispatchQueue.concurrentPerform(iterations: chunks) { work.run(chunk: $0) }
+                }
+                var changes: [(node: Int, change: NodeChange)] = []
+                changes.reserveCapacity(count)
+                var fresh: [Quad] = []
+                for part in parts {
+                    guard let part else { return nil }
+                    let offset = fresh.count
+                    fresh += part.fresh
+                    for (node, change) in part.changes {
+                        if case .made(let range) = change {
+                            changes.append((node, .made((range.lowerBound + offset)..<(range.upperBound + offset))))
+                        } else {
+                            changes.append((node, change))
+                        }
+                    }
+                }
+                return (changes, fresh)
+            }
+        }
+    }
+
+    /// The changes of `table`'s nodes `nodes` (`nodeChanges`), with quads made again in a fresh array of their own.
+    fileprivate func nodeChanges(_ table: AnimatedNodeTable, nodes: Range<Int>, last: UnsafeBufferPointer<Quad>,
+                                 fragments: UnsafeBufferPointer<PlanFragment>) -> ChangesPart?
+    {
+        var changes: [(node: Int, change: NodeChange)] = []
+        changes.reserveCapacity(nodes.count)
+        var fresh: [Quad] = []
+        guard let quad = last.baseAddress else { return nodes.isEmpty ? (changes, fresh) : nil }
+        let found: Bool = table.nodes.withUnsafeBufferPointer { nodeList in
+            table.maps.withUnsafeBufferPointer { maps in
+                table.fades.withUnsafeBufferPointer { fades in
+                    for index in nodes {
+                        let node = nodeList.baseAddress! + index
+                        let fragment = fragments.baseAddress! + node.pointee.fragment
+                        let (range, planned) = (fragment.pointee.quads, fragment.pointee.layerToTarget)
+                        let map = maps[index], fade = fades[index]
+                        if node.pointee.branch {
+                            guard map != planned else { continue }
+                            // Only moved: its map differs by a translation its quads (unclipped, affine: checked when
+                            // the table was made) can follow.
+                            guard let d = fragment.pointee.translation(to: map, hasClips: false),
+                                range.allSatisfy({ (quad[$0].unitToTarget.m31 + d.x).isFinite
+                                    && (quad[$0].unitToTarget.m32 + d.y).isFinite })
+                            else { return false }
+                            changes.append((index, .moveSubtree(d)))
+                            continue
+                        }
+                        if map == planned {
+                            if fade != quad[range.lowerBound].opacity { changes.append((index, .fade)) }
+                            continue
+                        }
+                        if fragment.pointee.movable, node.pointee.clip == nil,
+                            let d = fragment.pointee.translation(to: map, hasClips: false),
+                            range.allSatisfy({ position in
+                                let m = quad[position].unitToTarget
+                                return Quad.movesByOffset(at: quad + position) && (m.m31 + d.x).isFinite
+                                    && (m.m32 + d.y).isFinite
+                            })
+                        {
+                            changes.append((index, .move(d)))
+                            continue
+                        }
+                        guard node.pointee.isDoubleSided || map.determinant >= 0 else { return false }
+                        let first = fresh.count
+                        emit(node.pointee.leaf, layerToTarget: map, opacity: fade, clip: node.pointee.clip,
+                             into: &fresh)
+                        guard fresh.count - first == range.count else { return false }
+                        changes.append((index, .made(first..<fresh.count)))
+                    }
+                    return true
+                }
             }
         }
         return found ? (changes, fresh) : nil
@@ -400,7 +447,7 @@ extension Planner {
                         timings: Self.leafTimings(pending.timings + [kid.state.timing]),
                     fragment: index,
                         sublayerSpace: sublayerSpace, superlayerToTarget: pending.toTarget, opacity: opacity,
-                        clip: clip, branch: true))
+                        clip: clip, branch: true, isDoubleSided: kid.isDoubleSided))
                     continue
                 }
                 guard kid.state.animations.allSatisfy({ Self.followsNodeValues($0.animation) }) else { return nil }
@@ -421,7 +468,7 @@ extension Planner {
                         timings: Self.leafTimings(pending.timings + [kid.state.timing]),
                     fragment: index,
                     sublayerSpace: sublayerSpace, superlayerToTarget: pending.toTarget, opacity: opacity, clip: clip,
-                    branch: false))
+                    branch: false, isDoubleSided: kid.isDoubleSided))
             }
         }
         guard !nodes.isEmpty else { return nil }
@@ -512,3 +559,26 @@ private struct EvaluationChunk: @unchecked Sendable {
         return true
     }
 }
+
+/// One chunk's node changes (`Planner.nodeChanges`): `made` ranges index its own fresh quads.
+private typealias ChangesPart = (changes: [(node: Int, change: NodeChange)], fresh: [Quad])
+
+/// The node changes of a large table worked out in chunks on all cores: each chunk reads the last plan's quads and
+/// records (not changed until every chunk is done) and writes its own part. Each has a planner of its own, whose
+/// table of texture paints only it touches.
+private struct NodeChangesWork: @unchecked Sendable {
+    let planner: Planner
+    let table: AnimatedNodeTable
+    let last: UnsafeBufferPointer<Quad>
+    let fragments: UnsafeBufferPointer<PlanFragment>
+    let parts: UnsafeMutableBufferPointer<ChangesPart?>
+    let size: Int
+
+    func run(chunk: Int) {
+        var planner = planner
+        planner.texturePaints = TexturePaints()
+        let nodes = (chunk * size)..<min((chunk + 1) * size, table.nodes.count)
+        parts[chunk] = planner.nodeChanges(table, nodes: nodes, last: last, fragments: fragments)
+    }
+}
+

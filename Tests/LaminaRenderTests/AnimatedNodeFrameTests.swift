@@ -226,9 +226,16 @@ import Testing
         #expect(LayerSnapshot.evaluationChunks(255) == 1)
         let root = Layer()
         root.bounds = CGRect(x: 0, y: 0, width: 410, height: 100)
+        // Every third sprite shows a cell of one sheet: its turned frames are made again by each core's chunk of
+        // node changes, with a table of texture paints of its own.
+        let sheet = try Image(width: 8, height: 4, color: .red)
         for index in 0..<600 {
             let sprite = Layer(frame: CGRect(x: CGFloat(index % 41) * 10, y: CGFloat(index / 41), width: 6, height: 6))
             sprite.backgroundColor = Color(red: 0.2, green: Double(index % 7) / 7, blue: 0.6)
+            if index % 3 == 0 {
+                sprite.contents = sheet
+                sprite.contentsRect = CGRect(x: Double(index % 2) / 2, y: 0, width: 0.5, height: 1)
+            }
             sprite.add(Self.animation(index), forKey: "a")
             root.addSublayer(sprite)
         }
