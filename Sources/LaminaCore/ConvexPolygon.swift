@@ -9,6 +9,9 @@ public struct ConvexPolygon: Hashable, Sendable {
     /// The sub-pixel grid, in pixels.
     public static let snap: CGFloat = 1.0 / 256.0
 
+    /// The w a projected point must exceed to be in front of the eye (`init(projecting:)` cuts there).
+    static let frontW: CGFloat = 1e-6
+
     /// A polygon from vertices in either winding; collinear and repeated points are kept harmlessly.
     public init(vertices: [CGPoint]) {
         var vertices = vertices
@@ -36,7 +39,7 @@ public struct ConvexPolygon: Hashable, Sendable {
     /// The projection of a planar polygon given in homogeneous coordinates, cut first at w = epsilon so
     /// that the part behind the eye is dropped rather than drawn inverted. Nil when nothing is in front.
     public init?(projecting points: [HomogeneousPoint]) {
-        let epsilon: CGFloat = 1e-6
+        let epsilon = Self.frontW
         var kept: [HomogeneousPoint] = []
         kept.reserveCapacity(points.count * 2)
         for i in points.indices {

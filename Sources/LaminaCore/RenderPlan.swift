@@ -187,6 +187,20 @@ public struct Quad: Hashable, Sendable {
         Self.corners(of: unitToTarget)
     }
 
+    /// `ConvexPolygon(projecting: corners(of: m))`, made without its working arrays where every corner is in front
+    /// of the eye (all of them for an affine map): the four corners projected in order are what it keeps then.
+    static func projection(of m: Matrix3) -> ConvexPolygon? {
+        let epsilon = ConvexPolygon.frontW
+        let a = m.apply(CGPoint(x: 0, y: 0)), b = m.apply(CGPoint(x: 1, y: 0))
+        let c = m.apply(CGPoint(x: 1, y: 1)), d = m.apply(CGPoint(x: 0, y: 1))
+        guard a.w > epsilon, b.w > epsilon, c.w > epsilon, d.w > epsilon else {
+            return ConvexPolygon(projecting: [a, b, c, d])
+        }
+        let projected = [a.projected, b.projected, c.projected, d.projected]
+        guard projected.allSatisfy({ $0.x.isFinite && $0.y.isFinite }) else { return nil }
+        return ConvexPolygon(vertices: projected)
+    }
+
     /// The corners of the unit square under `m`, as `corners` gives a quad's.
     static func corners(of m: Matrix3) -> [HomogeneousPoint] {
         [m.apply(CGPoint(x: 0, y: 0)), m.apply(CGPoint(x: 1, y: 0)), m.apply(CGPoint(x: 1, y: 1)),
@@ -201,7 +215,7 @@ public struct Quad: Hashable, Sendable {
 
     /// `coverage(width:height:)` of a quad with map `m` and `clip`.
     static func coverage(_ m: Matrix3, clip: ConvexPolygon?, width: Int, height: Int) -> ConvexPolygon? {
-        guard var polygon = ConvexPolygon(projecting: corners(of: m)) else { return nil }
+        guard var polygon = projection(of: m) else { return nil }
         // A turned polygon inside the target is its own intersection with it (every vertex on the inner side of
         // every edge of the target is kept, in order, and no edge is cut): most turned quads, spared the cut and its
         // allocations. (An axis-aligned rectangle is cut as a rectangle, which lists its corners in an order of its

@@ -154,6 +154,7 @@ import Testing
             var map = Matrix3.unitSquare(to: CGRect(x: 0, y: 0, width: side(), height: side()))
                 .concatenating(.affine(a: cos(angle), b: sin(angle), c: -sin(angle), d: cos(angle), tx: v(), ty: v()))
             if index % 5 == 4 { map.m13 = 0.002 }
+            if index % 7 == 6 { map.m13 = -1.5 }  // the right-hand corners behind the eye: cut at w = 1e-6
             let clip = index % 3 == 0 ? ConvexPolygon(rect: CGRect(x: v(), y: v(), width: 20, height: 20)) : nil
             let quad = Quad(unitToTarget: map, paint: .solid(Color.red.premultiplied), clip: clip)
             var general = ConvexPolygon(projecting: quad.corners)
