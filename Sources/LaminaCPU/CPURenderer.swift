@@ -43,7 +43,7 @@ public final class CPURenderer: Renderer {
     public var compositeLoops = CPUCompositeLoops.default
 
     /// A renderer using `threads` threads (default: one per core).
-    public init(threads: Int = ProcessInfo.processInfo.activeProcessorCount) {
+    public init(threads: Int = Processors.active) {
         self.threads = max(1, threads)
     }
 

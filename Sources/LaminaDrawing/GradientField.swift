@@ -59,7 +59,7 @@ struct GradientJob: @unchecked Sendable {
     static let parallelPixels = 1 << 17
 
     func run() {
-        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let cores = Processors.active
         guard width * height >= Self.parallelPixels, cores > 1, height > 1 else {
             fill(rows: 0..<height)
             return

@@ -30,7 +30,7 @@ extension GLESBatchEncoder {
     /// Whether `plan` is encoded in chunks on every core (see above).
     static func encodesInParallel(_ plan: RenderPlan) -> Bool {
         guard plan.quads.count >= parallelMinimumQuads, plan.groups.isEmpty,
-            ProcessInfo.processInfo.activeProcessorCount > 1
+            Processors.active > 1
         else { return false }
         // Read through the buffer: a call on each element would copy the quad (Quad.hasAnalyticCoverage(at:)).
         return plan.quads.withUnsafeBufferPointer { quads in
@@ -85,7 +85,7 @@ extension GLESBatchEncoder {
             }
         }
         let count = plan.quads.count - start
-        let chunks = min(max(2, ProcessInfo.processInfo.activeProcessorCount * 2), 32)
+        let chunks = min(max(2, Processors.active * 2), 32)
         let size = (count + chunks - 1) / chunks
         let work = ParallelEncoding(chunks: chunks, textures: textures)
         defer { work.free() }

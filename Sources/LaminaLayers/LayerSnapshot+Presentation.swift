@@ -250,6 +250,6 @@ extension LayerSnapshot {
     /// and animated node values alike): 1 below two chunks' worth
     /// (docs/benchmarks.md, "Animations evaluated on every core (2026-11-27)").
     static func evaluationChunks(_ count: Int) -> Int {
-        min(ProcessInfo.processInfo.activeProcessorCount, 16, max(1, count / evaluationChunkMinimum))
+        min(Processors.active, 16, max(1, count / evaluationChunkMinimum))
     }
 }

@@ -133,7 +133,7 @@ public final class TileCache: @unchecked Sendable {
     private var refused = false
 
     /// `threads`: by default one fewer than the cores (so a frame keeps a core of its own), 1 to 4.
-    public init(threads: Int = min(4, max(1, ProcessInfo.processInfo.activeProcessorCount - 1))) {
+    public init(threads: Int = min(4, max(1, Processors.active - 1))) {
         self.threads = max(1, threads)
     }
 

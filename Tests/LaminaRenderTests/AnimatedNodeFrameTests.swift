@@ -222,7 +222,7 @@ import Testing
     /// (`LayerSnapshot.evaluationChunks`, Planner+AnimatedNodes.swift): the plans are those made from scratch. Run
     /// under ThreadSanitizer too (tools/tsan.sh).
     @Test func aLargeTreeIsEvaluatedOnEveryCore() throws {
-        #expect(LayerSnapshot.evaluationChunks(600) == min(ProcessInfo.processInfo.activeProcessorCount, 4))
+        #expect(LayerSnapshot.evaluationChunks(600) == min(Processors.active, 4))
         #expect(LayerSnapshot.evaluationChunks(255) == 1)
         let root = Layer()
         root.bounds = CGRect(x: 0, y: 0, width: 410, height: 100)

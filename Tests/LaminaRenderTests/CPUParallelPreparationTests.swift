@@ -243,7 +243,7 @@ import Testing
     /// (docs/benchmarks.md, "Preparing quads on every core (2026-11-27)").
     @Test(.enabled(if: ProcessInfo.processInfo.environment["LAMINA_PREPARE_FIGURES"] != nil))
     func preparationFigures() throws {
-        let threads = ProcessInfo.processInfo.activeProcessorCount
+        let threads = Processors.active
         for scene in [BenchScene.sprites10k, .roundedSprites10k, .nineslice2k, .sprites100k] {
             for size in [CGSize(width: 1920, height: 1080), CGSize(width: 32, height: 18)]
             where scene != .roundedSprites10k || size.width < 64 || ProcessInfo.processInfo.environment[
