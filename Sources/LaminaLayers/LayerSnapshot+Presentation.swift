@@ -249,7 +249,13 @@ extension LayerSnapshot {
     /// How many chunks a frame's animations of `count` nodes are evaluated in, one per core at most (the presentation
     /// and animated node values alike): 1 below two chunks' worth
     /// (docs/benchmarks.md, "Animations evaluated on every core (2026-11-27)").
-    static func evaluationChunks(_ count: Int) -> Int {
-        min(Processors.active, 16, max(1, count / evaluationChunkMinimum))
+    static func evaluationChunks(_ count: Int, minimum: Int = evaluationChunkMinimum) -> Int {
+        min(Processors.active, 16, max(1, count / minimum))
     }
+
+    /// The nodes each chunk of an animated node frame takes at least (its evaluation, then its changes): a node
+    /// costs a fraction of a presented one (about 0.3 microseconds), and handing work to another core costs about as
+    /// much as 1,000 of them here, so `animated-1k` is faster on one core (docs/benchmarks.md, "Animations resolved
+    /// for their nodes (2026-11-28)").
+    static let nodeFrameChunkMinimum = 512
 }

@@ -234,7 +234,7 @@ extension Planner {
         -> (changes: [(node: Int, change: NodeChange)], fresh: [Quad])?
     {
         let count = table.nodes.count
-        let chunks = LayerSnapshot.evaluationChunks(count)
+        let chunks = LayerSnapshot.evaluationChunks(count, minimum: LayerSnapshot.nodeFrameChunkMinimum)
         // The quads and records are read where they lie: an element of an array read from here copies it (a retain
         // and a release of each of its references).
         return last.withUnsafeBufferPointer { last in
@@ -330,9 +330,9 @@ extension Planner {
     /// faded out or its map overflowed.
     private static func evaluate(_ table: AnimatedNodeTable, at time: Double) -> Bool {
         let count = table.nodes.count
-        // Chunks of nodes on all cores for a table of a few hundred nodes or more (as the presentation splits its
-        // nodes): each chunk writes its own nodes' values only.
-        let chunks = LayerSnapshot.evaluationChunks(count)
+        // Chunks of nodes on all cores for a table of a thousand nodes or more (`nodeFrameChunkMinimum`; the
+        // presentation splits its nodes the same way): each chunk writes its own nodes' values only.
+        let chunks = LayerSnapshot.evaluationChunks(count, minimum: LayerSnapshot.nodeFrameChunkMinimum)
         let size = (count + chunks - 1) / chunks
         var failed = [Bool](repeating: false, count: chunks)
         table.nodes.withUnsafeBufferPointer { nodes in

@@ -218,18 +218,21 @@ import Testing
         return result
     }
 
-    /// A table of 600 animated leaves is evaluated on every core, in chunks of at least 128
-    /// (`LayerSnapshot.evaluationChunks`, Planner+AnimatedNodes.swift): the plans are those made from scratch. Run
-    /// under ThreadSanitizer too (tools/tsan.sh).
+    /// A table of 1,100 animated leaves is evaluated, and its changes worked out, on every core, in chunks of at
+    /// least 512 (`LayerSnapshot.evaluationChunks`, Planner+AnimatedNodes.swift): the plans are those made from
+    /// scratch. Run under ThreadSanitizer too (tools/tsan.sh).
     @Test func aLargeTreeIsEvaluatedOnEveryCore() throws {
         #expect(LayerSnapshot.evaluationChunks(600) == min(Processors.active, 4))
         #expect(LayerSnapshot.evaluationChunks(255) == 1)
+        let minimum = LayerSnapshot.nodeFrameChunkMinimum
+        #expect(LayerSnapshot.evaluationChunks(1100, minimum: minimum) == min(Processors.active, 2))
+        #expect(LayerSnapshot.evaluationChunks(1000, minimum: minimum) == 1)
         let root = Layer()
-        root.bounds = CGRect(x: 0, y: 0, width: 410, height: 100)
+        root.bounds = CGRect(x: 0, y: 0, width: 410, height: 130)
         // Every third sprite shows a cell of one sheet: its turned frames are made again by each core's chunk of
         // node changes, with a table of texture paints of its own.
         let sheet = try Image(width: 8, height: 4, color: .red)
-        for index in 0..<600 {
+        for index in 0..<1100 {
             let sprite = Layer(frame: CGRect(x: CGFloat(index % 41) * 10, y: CGFloat(index / 41), width: 6, height: 6))
             sprite.backgroundColor = Color(red: 0.2, green: Double(index % 7) / 7, blue: 0.6)
             if index % 3 == 0 {
@@ -246,7 +249,7 @@ import Testing
         for (step, time) in [1.0, 1.1, 1.2, 2.9].enumerated() {
             let plan = try renderer.plan(root, scale: 1, at: time)
             guard step >= 2 else { continue }
-            #expect(cache.statistics.nodeValueLayers == 600, "at \(time): \(cache.statistics)")
+            #expect(cache.statistics.nodeValueLayers == 1100, "at \(time): \(cache.statistics)")
             let mismatch = Self.mismatch(plan.quads, try Planner().plan(root, at: time).quads)
             #expect(mismatch == nil, "at \(time): \(mismatch ?? "")")
         }
