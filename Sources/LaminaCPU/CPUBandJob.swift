@@ -457,9 +457,7 @@ final class CPUBandJob: @unchecked Sendable {
             else { throw RenderError.failed("pixman could not make a \(region) perspective buffer") }
             return Source(image: sampled, offset: (Int32(-region.x0), Int32(-region.y0)), owned: true)
         }
-        var transform = pixman_transform()
-        var f = Self.pixmanMatrix(targetToView)
-        guard pixman_transform_from_pixman_f_transform(&transform, &f) != 0 else { return nil }
+        guard var transform = Self.fixedPoint(targetToView) else { return nil }
         pixman_image_set_transform(view, &transform)
         let filter = texture.filter == .nearest ? PIXMAN_FILTER_NEAREST : PIXMAN_FILTER_BILINEAR
         pixman_image_set_filter(view, filter, nil, 0)
@@ -473,12 +471,32 @@ final class CPUBandJob: @unchecked Sendable {
     /// a translation of -37,299, which pixman cannot hold (the map would be refused and the quad not drawn).
     static func fitsFixedPoint(_ m: Matrix3, region: (x0: Int, y0: Int, x1: Int, y1: Int)) -> Bool {
         let limit: CGFloat = 16_384
-        guard [m.m11, m.m12, m.m21, m.m22, m.m31, m.m32].allSatisfy({ abs($0) < limit }) else { return false }
-        for (x, y) in [(region.x0, region.y0), (region.x1, region.y0), (region.x0, region.y1), (region.x1, region.y1)] {
+        // Written out: array literals here were allocated for every scaled sprite of a frame.
+        guard abs(m.m11) < limit, abs(m.m12) < limit, abs(m.m21) < limit, abs(m.m22) < limit, abs(m.m31) < limit,
+              abs(m.m32) < limit
+        else { return false }
+        func fits(_ x: Int, _ y: Int) -> Bool {
             let p = m.apply(CGPoint(x: CGFloat(x), y: CGFloat(y))).projected
-            guard abs(p.x) < limit, abs(p.y) < limit else { return false }
+            return abs(p.x) < limit && abs(p.y) < limit
         }
-        return true
+        return fits(region.x0, region.y0) && fits(region.x1, region.y0) && fits(region.x0, region.y1)
+            && fits(region.x1, region.y1)
+    }
+
+    /// `m` (affine) as pixman's 16.16 matrix, as `pixman_transform_from_pixman_f_transform` converts
+    /// `pixmanMatrix(m)`: each term rounded half up to 1/65536, nil when one lies outside ±32767. Worked out here
+    /// because the call, one per scaled sprite, cost as much as the rest of the sprite's copy.
+    static func fixedPoint(_ m: Matrix3) -> pixman_transform? {
+        func fixed(_ value: CGFloat) -> pixman_fixed_t? {
+            let d = Double(value)
+            guard d >= -32767, d <= 32767 else { return nil }
+            return pixman_fixed_t((d * 65536 + 0.5).rounded(.down))
+        }
+        guard let a = fixed(m.m11), let b = fixed(m.m21), let c = fixed(m.m31), let d = fixed(m.m12),
+              let e = fixed(m.m22), let f = fixed(m.m32), let g = fixed(m.m13), let h = fixed(m.m23),
+              let i = fixed(m.m33)
+        else { return nil }
+        return pixman_transform(matrix: ((a, b, c), (d, e, f), (g, h, i)))
     }
 
     /// Lamina's row-vector Matrix3 (affine here) as pixman's column-vector double matrix.

@@ -20,20 +20,23 @@ struct CPUBlit {
 
     /// The copy a quad of `texture` makes, or nil when it transforms, filters, samples a mip level or is no texture. Without
     /// `slots` the slot is left at -1, for the preparing thread to number.
-    /// `levelZero`: the quad's map from target pixels to level 0's texels (`Quad.targetToTexel`), worked out once for
-    /// this and `CPUScaledCopy`.
-    init?(_ texture: TextureCopyFacts, levelZero: Matrix3?, slots: CPUTextureSlots?) {
-        guard texture.levelZeroOnly, texture.isPlain, let levelZero else { return nil }
+    /// `targetToView`: `targetToView(levelZero, clamp: texture.clamp)` of the quad's map from target pixels to level
+    /// 0's texels (`Quad.targetToTexel`), worked out once for this and `CPUScaledCopy`.
+    init?(_ texture: TextureCopyFacts, targetToView: Matrix3?, slots: CPUTextureSlots?) {
+        guard texture.levelZeroOnly, texture.isPlain, let targetToView else { return nil }
         let clamp = texture.clamp
-        // What textureSource works out for level 0, exactly.
-        guard let offset = levelZero.concatenating(.translation(-CGFloat(clamp.x0), -CGFloat(clamp.y0)))
-            .integerTranslation
-        else { return nil }
+        guard let offset = targetToView.integerTranslation else { return nil }
         guard let x = Int32(exactly: offset.x), let y = Int32(exactly: offset.y) else { return nil }
         self.image = texture.image.takeUnretainedValue()
         self.clamp = clamp
         self.offset = (x, y)
         slot = slots.map { slots in texture.image._withUnsafeGuaranteedRef { slots.slot(image: $0, clamp: clamp) } }
             ?? -1
+    }
+
+    /// Target pixels to the pixels of a view of `clamp` (its corner at (0, 0)), from target pixels to level 0's
+    /// texels: what `CPUBandJob.textureSource` works out for level 0, exactly.
+    static func targetToView(_ levelZero: Matrix3, clamp: TexelRect) -> Matrix3 {
+        levelZero.concatenating(.translation(-CGFloat(clamp.x0), -CGFloat(clamp.y0)))
     }
 }

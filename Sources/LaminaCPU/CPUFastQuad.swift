@@ -41,21 +41,22 @@ struct CPUFastQuad {
         self.kind = kind
     }
 
-    /// The fast form of `quad`.
-    init(_ quad: CPUPreparedQuad) {
-        if let scaled = quad.scaled, case .box(let box) = quad.coverage {
+    /// The fast form of the prepared quad at `quad`, read in place: a copy of the prepared quad retained and
+    /// released its coverage, image and mip chain, for every quad of a frame.
+    init(_ quad: UnsafePointer<CPUPreparedQuad>) {
+        if let scaled = quad.pointee.scaled, case .box(let box) = quad.pointee.coverage {
             self.init(kind: .scaledBox)
             self.box = box
-            opacity = quad.opacityMask
+            opacity = quad.pointee.opacityMask
             slot = Int32(scaled.slot)
             transform = scaled.transform
             return
         }
-        guard let blit = quad.blit else {
-            self.init(kind: quad.isEmpty ? .empty : .general)
+        guard let blit = quad.pointee.blit else {
+            self.init(kind: quad.pointee.isEmpty ? .empty : .general)
             return
         }
-        switch quad.coverage {
+        switch quad.pointee.coverage {
         case .none:
             self.init(kind: .empty)
             return
@@ -69,7 +70,7 @@ struct CPUFastQuad {
             self.init(kind: .general)
             return
         }
-        opacity = quad.opacityMask
+        opacity = quad.pointee.opacityMask
         slot = Int32(blit.slot)
         offset = blit.offset
     }

@@ -80,12 +80,13 @@ struct CPUPreparedQuad: @unchecked Sendable {
             // of copy.
             let levelZero = slots == nil ? nil
                 : quad.pointee.unitToTarget.inverted?.concatenating(source.unitToTexel).snappedToAffine
-            blit = slots == nil ? nil : CPUBlit(source, levelZero: levelZero, slots: numbering)
+            let targetToView = levelZero.map { CPUBlit.targetToView($0, clamp: source.clamp) }
+            blit = slots == nil ? nil : CPUBlit(source, targetToView: targetToView, slots: numbering)
             if !analytic, opacityMask > 0 {
                 let covered = Quad.pixelCoverage(at: quad, width: width, height: height)
                 pixels = covered
                 if blit == nil, slots != nil, case .rect(let x0, let y0, let x1, let y1) = covered {
-                    scaled = CPUScaledCopy(source, levelZero: levelZero,
+                    scaled = CPUScaledCopy(source, targetToView: targetToView,
                                            box: PixelBox(x0: x0, y0: y0, x1: x1, y1: y1), slots: numbering)
                 }
             }
@@ -152,9 +153,13 @@ struct CPUPreparedQuad: @unchecked Sendable {
                                               opacity: pending.opacity)
             }
         }
-        if let slots, scaled != nil, case .texture(let texture) = quad.paint {
-            scaled?.slot = slots.slot(image: texture.image, clamp: texture.clamp)
-        }
+        if let slots, let copy = scaled { scaled?.slot = slots.slot(image: copy.image, clamp: copy.clamp) }
+    }
+
+    /// Whether a quad prepared with `deferred` and no pending coverage is left for `finish` and `addMipLevels`: a
+    /// texture copy to number, or a mip chain to add.
+    var needsFinishing: Bool {
+        blit != nil || scaled != nil || !isEmpty && Quad.textureCopyFacts(at: quadPointer)?.mipSelection != nil
     }
 
     private static func analytic(_ coverage: AntialiasedCoverage, opacity: Float) -> Coverage {

@@ -11,7 +11,7 @@ final class CPUPreparedQuads: RandomAccessCollection, @unchecked Sendable {
     private let fastBase: UnsafeMutablePointer<CPUFastQuad>
     /// The quads prepared so far (all of them once `init` returns).
     private(set) var endIndex = 0
-    /// The prepared quads in `base` (ahead of `endIndex` while the parallel preparation finishes them).
+    /// The prepared quads in `base` (all of them once `init` returns).
     private var initialized = 0
     /// The threads that prepared the quads (1: this one alone).
     private(set) var workers = 1
@@ -47,13 +47,13 @@ final class CPUPreparedQuads: RandomAccessCollection, @unchecked Sendable {
     /// than one chunk, else on this one. `twoPasses`: the parallel way even on one thread (figures: the work the
     /// workers take off this thread).
     ///
-    /// In parallel, workers prepare the quads chunk by chunk (their geometry, pixel coverage, texture copies and
-    /// new analytic coverage: `CPUPreparedQuad.init(... deferred: true ...)`), reading but never changing the
-    /// caches; then this thread finishes them quad after quad in plan order (`CPUPreparedQuad.finish`: slots
-    /// numbered in order of first use, coverages taken from or put in `coverages`; mip chains built once and
-    /// reserved from `budget`; the fast forms and `slotSources`). Everything is what the serial preparation makes,
-    /// errors included: the first quad in plan order whose mip chain fails throws, and no later quad touches a
-    /// cache or the budget.
+    /// In parallel, workers prepare the quads chunk by chunk (their geometry, pixel coverage, texture copies, new
+    /// analytic coverage and fast forms: `CPUPreparedQuad.init(... deferred: true ...)`), reading but never
+    /// changing the caches, and list the quads left to finish; then this thread finishes those in plan order
+    /// (`CPUPreparedQuad.finish`: slots numbered in order of first use, coverages taken from or put in `coverages`;
+    /// mip chains built once and reserved from `budget`; their fast forms made again and `slotSources`). Solid and
+    /// empty quads are not touched again. Everything is what the serial preparation makes, errors included: the
+    /// first quad in plan order whose mip chain fails throws, and no later quad touches a cache or the budget.
     init(_ quads: [Quad], width: Int, height: Int, coverages: FrameCache<CoverageKey, CPUPreparedQuad.Coverage>?,
          slots: CPUTextureSlots?, budget: MemoryBudget, threads: Int, twoPasses: Bool = false) throws {
         self.quads = quads
@@ -74,30 +74,33 @@ final class CPUPreparedQuads: RandomAccessCollection, @unchecked Sendable {
             return
         }
         workers = Swift.max(1, Swift.min(threads, chunks))
-        // Each chunk's pending coverages, in plan order (written by the one worker that takes the chunk).
-        let pending = UnsafeMutablePointer<[(index: Int, coverage: CPUPreparedQuad.PendingCoverage)]>
-            .allocate(capacity: chunks)
-        pending.initialize(repeating: [], count: chunks)
+        // Each chunk's quads left for this thread, and their pending coverages, in plan order (written by the one
+        // worker that takes the chunk).
+        let finishing = UnsafeMutablePointer<ChunkFinish>.allocate(capacity: chunks)
+        finishing.initialize(repeating: ChunkFinish(), count: chunks)
         defer {
-            pending.deinitialize(count: chunks)
-            pending.deallocate()
+            finishing.deinitialize(count: chunks)
+            finishing.deallocate()
         }
-        let pass = ParallelPass(first: first, base: base, count: quads.count, chunk: chunk, pending: pending,
-                                width: width, height: height, coverages: coverages, slots: slots)
+        let pass = ParallelPass(first: first, base: base, fastBase: fastBase, count: quads.count, chunk: chunk,
+                                finishing: finishing, width: width, height: height, coverages: coverages, slots: slots)
         let next = AreaCounter()
         let start = DispatchTime.now().uptimeNanoseconds
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             while let index = next.take(below: chunks) { pass.prepare(chunk: index) }
         }
+        // Every quad and its fast form are made; the fast forms of the quads listed below are made again as they are
+        // finished.
         initialized = quads.count
-        let finishing = DispatchTime.now().uptimeNanoseconds
+        endIndex = quads.count
+        let finishingStart = DispatchTime.now().uptimeNanoseconds
         defer {
-            passSeconds = (Double(finishing - start) / 1e9,
-                           Double(DispatchTime.now().uptimeNanoseconds - finishing) / 1e9)
+            passSeconds = (Double(finishingStart - start) / 1e9,
+                           Double(DispatchTime.now().uptimeNanoseconds - finishingStart) / 1e9)
         }
         for index in 0..<chunks {
-            var waiting = pending[index][...]
-            for quad in index * chunk..<Swift.min(quads.count, (index + 1) * chunk) {
+            var waiting = finishing[index].pending[...]
+            for quad in finishing[index].quads {
                 var coverage: CPUPreparedQuad.PendingCoverage?
                 if let next = waiting.first, next.index == quad {
                     coverage = next.coverage
@@ -106,7 +109,7 @@ final class CPUPreparedQuads: RandomAccessCollection, @unchecked Sendable {
                 (base + quad).pointee.finish(pending: coverage, width: width, height: height, coverages: coverages,
                                              slots: slots)
                 try (base + quad).pointee.addMipLevels(budget: budget)
-                appendFast()
+                makeFast(quad)
             }
         }
     }
@@ -114,15 +117,20 @@ final class CPUPreparedQuads: RandomAccessCollection, @unchecked Sendable {
     /// The fewest quads a chunk of the parallel preparation holds.
     static let chunkMinimum = 16
 
-    /// The fast form of the next prepared quad (`endIndex`, which it moves on), and its copy's slot source when it
-    /// is the slot's first use.
+    /// The fast form of the next prepared quad (`endIndex`, which it moves on).
     private func appendFast() {
-        let prepared = base + endIndex
-        var fast = CPUFastQuad(prepared.pointee)
-        if let scaled = prepared.pointee.scaled, scaled.slot == slotSources.count,
-           case .texture(let texture) = prepared.pointee.quadPointer.pointee.paint {
+        makeFast(endIndex, initialize: true)
+        endIndex += 1
+    }
+
+    /// The fast form of prepared quad `position` (initialized, or made again over the one its worker made), and its
+    /// copy's slot source when it is the slot's first use; in plan order.
+    private func makeFast(_ position: Int, initialize: Bool = false) {
+        let prepared = base + position
+        var fast = CPUFastQuad(UnsafePointer(prepared))
+        if let scaled = prepared.pointee.scaled, scaled.slot == slotSources.count {
             // Transparency is not worked out for scaled copies: a bilinear sample mixes neighbouring texels.
-            slotSources.append((texture.image, texture.clamp, nil))
+            slotSources.append((scaled.image, scaled.clamp, nil))
         }
         if let blit = prepared.pointee.blit {
             if blit.slot == slotSources.count {
@@ -131,8 +139,7 @@ final class CPUPreparedQuads: RandomAccessCollection, @unchecked Sendable {
             }
             fast.texels = slotSources[blit.slot].texels.map(Unmanaged.passUnretained)
         }
-        (fastBase + endIndex).initialize(to: fast)
-        endIndex += 1
+        if initialize { (fastBase + position).initialize(to: fast) } else { fastBase[position] = fast }
     }
 
     deinit {
@@ -156,28 +163,40 @@ final class CPUPreparedQuads: RandomAccessCollection, @unchecked Sendable {
     }
 }
 
-/// The workers' side of the parallel preparation: each chunk of quads prepared in place (`deferred`), its pending
-/// coverages listed for the preparing thread. Chunks are disjoint and each is taken by one worker.
+/// What a chunk of the parallel preparation leaves for the preparing thread: the quads it must finish
+/// (`CPUPreparedQuad.finish`: texture copies to number, analytic coverages, mip chains), and the pending coverages
+/// among them, both in plan order.
+private struct ChunkFinish {
+    var quads: [Int] = []
+    var pending: [(index: Int, coverage: CPUPreparedQuad.PendingCoverage)] = []
+}
+
+/// The workers' side of the parallel preparation: each chunk of quads prepared in place (`deferred`) with its fast
+/// form, the quads the preparing thread must finish listed for it. Chunks are disjoint and each is taken by one
+/// worker.
 private final class ParallelPass: @unchecked Sendable {
     let first: UnsafePointer<Quad>
     let base: UnsafeMutablePointer<CPUPreparedQuad>
+    let fastBase: UnsafeMutablePointer<CPUFastQuad>
     let count: Int
     let chunk: Int
-    let pending: UnsafeMutablePointer<[(index: Int, coverage: CPUPreparedQuad.PendingCoverage)]>
+    let finishing: UnsafeMutablePointer<ChunkFinish>
     let width: Int
     let height: Int
     /// Only read here (`CPUPreparedQuad.init(... deferred: true ...)`).
     let coverages: FrameCache<CoverageKey, CPUPreparedQuad.Coverage>?
     let slots: CPUTextureSlots?
 
-    init(first: UnsafePointer<Quad>, base: UnsafeMutablePointer<CPUPreparedQuad>, count: Int, chunk: Int,
-         pending: UnsafeMutablePointer<[(index: Int, coverage: CPUPreparedQuad.PendingCoverage)]>, width: Int,
-         height: Int, coverages: FrameCache<CoverageKey, CPUPreparedQuad.Coverage>?, slots: CPUTextureSlots?) {
+    init(first: UnsafePointer<Quad>, base: UnsafeMutablePointer<CPUPreparedQuad>,
+         fastBase: UnsafeMutablePointer<CPUFastQuad>, count: Int, chunk: Int,
+         finishing: UnsafeMutablePointer<ChunkFinish>, width: Int, height: Int,
+         coverages: FrameCache<CoverageKey, CPUPreparedQuad.Coverage>?, slots: CPUTextureSlots?) {
         self.first = first
         self.base = base
+        self.fastBase = fastBase
         self.count = count
         self.chunk = chunk
-        self.pending = pending
+        self.finishing = finishing
         self.width = width
         self.height = height
         self.coverages = coverages
@@ -185,14 +204,16 @@ private final class ParallelPass: @unchecked Sendable {
     }
 
     func prepare(chunk index: Int) {
-        var list: [(index: Int, coverage: CPUPreparedQuad.PendingCoverage)] = []
+        var result = ChunkFinish()
         for quad in index * chunk..<min(count, (index + 1) * chunk) {
             var coverage: CPUPreparedQuad.PendingCoverage?
-            (base + quad).initialize(to: CPUPreparedQuad(first + quad, width: width, height: height,
-                                                         coverages: coverages, slots: slots, deferred: true,
-                                                         pending: &coverage))
-            if let coverage { list.append((quad, coverage)) }
+            let prepared = base + quad
+            prepared.initialize(to: CPUPreparedQuad(first + quad, width: width, height: height, coverages: coverages,
+                                                    slots: slots, deferred: true, pending: &coverage))
+            (fastBase + quad).initialize(to: CPUFastQuad(UnsafePointer(prepared)))
+            if let coverage { result.pending.append((quad, coverage)) }
+            if coverage != nil || prepared.pointee.needsFinishing { result.quads.append(quad) }
         }
-        pending[index] = list
+        finishing[index] = result
     }
 }

@@ -11,26 +11,28 @@ struct CPUScaledCopy {
     var slot: Int
     /// Target pixels to view texels, as pixman's 16.16 matrix (sampled bilinear: `CPUTextureViews.scaledView`).
     let transform: pixman_transform
+    /// Unowned, as `CPUBlit.image`: the quad holds the image for the frame.
+    unowned(unsafe) let image: Image
+    let clamp: TexelRect
 
     /// The scaled copy a quad of `texture` makes over `box`, or nil when it is a whole-pixel copy (`CPUBlit`), projective,
     /// nearest (sampled in doubles), minified through mip levels, beyond pixman's fixed point, or no texture.
     /// Without `slots` the slot is left at -1, for the preparing thread to number.
-    /// `levelZero`: the quad's map from target pixels to level 0's texels (`Quad.targetToTexel`).
-    init?(_ texture: TextureCopyFacts, levelZero: Matrix3?, box: PixelBox, slots: CPUTextureSlots?) {
-        guard texture.levelZeroOnly, texture.filter != .nearest, texture.isPlain, let levelZero else {
+    /// `targetToView`: `CPUBlit.targetToView(levelZero, clamp: texture.clamp)` of the quad's map from target pixels
+    /// to level 0's texels (`Quad.targetToTexel`), worked out once for this and `CPUBlit`.
+    init?(_ texture: TextureCopyFacts, targetToView: Matrix3?, box: PixelBox, slots: CPUTextureSlots?) {
+        guard texture.levelZeroOnly, texture.filter != .nearest, texture.isPlain, let targetToView else {
             return nil
         }
         let clamp = texture.clamp
-        // What textureSource works out for level 0, exactly.
-        let targetToView = levelZero.concatenating(.translation(-CGFloat(clamp.x0), -CGFloat(clamp.y0)))
         // Fitting over the whole box, it fits over every band's part of it (the map is affine).
         guard targetToView.integerTranslation == nil, targetToView.isAffine,
               CPUBandJob.fitsFixedPoint(targetToView, region: (box.x0, box.y0, box.x1, box.y1))
         else { return nil }
-        var transform = pixman_transform()
-        var f = CPUBandJob.pixmanMatrix(targetToView)
-        guard pixman_transform_from_pixman_f_transform(&transform, &f) != 0 else { return nil }
+        guard let transform = CPUBandJob.fixedPoint(targetToView) else { return nil }
         self.transform = transform
+        self.image = texture.image.takeUnretainedValue()
+        self.clamp = clamp
         slot = slots.map { slots in texture.image._withUnsafeGuaranteedRef { slots.slot(image: $0, clamp: clamp) } }
             ?? -1
     }

@@ -20,6 +20,8 @@ final class CPUTextureSlots {
     }
 
     private var table: [Entry?] = Array(repeating: nil, count: 64)
+    /// The pair numbered or found last this frame.
+    private var last: Entry?
     /// The texel coverage of each (image generation, clamp) a frame copies from, kept while frames use it.
     private let texelCoverages = FrameCache<CoverageKey, CPUTexelCoverage?>()
     /// Slots in use this frame.
@@ -28,6 +30,14 @@ final class CPUTextureSlots {
     /// The slot of `clamp` in `image`, numbered from 0 in the order first asked for this frame.
     func slot(image: Image, clamp: TexelRect) -> Int {
         let id = ObjectIdentifier(image)
+        // Sprites of one sheet come in runs: the pair asked last is the likeliest.
+        if let last, last.image == id, last.clamp == clamp { return last.slot }
+        let found = lookUp(id, clamp)
+        last = Entry(image: id, clamp: clamp, slot: found)
+        return found
+    }
+
+    private func lookUp(_ id: ObjectIdentifier, _ clamp: TexelRect) -> Int {
         if 2 * (count + 1) > table.count { grow() }
         let mask = table.count - 1
         var index = Self.mix(id, clamp) & mask
@@ -52,6 +62,7 @@ final class CPUTextureSlots {
     /// Forgets every pair (the next frame numbers its own from 0).
     func endFrame() {
         texelCoverages.endFrame()
+        last = nil
         guard count > 0 else { return }
         for index in table.indices { table[index] = nil }
         count = 0

@@ -1,3 +1,4 @@
+import CPixman
 import Foundation
 import Lamina
 import LaminaBench
@@ -116,6 +117,42 @@ import Testing
         // A clamp too large to scan has no coverage.
         let large = try Image(width: 300, height: 300)
         #expect(CPUTexelCoverage(large, clamp: TexelRect(x0: 0, y0: 0, x1: 300, y1: 300)) == nil)
+    }
+
+    /// The scaled copies' 16.16 matrices are converted in Swift; they must be pixman's own conversion, term for term,
+    /// and refused where pixman refuses them.
+    @Test func fixedPointMatricesArePixmansOwn() {
+        var random = SplitMix64(seed: 31)
+        func term() -> CGFloat {
+            switch random.below(6) {
+            case 0: CGFloat(random.below(200)) - 100
+            // Halves of 1/65536 exactly, where rounding half up shows, and their neighbours.
+            case 1: (CGFloat(random.below(2_000_001)) - 1_000_000 + 0.5) / 65536
+            case 2: (CGFloat(random.below(2_000_001)) - 1_000_000 + 0.5).nextUp / 65536
+            case 3: (CGFloat(random.below(65_535 * 2 + 1)) - 65_535) / 2 + CGFloat(random.below(1_000_000)) / 1e6 * 1e-6
+            // Past the ±32767 pixman accepts.
+            case 4: [-32767.5, 32767.000001, -32767, 32767, 40_000, -1e9][random.below(6)]
+            default: (CGFloat(random.below(1_000_000)) / 1e6 - 0.5) * 300
+            }
+        }
+        var refused = 0, converted = 0
+        for _ in 0..<20_000 {
+            let m = Matrix3(m11: term(), m12: term(), m13: random.below(8) == 0 ? term() : 0,
+                            m21: term(), m22: term(), m23: random.below(8) == 0 ? term() : 0,
+                            m31: term(), m32: term(), m33: random.below(8) == 0 ? term() : 1)
+            var expected = pixman_transform()
+            var f = CPUBandJob.pixmanMatrix(m)
+            let accepted = pixman_transform_from_pixman_f_transform(&expected, &f) != 0
+            let ours = CPUBandJob.fixedPoint(m)
+            #expect(accepted == (ours != nil), "\(m)")
+            guard accepted, var ours else {
+                refused += 1
+                continue
+            }
+            converted += 1
+            #expect(withUnsafeBytes(of: &ours) { Array($0) } == withUnsafeBytes(of: &expected) { Array($0) }, "\(m)")
+        }
+        #expect(refused > 1000 && converted > 1000)
     }
 
     @Test func repeatedFramesKeepTheirBytes() throws {

@@ -1,3 +1,4 @@
+import CPixman
 import Foundation
 import Lamina
 import LaminaBench
@@ -123,6 +124,9 @@ import Testing
             }
             #expect(fx.kind == fy.kind && fx.slot == fy.slot && fx.offset == fy.offset && fx.box == fy.box
                         && fx.opacity == fy.opacity && (fx.texels == nil) == (fy.texels == nil), "quad \(index)")
+            var (tx, ty) = (fx.transform, fy.transform)
+            #expect(withUnsafeBytes(of: &tx) { Array($0) } == withUnsafeBytes(of: &ty) { Array($0) }
+                        && (fx.edges == nil) == (fy.edges == nil), "quad \(index)")
         }
         #expect(a.slotSources.count == b.slotSources.count)
         for (p, q) in zip(a.slotSources, b.slotSources) {
