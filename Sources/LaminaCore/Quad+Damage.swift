@@ -112,6 +112,22 @@ extension Quad {
                      corners: { quad.pointee.corners }, width: width, height: height)
     }
 
+    /// `damageBounds(at:width:height:)` of the quad at `quad` as it will be once the translation of its map has moved
+    /// by `d` (nil: not moved) and its opacity is `opacity`, worked out without changing it: the boxes of the quads
+    /// an animated node frame moves or fades, worked out on every core before the frame changes the quads.
+    public static func damageBounds(at quad: UnsafePointer<Quad>, movedBy d: CGPoint?, opacity: Float, width: Int,
+                                    height: Int) -> PixelBox? {
+        var map = quad.pointee.unitToTarget
+        if let d {
+            map.m31 += d.x
+            map.m32 += d.y
+        }
+        let shape = quad.pointee.shapeStorage?.shape
+        let finite = map.isFinite && opacity.isFinite && quad.pointee.paintIsFinite && (shape?.isFinite ?? true)
+        return damageBounds(unitToTarget: map, finite: finite, solid: isSolid(at: quad), shape: shape,
+                            clip: quad.pointee.clip, corners: { corners(of: map) }, width: width, height: height)
+    }
+
     private static func isSolid(at quad: UnsafePointer<Quad>) -> Bool {
         if case .solid = quad.pointee.paint { return true }
         return false

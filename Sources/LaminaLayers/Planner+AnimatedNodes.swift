@@ -147,7 +147,9 @@ extension Planner {
         presented()
         // The last plan's quads are lent to working out the changes only: the cache's plan is then the array's one
         // holder again, and its quads are changed in place.
-        guard let (changes, fresh) = nodeChanges(table, last: cache.plan!.quads, cache: cache) else { return nil }
+        guard let (changes, fresh, boxes) = nodeChanges(table, last: cache.plan!.quads, cache: cache, width: width,
+                                                        height: height)
+        else { return nil }
         var bounds = cache.plan?.quadBounds
         var quads = Self.takeQuads(from: cache)
         if bounds?.count != quads.count { bounds = nil }
@@ -155,56 +157,81 @@ extension Planner {
         // Quads faded (or made) here are not what planning their record's node gives: the record takes a content
         // version no snapshot has, so that a later usual plan plans its leaf again rather than reuse them.
         var stamp: UInt64?
-        for (index, change) in changes {
-            // Read through the buffers: an element of an array read here is copied first (a node is about 500
-            // bytes, a record more, with references to retain and release).
-            let fragment = table.nodes.withUnsafeBufferPointer { ($0.baseAddress! + index).pointee.fragment }
-            let range = cache.fragments.withUnsafeBufferPointer { ($0.baseAddress! + fragment).pointee.quads }
-            let fade = table.fades[index]
-            // The old boxes, as the last plan kept them (worked out only where it did not).
-            Self.addBoxes(of: quads, range, width: width, height: height, bounds: &bounds, old: true, to: &region)
-            var faded = false
-            switch change {
-            case .fade:
-                faded = true
-            case .move(let d):
-                faded = quads[range.lowerBound].opacity != fade
-                for position in range {
-                    quads[position].unitToTarget.m31 += d.x
-                    quads[position].unitToTarget.m32 += d.y
-                }
-            case .made(let made):
-                quads.withUnsafeMutableBufferPointer { quads in
-                    fresh.withUnsafeBufferPointer { fresh in
-                        for offset in 0..<made.count {
-                            quads[range.lowerBound + offset] = fresh[made.lowerBound + offset]
+        // Where the next change's new boxes start in `boxes` (a moved branch's are worked out here).
+        var cursor = 0
+        var moved = true
+        // Quads, boxes and records are changed through their buffers: each subscript of an array checks that it is
+        // the array's one holder, and each field of the cache checks exclusive access.
+        var fragments = cache.fragments
+        cache.fragments = []
+        let (nodes, maps, fades) = (table.nodes, table.maps, table.fades)
+        fragments.withUnsafeMutableBufferPointer { records in
+            quads.withUnsafeMutableBufferPointer { quads in
+                for (index, change) in changes {
+                    let fragment = nodes.withUnsafeBufferPointer { $0[index].fragment }
+                    let range = records[fragment].quads
+                    let fade = fades[index]
+                    // The old boxes, as the last plan kept them (worked out only where it did not).
+                    Self.addBoxes(of: UnsafeBufferPointer(quads), range, width: width, height: height, bounds: &bounds,
+                                  old: true, to: &region)
+                    var faded = false
+                    switch change {
+                    case .fade:
+                        faded = true
+                    case .move(let d):
+                        faded = quads[range.lowerBound].opacity != fade
+                        for position in range {
+                            quads[position].unitToTarget.m31 += d.x
+                            quads[position].unitToTarget.m32 += d.y
+                        }
+                    case .made(let made):
+                        fresh.withUnsafeBufferPointer { fresh in
+                            for offset in 0..<made.count {
+                                quads[range.lowerBound + offset] = fresh[made.lowerBound + offset]
+                            }
+                        }
+                    case .moveSubtree(let d):
+                        guard PlanRun.move(quads, range, by: d, clipsOnGrid: false) else {
+                            moved = false
+                            return
+                        }
+                        // The records inside move with it, as a moved subtree's do.
+                        for position in records[fragment].firstDescendant..<fragment { records[position].move(by: d) }
+                    }
+                    if faded {
+                        for position in range { quads[position].opacity = fade }
+                    }
+                    if case .moveSubtree = change {
+                        Self.addBoxes(of: UnsafeBufferPointer(quads), range, width: width, height: height,
+                                      bounds: &bounds, old: false, to: &region)
+                    } else {
+                        // The new boxes, worked out with the changes.
+                        for position in range {
+                            let box = boxes[cursor]
+                            cursor += 1
+                            box.map { region.add($0) }
+                            bounds?[position] = box
                         }
                     }
+                    records[fragment].layerToTarget = maps[index]
+                    var remade = faded
+                    if case .made = change { remade = true }
+                    if remade {
+                        if stamp == nil { stamp = Layer.presentationStamp() }
+                        records[fragment].contentVersion = stamp!
+                    }
                 }
-            case .moveSubtree(let d):
-                guard PlanRun.move(&quads, range, by: d, clipsOnGrid: false) else {
-                    // Not expected (the table and the changes checked every quad), but a plan half moved must not
-                    // be kept: the cache is emptied and the frame planned from scratch.
-                    cache.fragments = []
-                    cache.fragmentIndex = [:]
-                    cache.animatedNodes = nil
-                    return nil
-                }
-                // The records inside move with it, as a moved subtree's do.
-                for position in cache.fragments[fragment].firstDescendant..<fragment {
-                    cache.fragments[position].move(by: d)
-                }
-            }
-            if faded { Self.fade(&quads, range, to: fade) }
-            Self.addBoxes(of: quads, range, width: width, height: height, bounds: &bounds, old: false, to: &region)
-            cache.fragments[fragment].layerToTarget = table.maps[index]
-            var remade = faded
-            if case .made = change { remade = true }
-            if remade {
-                if stamp == nil { stamp = Layer.presentationStamp() }
-                cache.fragments[fragment].contentVersion = stamp!
             }
         }
+        guard moved else {
+            // Not expected (the table and the changes checked every quad), but a plan half moved must not be kept:
+            // the cache is emptied and the frame planned from scratch.
+            cache.fragments = []
+            cache.fragmentIndex = [:]
+            cache.animatedNodes = nil
+            return nil
+        }
+        cache.fragments = fragments
         if !changes.isEmpty {
             // The superlayers' records no longer describe their subtrees' quads: no snapshot's content version or
             // node matches them, so the next usual frame plans them (reusing what it can below) instead of keeping
@@ -230,8 +257,8 @@ extension Planner {
     /// away, or made into another number of quads). Nothing is changed yet. A large table is worked out in chunks of
     /// nodes on all cores (as its evaluation is), each chunk with its own fresh quads and table of texture paints,
     /// then put together in the nodes' order.
-    private func nodeChanges(_ table: AnimatedNodeTable, last: [Quad], cache: PlanCache)
-        -> (changes: [(node: Int, change: NodeChange)], fresh: [Quad])?
+    private func nodeChanges(_ table: AnimatedNodeTable, last: [Quad], cache: PlanCache, width: Int, height: Int)
+        -> (changes: [(node: Int, change: NodeChange)], fresh: [Quad], boxes: [PixelBox?])?
     {
         let count = table.nodes.count
         let chunks = LayerSnapshot.evaluationChunks(count, minimum: LayerSnapshot.nodeFrameChunkMinimum)
@@ -240,22 +267,25 @@ extension Planner {
         return last.withUnsafeBufferPointer { last in
             cache.fragments.withUnsafeBufferPointer { fragments in
                 if chunks == 1 {
-                    return nodeChanges(table, nodes: 0..<count, last: last, fragments: fragments)
+                    return nodeChanges(table, nodes: 0..<count, last: last, fragments: fragments, width: width,
+                                       height: height)
                 }
                 let size = (count + chunks - 1) / chunks
                 var parts = [ChangesPart?](repeating: nil, count: chunks)
                 parts.withUnsafeMutableBufferPointer { parts in
                     let work = NodeChangesWork(planner: self, table: table, last: last, fragments: fragments,
-                                               parts: parts, size: size)
+                                               parts: parts, size: size, width: width, height: height)
                     DispatchQueue.concurrentPerform(iterations: chunks) { work.run(chunk: $0) }
                 }
                 var changes: [(node: Int, change: NodeChange)] = []
                 changes.reserveCapacity(count)
                 var fresh: [Quad] = []
+                var boxes: [PixelBox?] = []
                 for part in parts {
                     guard let part else { return nil }
                     let offset = fresh.count
                     fresh += part.fresh
+                    boxes += part.boxes
                     for (node, change) in part.changes {
                         if case .made(let range) = change {
                             changes.append((node, .made((range.lowerBound + offset)..<(range.upperBound + offset))))
@@ -264,19 +294,20 @@ extension Planner {
                         }
                     }
                 }
-                return (changes, fresh)
+                return (changes, fresh, boxes)
             }
         }
     }
 
-    /// The changes of `table`'s nodes `nodes` (`nodeChanges`), with quads made again in a fresh array of their own.
+    /// The changes of `table`'s nodes `nodes` (`nodeChanges`), with quads made again in a fresh array of their own,
+    /// and the new damage boxes of the changed quads (`changedBoxes`).
     fileprivate func nodeChanges(_ table: AnimatedNodeTable, nodes: Range<Int>, last: UnsafeBufferPointer<Quad>,
-                                 fragments: UnsafeBufferPointer<PlanFragment>) -> ChangesPart?
+                                 fragments: UnsafeBufferPointer<PlanFragment>, width: Int, height: Int) -> ChangesPart?
     {
         var changes: [(node: Int, change: NodeChange)] = []
         changes.reserveCapacity(nodes.count)
         var fresh: [Quad] = []
-        guard let quad = last.baseAddress else { return nodes.isEmpty ? (changes, fresh) : nil }
+        guard let quad = last.baseAddress else { return nodes.isEmpty ? (changes, fresh, []) : nil }
         let found: Bool = table.nodes.withUnsafeBufferPointer { nodeList in
             table.maps.withUnsafeBufferPointer { maps in
                 table.fades.withUnsafeBufferPointer { fades in
@@ -322,7 +353,53 @@ extension Planner {
                 }
             }
         }
-        return found ? (changes, fresh) : nil
+        guard found else { return nil }
+        let boxes = Self.changedBoxes(changes, table: table, last: last, fragments: fragments, fresh: fresh,
+                                      width: width, height: height)
+        return (changes, fresh, boxes)
+    }
+
+    /// The damage boxes the quads of `changes` will have once changed, in order (none for a moved branch, whose
+    /// quads move the usual way): a faded quad's at its new opacity, a moved one's at its new offset, and those of
+    /// the quads made again. Worked out with the changes, on every core, instead of in the frame's serial loop.
+    private static func changedBoxes(
+        _ changes: [(node: Int, change: NodeChange)], table: AnimatedNodeTable, last: UnsafeBufferPointer<Quad>,
+        fragments: UnsafeBufferPointer<PlanFragment>, fresh: [Quad], width: Int, height: Int
+    ) -> [PixelBox?] {
+        var boxes: [PixelBox?] = []
+        boxes.reserveCapacity(changes.count)
+        guard let quad = last.baseAddress else { return boxes }
+        fresh.withUnsafeBufferPointer { fresh in
+            table.nodes.withUnsafeBufferPointer { nodes in
+                for (index, change) in changes {
+                    let range = fragments[nodes[index].fragment].quads
+                    let fade = table.fades[index]
+                    switch change {
+                    case .fade:
+                        for position in range {
+                            boxes.append(Quad.damageBounds(at: quad + position, movedBy: nil, opacity: fade,
+                                                           width: width, height: height))
+                        }
+                    case .move(let d):
+                        // As the frame's loop fades them: every quad, where the first one's opacity differs.
+                        let faded = quad[range.lowerBound].opacity != fade
+                        for position in range {
+                            boxes.append(Quad.damageBounds(at: quad + position, movedBy: d,
+                                                           opacity: faded ? fade : quad[position].opacity,
+                                                           width: width, height: height))
+                        }
+                    case .made(let made):
+                        for offset in made {
+                            boxes.append(Quad.damageBounds(at: fresh.baseAddress! + offset, width: width,
+                                                           height: height))
+                        }
+                    case .moveSubtree:
+                        break
+                    }
+                }
+            }
+        }
+        return boxes
     }
 
     /// Evaluates every node's animations at `time` into `table.maps` and `table.fades`; false when the frame must
@@ -561,7 +638,7 @@ private struct EvaluationChunk: @unchecked Sendable {
 }
 
 /// One chunk's node changes (`Planner.nodeChanges`): `made` ranges index its own fresh quads.
-private typealias ChangesPart = (changes: [(node: Int, change: NodeChange)], fresh: [Quad])
+private typealias ChangesPart = (changes: [(node: Int, change: NodeChange)], fresh: [Quad], boxes: [PixelBox?])
 
 /// The node changes of a large table worked out in chunks on all cores: each chunk reads the last plan's quads and
 /// records (not changed until every chunk is done) and writes its own part. Each has a planner of its own, whose
@@ -573,12 +650,15 @@ private struct NodeChangesWork: @unchecked Sendable {
     let fragments: UnsafeBufferPointer<PlanFragment>
     let parts: UnsafeMutableBufferPointer<ChangesPart?>
     let size: Int
+    let width: Int
+    let height: Int
 
     func run(chunk: Int) {
         var planner = planner
         planner.texturePaints = TexturePaints()
         let nodes = (chunk * size)..<min((chunk + 1) * size, table.nodes.count)
-        parts[chunk] = planner.nodeChanges(table, nodes: nodes, last: last, fragments: fragments)
+        parts[chunk] = planner.nodeChanges(table, nodes: nodes, last: last, fragments: fragments, width: width,
+                                           height: height)
     }
 }
 

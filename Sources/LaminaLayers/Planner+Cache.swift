@@ -240,8 +240,16 @@ final class PlanRun {
     /// Moves `quads[range]` by `d` target pixels; false when one cannot be moved so (`canMove`), and then none is
     /// moved.
     static func move(_ quads: inout [Quad], _ range: Range<Int>, by d: CGPoint, clipsOnGrid: Bool) -> Bool {
-        guard canMove(quads[range], by: d, clipsOnGrid: clipsOnGrid) else { return false }
-        moveChecked(&quads, range, by: d)
+        quads.withUnsafeMutableBufferPointer { move($0, range, by: d, clipsOnGrid: clipsOnGrid) }
+    }
+
+    /// `move` of quads changed through their buffer.
+    static func move(_ quads: UnsafeMutableBufferPointer<Quad>, _ range: Range<Int>, by d: CGPoint, clipsOnGrid: Bool)
+        -> Bool {
+        guard canMove(UnsafeBufferPointer(rebasing: quads[range]), by: d, clipsOnGrid: clipsOnGrid) else {
+            return false
+        }
+        moveChecked(quads, range, by: d)
         return true
     }
 
@@ -249,21 +257,24 @@ final class PlanRun {
     /// steps of the clip grid (`clipsOnGrid`), and every moved map stays finite. Nothing is copied.
     static func canMove(_ quads: ArraySlice<Quad>, by d: CGPoint, clipsOnGrid: Bool) -> Bool {
         // Read through the buffer: iterating would copy each quad.
-        quads.withUnsafeBufferPointer { quads in
-            guard let first = quads.baseAddress else { return true }
-            for index in quads.indices {
-                if Quad.movesByOffset(at: first + index) {
-                    let m = quads[index].unitToTarget
-                    guard (m.m31 + d.x).isFinite, (m.m32 + d.y).isFinite else { return false }
-                    continue
-                }
-                if case .shadow = quads[index].paint { return false }
-                guard quads[index].clip == nil || clipsOnGrid, quads[index].hasFiniteGeometry,
-                    quads[index].translationStaysFinite(x: d.x, y: d.y)
-                else { return false }
+        quads.withUnsafeBufferPointer { canMove($0, by: d, clipsOnGrid: clipsOnGrid) }
+    }
+
+    /// `canMove` of quads read through their buffer.
+    static func canMove(_ quads: UnsafeBufferPointer<Quad>, by d: CGPoint, clipsOnGrid: Bool) -> Bool {
+        guard let first = quads.baseAddress else { return true }
+        for index in quads.indices {
+            if Quad.movesByOffset(at: first + index) {
+                let m = quads[index].unitToTarget
+                guard (m.m31 + d.x).isFinite, (m.m32 + d.y).isFinite else { return false }
+                continue
             }
-            return true
+            if case .shadow = quads[index].paint { return false }
+            guard quads[index].clip == nil || clipsOnGrid, quads[index].hasFiniteGeometry,
+                quads[index].translationStaysFinite(x: d.x, y: d.y)
+            else { return false }
         }
+        return true
     }
 
     /// Moves `quads` by `d` target pixels, where `canMove` said they can follow: an affine, unclipped, unshaped quad
@@ -271,16 +282,19 @@ final class PlanRun {
     /// The array is changed through its buffer: `&quads[range]` would copy the slice and write it back, a retain
     /// and a release for each reference of every quad.
     static func moveChecked(_ quads: inout [Quad], _ range: Range<Int>, by d: CGPoint) {
-        quads.withUnsafeMutableBufferPointer { quads in
-            guard let first = quads.baseAddress else { return }
-            for index in range {
-                let m = quads[index].unitToTarget
-                if Quad.movesByOffset(at: first + index) {
-                    quads[index].unitToTarget.m31 = m.m31 + d.x
-                    quads[index].unitToTarget.m32 = m.m32 + d.y
-                } else {
-                    quads[index] = quads[index].translated(x: d.x, y: d.y)
-                }
+        quads.withUnsafeMutableBufferPointer { moveChecked($0, range, by: d) }
+    }
+
+    /// `moveChecked` of quads changed through their buffer.
+    static func moveChecked(_ quads: UnsafeMutableBufferPointer<Quad>, _ range: Range<Int>, by d: CGPoint) {
+        guard let first = quads.baseAddress else { return }
+        for index in range {
+            let m = quads[index].unitToTarget
+            if Quad.movesByOffset(at: first + index) {
+                quads[index].unitToTarget.m31 = m.m31 + d.x
+                quads[index].unitToTarget.m32 = m.m32 + d.y
+            } else {
+                quads[index] = quads[index].translated(x: d.x, y: d.y)
             }
         }
     }

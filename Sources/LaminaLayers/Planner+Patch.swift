@@ -120,17 +120,25 @@ extension Planner {
     /// the array's buffer: its subscript would copy each one (a retain and a release for each of its references).
     static func addBoxes(of quads: [Quad], _ range: Range<Int>, width: Int, height: Int, bounds: inout [PixelBox?]?,
                          old: Bool, to region: inout DamageRegion) {
-        quads.withUnsafeBufferPointer { quads in
-            guard let first = quads.baseAddress else { return }
-            for position in range {
-                if old, let bounds {
-                    bounds[position].map { region.add($0) }
-                    continue
-                }
-                let box = Quad.damageBounds(at: first + position, width: width, height: height)
-                box.map { region.add($0) }
-                if !old { bounds?[position] = box }
+        quads.withUnsafeBufferPointer {
+            addBoxes(of: $0, range, width: width, height: height, bounds: &bounds, old: old, to: &region)
+        }
+    }
+
+    /// `addBoxes` of quads read through their buffer.
+    static func addBoxes(of quads: UnsafeBufferPointer<Quad>, _ range: Range<Int>, width: Int, height: Int,
+                         bounds: inout [PixelBox?]?, old: Bool, to region: inout DamageRegion) {
+        guard let first = quads.baseAddress else { return }
+        if old, let kept = bounds {
+            kept.withUnsafeBufferPointer { kept in
+                for position in range { kept[position].map { region.add($0) } }
             }
+            return
+        }
+        for position in range {
+            let box = Quad.damageBounds(at: first + position, width: width, height: height)
+            box.map { region.add($0) }
+            if !old { bounds?[position] = box }
         }
     }
 
