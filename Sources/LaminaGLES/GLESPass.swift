@@ -293,7 +293,7 @@ struct GLESBatchEncoder {
                 let tile = tiles[0]
                 for placed in fringe.placements {
                     let p = placed.piece
-                    add(boxes: [p], textured: true, texture: tile.texture, requested: .nearest, filter: .nearest,
+                    add(box: p, textured: true, texture: tile.texture, requested: .nearest, filter: .nearest,
                         map: .translation(CGFloat(placed.x - p.x0), CGFloat(placed.y - p.y0)),
                         clamp: TexelRect(x0: placed.x, y0: placed.y, x1: placed.x + p.x1 - p.x0,
                                          y1: placed.y + p.y1 - p.y0),
@@ -303,7 +303,7 @@ struct GLESBatchEncoder {
                 return
             }
             for pixel in coverage.partial {
-                add(boxes: [PixelBox(x0: Int(pixel.x), y0: Int(pixel.y), x1: Int(pixel.x) + 1, y1: Int(pixel.y) + 1)],
+                add(box: PixelBox(x0: Int(pixel.x), y0: Int(pixel.y), x1: Int(pixel.x) + 1, y1: Int(pixel.y) + 1),
                     textured: false, texture: 0, requested: .nearest, filter: .nearest, map: .identity, clamp: none,
                     color: bgra(PartialPixel.alpha(pixel.coverage, opacity: opacity)))
             }
@@ -317,7 +317,7 @@ struct GLESBatchEncoder {
                     filter: .trilinear, map: map, clamp: texture.clamp,
                     color: Self.trilinearColor(mip, alpha: opacityByte))
                 for pixel in coverage.partial {
-                    add(boxes: [PixelBox(x0: Int(pixel.x), y0: Int(pixel.y), x1: Int(pixel.x) + 1, y1: Int(pixel.y) + 1)],
+                    add(box: PixelBox(x0: Int(pixel.x), y0: Int(pixel.y), x1: Int(pixel.x) + 1, y1: Int(pixel.y) + 1),
                         textured: true, texture: mipTexture, requested: .trilinear, filter: .trilinear, map: map,
                         clamp: texture.clamp,
                         color: Self.trilinearColor(mip, alpha: PartialPixel.alpha(pixel.coverage, opacity: opacity)))
@@ -334,7 +334,7 @@ struct GLESBatchEncoder {
                 map: targetToTexel, clamp: c, color: Self.textureColor(alpha: opacityByte, of: quad.paint), tile: origin)
             for pixel in coverage.partial {
                 let alpha = PartialPixel.alpha(pixel.coverage, opacity: opacity)
-                add(boxes: [PixelBox(x0: Int(pixel.x), y0: Int(pixel.y), x1: Int(pixel.x) + 1, y1: Int(pixel.y) + 1)],
+                add(box: PixelBox(x0: Int(pixel.x), y0: Int(pixel.y), x1: Int(pixel.x) + 1, y1: Int(pixel.y) + 1),
                     textured: true, texture: tile.texture, requested: requested, filter: filter, map: targetToTexel,
                     clamp: c, color: Self.textureColor(alpha: alpha, of: quad.paint), tile: origin)
             }
@@ -477,11 +477,11 @@ struct GLESBatchEncoder {
         switch coverage {
         case .none: return
         case .rect(let x0, let y0, let x1, let y1):
-            add(boxes: [PixelBox(x0: x0, y0: y0, x1: x1, y1: y1)], textured: textured, texture: texture,
+            add(box: PixelBox(x0: x0, y0: y0, x1: x1, y1: y1), textured: textured, texture: texture,
                 requested: requested, filter: filter, map: map, clamp: clamp, color: color, tile: tile)
         case .spans(let spans):
             if let (box, rows) = addSpanRows(spans) {
-                add(boxes: [box], textured: textured, texture: texture, requested: requested, filter: filter, map: map,
+                add(box: box, textured: textured, texture: texture, requested: requested, filter: filter, map: map,
                     clamp: clamp, color: color, tile: tile, rows: rows)
                 return
             }
@@ -507,6 +507,29 @@ struct GLESBatchEncoder {
         shape: GLESProgram.ShapeFeatures? = nil
     ) {
         guard !boxes.isEmpty else { return }
+        let (m, c, offset) = batch(count: boxes.count, textured: textured, texture: texture, requested: requested,
+                                   filter: filter, map: map, clamp: clamp, tile: tile, rows: rows, shape: shape)
+        for box in boxes { appendInstance(box, map: m, clamp: c, color: color, rows: rows, offset: offset) }
+    }
+
+    /// `add(boxes:...)` of one box, without an array of it: most quads cover one box, and the array was allocated
+    /// for each of them.
+    mutating func add(
+        box: PixelBox, textured: Bool, texture: GLuint, requested: Filter, filter: Filter, map: Matrix3,
+        clamp: TexelRect, color: (Float, Float, Float, Float), tile: GLESTile? = nil, rows: Int = -1,
+        shape: GLESProgram.ShapeFeatures? = nil
+    ) {
+        let (m, c, offset) = batch(count: 1, textured: textured, texture: texture, requested: requested,
+                                   filter: filter, map: map, clamp: clamp, tile: tile, rows: rows, shape: shape)
+        appendInstance(box, map: m, clamp: c, color: color, rows: rows, offset: offset)
+    }
+
+    /// Takes `count` instances of `add(boxes:...)` into the last batch when it matches, else into a new one, and
+    /// gives the map, clamp and tile offset their instances carry.
+    private mutating func batch(
+        count: Int, textured: Bool, texture: GLuint, requested: Filter, filter: Filter, map: Matrix3,
+        clamp: TexelRect, tile: GLESTile?, rows: Int, shape: GLESProgram.ShapeFeatures?
+    ) -> (map: Matrix3, clamp: TexelRect, offset: (x: Int, y: Int)) {
         let copy = textured && filter == .nearest && map.integerTranslation != nil
         var m = map
         var c = clamp
@@ -542,14 +565,14 @@ struct GLESBatchEncoder {
             if rows >= 0 { batches[batches.count - 1].coverage = true }
             batches[batches.count - 1].addShape(shape)
             batches[batches.count - 1].copies = batches[batches.count - 1].copies && copy
-            batches[batches.count - 1].count += boxes.count
+            batches[batches.count - 1].count += count
             if filter != .nearest { batches[batches.count - 1].filter = filter }
         } else {
             batches.append(Batch(textured: textured, texture: texture, requested: requested, filter: filter,
-                                 first: instances.count / GLESProgram.instanceFloats, count: boxes.count,
+                                 first: instances.count / GLESProgram.instanceFloats, count: count,
                                  coverage: rows >= 0, shape: shape, copies: copy, additive: encodingAdditive))
         }
-        for box in boxes { appendInstance(box, map: m, clamp: c, color: color, rows: rows, offset: offset) }
+        return (m, c, offset)
     }
 
     /// One instance: a pixel box, its target-to-texel map, clamp rectangle and colour (or opacity), and where the
@@ -558,16 +581,15 @@ struct GLESBatchEncoder {
         _ box: PixelBox, map m: Matrix3, clamp c: TexelRect, color: (Float, Float, Float, Float), rows: Int = -1,
         offset: (x: Int, y: Int) = (0, 0)
     ) {
-        instances.append(Float(box.x0)); instances.append(Float(box.y0))
-        instances.append(Float(box.x1)); instances.append(Float(box.y1))
-        instances.append(Float(m.m11)); instances.append(Float(m.m21)); instances.append(Float(m.m31))
-        instances.append(Float(m.m12)); instances.append(Float(m.m22)); instances.append(Float(m.m32))
-        instances.append(Float(m.m13)); instances.append(Float(m.m23)); instances.append(Float(m.m33))
-        instances.append(Float(c.x0)); instances.append(Float(c.y0))
-        instances.append(Float(c.x1)); instances.append(Float(c.y1))
-        instances.append(color.0); instances.append(color.1); instances.append(color.2); instances.append(color.3)
-        instances.append(Float(offset.x)); instances.append(Float(offset.y))
-        instances.append(Float(rows))
+        // Two vectors appended whole: 24 appends each checked the array's capacity and uniqueness.
+        let head = SIMD16<Float>(
+            Float(box.x0), Float(box.y0), Float(box.x1), Float(box.y1),
+            Float(m.m11), Float(m.m21), Float(m.m31), Float(m.m12), Float(m.m22), Float(m.m32),
+            Float(m.m13), Float(m.m23), Float(m.m33), Float(c.x0), Float(c.y0), Float(c.x1))
+        let tail = SIMD8<Float>(Float(c.y1), color.0, color.1, color.2, color.3, Float(offset.x), Float(offset.y),
+                                Float(rows))
+        withUnsafeBytes(of: head) { instances.append(contentsOf: $0.bindMemory(to: Float.self)) }
+        withUnsafeBytes(of: tail) { instances.append(contentsOf: $0.bindMemory(to: Float.self)) }
     }
 }
 
