@@ -41,8 +41,9 @@ struct NodeTrack {
     let finite: Bool
     let isRemovedOnCompletion: Bool
     /// The property written, and its number of components; the animation keeps it alive (properties are made once
-    /// per key path and never freed).
-    unowned(unsafe) let property: AnimatableProperty?
+    /// per key path and never freed). Unmanaged: reading an `unowned(unsafe)` reference into a local retained it,
+    /// and every core's nodes share a few properties, so the cores fought over their reference counts.
+    let property: Unmanaged<AnimatableProperty>?
     /// The field written directly, for the keys that name one (or a coordinate of one); else `property` writes it.
     let field: NodeField
     let count: Int
@@ -54,7 +55,7 @@ struct NodeTrack {
         finite = animation.timing.activeDuration.isFinite
         isRemovedOnCompletion = animation.isRemovedOnCompletion
         let resolved = (animation as? PropertyAnimation)?.nodeTrack(model: model, lists: &lists)
-        property = resolved?.property
+        property = resolved.map { Unmanaged.passUnretained($0.property) }
         field = resolved.map { NodeField($0.property.keyPath) } ?? .other
         count = resolved?.count ?? 0
         curve = resolved?.curve ?? .general
@@ -76,16 +77,21 @@ struct NodeTrack {
         case .general:
             return
         }
-        if !field.write(value, to: &placement) { property.set(&placement, .vector(value, count: count)) }
+        if !field.write(value, count: count, to: &placement) {
+            property._withUnsafeGuaranteedRef { $0.set(&placement, .vector(value, count: count)) }
+        }
     }
 }
 
-/// A node value a key path names directly (position, anchorPoint, their coordinates, anchorPointZ, opacity): a
-/// track writes it as the property's writer does (`AnimatableProperty.set`: the coordinate replaced in the point,
-/// the number converted to the field's type), without its closures, which retain their contexts on every call.
+/// A node value a key path names directly (position, anchorPoint, their coordinates, anchorPointZ, opacity, a
+/// part of the transform): a track writes it as the property's writer does (`AnimatableProperty.set`: the
+/// coordinate replaced in the point, the number converted to the field's type, the transform's part replaced in its
+/// decomposition and the matrix made again), without its closures, which retain their contexts on every call, and
+/// without boxing the matrix in an `AnimatedValue` (an allocation per turned node and frame).
 enum NodeField {
     case position, positionX, positionY, anchorPoint, anchorPointX, anchorPointY, anchorPointZ, opacity
-    /// Any other (the parts of the transform): written by the property.
+    case transformPart(TransformComponents.Component)
+    /// Any other: written by the property.
     case other
 
     init(_ keyPath: String) {
@@ -98,13 +104,26 @@ enum NodeField {
         case "anchorPoint.y": self = .anchorPointY
         case "anchorPointZ": self = .anchorPointZ
         case "opacity": self = .opacity
-        default: self = .other
+        default:
+            let prefix = "transform."
+            guard keyPath.hasPrefix(prefix),
+                let part = TransformComponents.Component(rawValue: String(keyPath.dropFirst(prefix.count)))
+            else {
+                self = .other
+                return
+            }
+            self = .transformPart(part)
         }
     }
 
-    /// Writes `v` (the value's components) into its field; false for `other`.
-    func write(_ v: SIMD4<Double>, to placement: inout NodePlacement) -> Bool {
+    /// Writes `v` (the value's components, `count` of them) into its field; false for `other`.
+    func write(_ v: SIMD4<Double>, count: Int, to placement: inout NodePlacement) -> Bool {
         switch self {
+        case .transformPart(let part):
+            // `AnimatableProperty.set(part:of:to:)` on the node's transform.
+            var parts = TransformComponents(placement.transform)
+            parts.set(part, .vector(v, count: count))
+            placement.transform = parts.matrix
         case .position: placement.position = CGPoint(x: v[0], y: v[1])
         case .positionX: placement.position.x = CGFloat(v[0])
         case .positionY: placement.position.y = CGFloat(v[0])
