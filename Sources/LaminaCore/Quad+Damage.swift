@@ -39,6 +39,13 @@ extension Quad {
             rect = polygon.bounds
         }
         if let clip { rect = rect.intersection(clip.bounds) }
+        return pixelBox(rect, width: width, height: height)
+    }
+
+    /// The damage box of `rect` in a `width` x `height` target (positive sides): its pixels and one more around
+    /// (antialiasing and rounding), cut to the target; the whole target for a rectangle that is not finite.
+    private static func pixelBox(_ rect: CGRect, width: Int, height: Int) -> PixelBox? {
+        let target = PixelBox(x0: 0, y0: 0, x1: width, y1: height)
         guard !rect.isNull, rect.minX.isFinite, rect.maxX.isFinite, rect.minY.isFinite, rect.maxY.isFinite else {
             return rect.isNull ? nil : target
         }
@@ -107,9 +114,7 @@ extension Quad {
     /// on an element of an array or buffer copies the quad first (a retain and a release for each of its references),
     /// which for 10,000 moved quads costs more than the boxes.
     public static func damageBounds(at quad: UnsafePointer<Quad>, width: Int, height: Int) -> PixelBox? {
-        damageBounds(unitToTarget: quad.pointee.unitToTarget, finite: hasFiniteGeometry(at: quad),
-                     solid: isSolid(at: quad), shape: quad.pointee.shapeStorage?.shape, clip: quad.pointee.clip,
-                     corners: { quad.pointee.corners }, width: width, height: height)
+        damageBounds(at: quad, movedBy: nil, opacity: quad.pointee.opacity, width: width, height: height)
     }
 
     /// `damageBounds(at:width:height:)` of the quad at `quad` as it will be once the translation of its map has moved
@@ -121,6 +126,14 @@ extension Quad {
         if let d {
             map.m31 += d.x
             map.m32 += d.y
+        }
+        if quad.pointee.shapeStorage == nil, quad.pointee.clip == nil, map.isAffine, width > 0, height > 0 {
+            // A moved sprite (most of them): the general path's affine case, without copying the quad's shape and
+            // clip out to it.
+            guard map.isFinite, opacity.isFinite, quad.pointee.paintIsFinite else {
+                return PixelBox(x0: 0, y0: 0, x1: width, y1: height)
+            }
+            return pixelBox(affineBounds(map), width: width, height: height)
         }
         let shape = quad.pointee.shapeStorage?.shape
         let finite = map.isFinite && opacity.isFinite && quad.pointee.paintIsFinite && (shape?.isFinite ?? true)

@@ -231,17 +231,18 @@ extension Planner {
             cache.animatedNodes = nil
             return nil
         }
-        cache.fragments = fragments
         if !changes.isEmpty {
             // The superlayers' records no longer describe their subtrees' quads: no snapshot's content version or
             // node matches them, so the next usual frame plans them (reusing what it can below) instead of keeping
             // their quads or patching them by comparing sublayers with the node's.
             if stamp == nil { stamp = Layer.presentationStamp() }
             for index in table.ancestors {
-                cache.fragments[index].contentVersion = stamp!
-                cache.fragments[index].node = nil
+                fragments[index].contentVersion = stamp!
+                fragments[index].node = nil
             }
         }
+        // Handed back whole: with this array still held here, a change through the cache would copy every record.
+        swap(&cache.fragments, &fragments)
         let plan = finishedPatch(quads: quads, bounds: bounds, region: region, fresh: fresh, to: cache,
                                  lastIdentity: lastIdentity, groups: groups, orderedGroups: orderedGroups,
                                  width: width, height: height, updated: changes.count, planned: 0)
