@@ -487,16 +487,20 @@ final class CPUBandJob: @unchecked Sendable {
     /// `pixmanMatrix(m)`: each term rounded half up to 1/65536, nil when one lies outside ±32767. Worked out here
     /// because the call, one per scaled sprite, cost as much as the rest of the sprite's copy.
     static func fixedPoint(_ m: Matrix3) -> pixman_transform? {
-        func fixed(_ value: CGFloat) -> pixman_fixed_t? {
-            let d = Double(value)
-            guard d >= -32767, d <= 32767 else { return nil }
-            return pixman_fixed_t((d * 65536 + 0.5).rounded(.down))
-        }
-        guard let a = fixed(m.m11), let b = fixed(m.m21), let c = fixed(m.m31), let d = fixed(m.m12),
-              let e = fixed(m.m22), let f = fixed(m.m32), let g = fixed(m.m13), let h = fixed(m.m23),
-              let i = fixed(m.m33)
+        let terms = (Double(m.m11), Double(m.m21), Double(m.m31), Double(m.m12), Double(m.m22), Double(m.m32),
+                     Double(m.m13), Double(m.m23), Double(m.m33))
+        // NaN fails the comparisons (pixman would take it and convert it to an undefined integer).
+        func fits(_ d: Double) -> Bool { d >= -32767 && d <= 32767 }
+        guard fits(terms.0), fits(terms.1), fits(terms.2), fits(terms.3), fits(terms.4), fits(terms.5),
+              fits(terms.6), fits(terms.7), fits(terms.8)
         else { return nil }
-        return pixman_transform(matrix: ((a, b, c), (d, e, f), (g, h, i)))
+        // In range, floor(d x 65536 + 0.5) fits 32 bits.
+        func fixed(_ d: Double) -> pixman_fixed_t {
+            pixman_fixed_t(truncatingIfNeeded: Int64((d * 65536 + 0.5).rounded(.down)))
+        }
+        return pixman_transform(matrix: ((fixed(terms.0), fixed(terms.1), fixed(terms.2)),
+                                         (fixed(terms.3), fixed(terms.4), fixed(terms.5)),
+                                         (fixed(terms.6), fixed(terms.7), fixed(terms.8))))
     }
 
     /// Lamina's row-vector Matrix3 (affine here) as pixman's column-vector double matrix.

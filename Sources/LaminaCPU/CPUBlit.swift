@@ -14,6 +14,8 @@ struct CPUBlit {
     /// Unowned: the quad holds the image for the frame, and retaining the one sprite sheet 10,000 times a frame
     /// cost more than the rest of the copy's preparation.
     unowned(unsafe) let image: Image
+    /// The image's identity, which the slot table numbers by.
+    let imageID: ObjectIdentifier
     let clamp: TexelRect
     /// Added to target pixels to get view pixels (the view's (0, 0) is the clamp's corner).
     let offset: (x: Int32, y: Int32)
@@ -28,10 +30,10 @@ struct CPUBlit {
         guard let offset = targetToView.integerTranslation else { return nil }
         guard let x = Int32(exactly: offset.x), let y = Int32(exactly: offset.y) else { return nil }
         self.image = texture.image.takeUnretainedValue()
+        imageID = ObjectIdentifier(image)
         self.clamp = clamp
         self.offset = (x, y)
-        slot = slots.map { slots in texture.image._withUnsafeGuaranteedRef { slots.slot(image: $0, clamp: clamp) } }
-            ?? -1
+        slot = slots?.slot(image: imageID, clamp: clamp) ?? -1
     }
 
     /// Target pixels to the pixels of a view of `clamp` (its corner at (0, 0)), from target pixels to level 0's

@@ -41,6 +41,16 @@ struct CPUFastQuad {
         self.kind = kind
     }
 
+    /// Takes the slot of the copy of the prepared quad at `quad`, numbered since this fast form was made from it
+    /// (`CPUPreparedQuad.finish`): what `init` gives it then, where its kind draws from a slot.
+    mutating func takeSlot(of quad: UnsafePointer<CPUPreparedQuad>) {
+        switch kind {
+        case .scaledBox: slot = Int32(quad.pointee.scaled?.slot ?? Int(slot))
+        case .blitBox, .blitEdges: slot = Int32(quad.pointee.blit?.slot ?? Int(slot))
+        case .empty, .general: break
+        }
+    }
+
     /// The fast form of the prepared quad at `quad`, read in place: a copy of the prepared quad retained and
     /// released its coverage, image and mip chain, for every quad of a frame.
     init(_ quad: UnsafePointer<CPUPreparedQuad>) {

@@ -145,7 +145,7 @@ struct CPUPreparedQuad: @unchecked Sendable {
     /// with a key puts its own, and later quads with the key share it).
     mutating func finish(pending: PendingCoverage?, width: Int, height: Int,
                          coverages: FrameCache<CoverageKey, Coverage>?, slots: CPUTextureSlots?) {
-        if let slots, let copy = blit { blit?.slot = slots.slot(image: copy.image, clamp: copy.clamp) }
+        if let slots, let copy = blit { blit?.slot = slots.slot(image: copy.imageID, clamp: copy.clamp) }
         if let pending, let coverages {
             let quad = quadPointer
             coverage = coverages.value(for: pending.key) {
@@ -153,7 +153,7 @@ struct CPUPreparedQuad: @unchecked Sendable {
                                               opacity: pending.opacity)
             }
         }
-        if let slots, let copy = scaled { scaled?.slot = slots.slot(image: copy.image, clamp: copy.clamp) }
+        if let slots, let copy = scaled { scaled?.slot = slots.slot(image: copy.imageID, clamp: copy.clamp) }
     }
 
     /// Whether a quad prepared with `deferred` and no pending coverage is left for `finish` and `addMipLevels`: a

@@ -23,6 +23,9 @@ final class CPUPreparedQuads: RandomAccessCollection, @unchecked Sendable {
     /// The image and clamp rectangle of each blit slot (`CPUTextureSlots`), for the bands' views, and where its
     /// texels are not transparent (kept alive here for the fast forms, which point at it unretained).
     private(set) var slotSources: [(image: Image, clamp: TexelRect, texels: CPUTexelCoverage?)] = []
+    /// Each slot source's texels, unretained, for the fast forms: reading them from `slotSources` retained and
+    /// released the tuple's references once per copy.
+    private var slotTexels: [Unmanaged<CPUTexelCoverage>?] = []
 
     /// Each of `quads` prepared by `prepare`, in order; `slots` (the one `prepare` numbers copies with) gives the
     /// texel coverage of each copy's source.
@@ -101,15 +104,20 @@ final class CPUPreparedQuads: RandomAccessCollection, @unchecked Sendable {
         for index in 0..<chunks {
             var waiting = finishing[index].pending[...]
             for quad in finishing[index].quads {
-                var coverage: CPUPreparedQuad.PendingCoverage?
+                // A quad with a pending coverage is made again; any other keeps its worker's fast form, which
+                // takes its slot (its coverage, and so its kind, are as the worker made them).
+                var pending = false
                 if let next = waiting.first, next.index == quad {
-                    coverage = next.coverage
+                    pending = true
+                    (base + quad).pointee.finish(pending: next.coverage, width: width, height: height,
+                                                 coverages: coverages, slots: slots)
                     waiting.removeFirst()
+                } else {
+                    (base + quad).pointee.finish(pending: nil, width: width, height: height, coverages: coverages,
+                                                 slots: slots)
                 }
-                (base + quad).pointee.finish(pending: coverage, width: width, height: height, coverages: coverages,
-                                             slots: slots)
                 try (base + quad).pointee.addMipLevels(budget: budget)
-                makeFast(quad)
+                makeFast(quad, slotOnly: !pending)
             }
         }
     }
@@ -123,23 +131,34 @@ final class CPUPreparedQuads: RandomAccessCollection, @unchecked Sendable {
         endIndex += 1
     }
 
-    /// The fast form of prepared quad `position` (initialized, or made again over the one its worker made), and its
-    /// copy's slot source when it is the slot's first use; in plan order.
-    private func makeFast(_ position: Int, initialize: Bool = false) {
+    /// The fast form of prepared quad `position` (initialized, made again over the one its worker made, or with
+    /// `slotOnly` that one given its copy's slot), and its copy's slot source when it is the slot's first use; in
+    /// plan order.
+    private func makeFast(_ position: Int, initialize: Bool = false, slotOnly: Bool = false) {
         let prepared = base + position
-        var fast = CPUFastQuad(UnsafePointer(prepared))
-        if let scaled = prepared.pointee.scaled, scaled.slot == slotSources.count {
+        // Changed where it lies: a copy of the fast form was most of a finished sprite's cost.
+        let fast = fastBase + position
+        if slotOnly {
+            fast.pointee.takeSlot(of: prepared)
+        } else if initialize {
+            fast.initialize(to: CPUFastQuad(UnsafePointer(prepared)))
+        } else {
+            fast.pointee = CPUFastQuad(UnsafePointer(prepared))
+        }
+        let sources = slotTexels.count
+        if let scaled = prepared.pointee.scaled, scaled.slot == sources {
             // Transparency is not worked out for scaled copies: a bilinear sample mixes neighbouring texels.
             slotSources.append((scaled.image, scaled.clamp, nil))
+            slotTexels.append(nil)
         }
         if let blit = prepared.pointee.blit {
-            if blit.slot == slotSources.count {
+            if blit.slot == sources {
                 let texels = slots?.texelCoverage(image: blit.image, clamp: blit.clamp)
                 slotSources.append((blit.image, blit.clamp, texels))
+                slotTexels.append(texels.map(Unmanaged.passUnretained))
             }
-            fast.texels = slotSources[blit.slot].texels.map(Unmanaged.passUnretained)
+            fast.pointee.texels = slotTexels[blit.slot]
         }
-        if initialize { (fastBase + position).initialize(to: fast) } else { fastBase[position] = fast }
     }
 
     deinit {

@@ -13,6 +13,8 @@ struct CPUScaledCopy {
     let transform: pixman_transform
     /// Unowned, as `CPUBlit.image`: the quad holds the image for the frame.
     unowned(unsafe) let image: Image
+    /// The image's identity, which the slot table numbers by.
+    let imageID: ObjectIdentifier
     let clamp: TexelRect
 
     /// The scaled copy a quad of `texture` makes over `box`, or nil when it is a whole-pixel copy (`CPUBlit`), projective,
@@ -32,8 +34,8 @@ struct CPUScaledCopy {
         guard let transform = CPUBandJob.fixedPoint(targetToView) else { return nil }
         self.transform = transform
         self.image = texture.image.takeUnretainedValue()
+        imageID = ObjectIdentifier(image)
         self.clamp = clamp
-        slot = slots.map { slots in texture.image._withUnsafeGuaranteedRef { slots.slot(image: $0, clamp: clamp) } }
-            ?? -1
+        slot = slots?.slot(image: imageID, clamp: clamp) ?? -1
     }
 }

@@ -29,7 +29,11 @@ final class CPUTextureSlots {
 
     /// The slot of `clamp` in `image`, numbered from 0 in the order first asked for this frame.
     func slot(image: Image, clamp: TexelRect) -> Int {
-        let id = ObjectIdentifier(image)
+        slot(image: ObjectIdentifier(image), clamp: clamp)
+    }
+
+    /// `slot(image:clamp:)` of the image with identity `id` (a copy keeps it: reading its unowned image retained it).
+    func slot(image id: ObjectIdentifier, clamp: TexelRect) -> Int {
         // Sprites of one sheet come in runs: the pair asked last is the likeliest.
         if let last, last.image == id, last.clamp == clamp { return last.slot }
         let found = lookUp(id, clamp)
