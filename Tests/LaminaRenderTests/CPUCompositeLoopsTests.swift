@@ -128,11 +128,12 @@ import Testing
         }
     }
 
-    /// A 16.16 scale term: 1 (a fractional offset only), magnifying (down to 1/8 texel a pixel) or minifying (up to
-    /// 8 texels a pixel).
+    /// A 16.16 scale term: 1 (a fractional offset only), exactly 2 (an image at half its size, which the AVX2 loop
+    /// reads whole), magnifying (down to 1/8 texel a pixel) or minifying (up to 8 texels a pixel).
     static func scaleTerm(_ random: inout SplitMix64) -> Int32 {
-        switch random.below(5) {
+        switch random.below(6) {
         case 0: 65_536
+        case 5: 131_072
         case 1, 2: Int32(8_192 + random.below(65_536 - 8_192))
         default: Int32(65_537 + random.below(7 * 65_536))
         }
@@ -140,10 +141,22 @@ import Testing
 
     @Test(arguments: forms)
     func bilinearOverMakesPixmansBytes(loops: CPUCompositeLoops) throws {
-        var random = SplitMix64(seed: 7_027)
-        for case_ in 0..<1_500 {
+        try compareBilinear(loops: loops, seed: 7_027, cases: 1_500, halfSize: false)
+    }
+
+    /// Images shown at half their size (two texels a pixel across, any scale down the rows), wide enough that the
+    /// AVX2 loop's whole loads of 16 texels run, at every fraction of a texel.
+    @Test(arguments: forms)
+    func bilinearOverAtHalfSizeMakesPixmansBytes(loops: CPUCompositeLoops) throws {
+        try compareBilinear(loops: loops, seed: 2_202, cases: 600, halfSize: true)
+    }
+
+    func compareBilinear(loops: CPUCompositeLoops, seed: UInt64, cases: Int, halfSize: Bool) throws {
+        var random = SplitMix64(seed: seed)
+        for case_ in 0..<cases {
             // A clamp rectangle (the view) somewhere inside a larger image.
-            let imageWidth = 1 + random.below(40), imageHeight = 1 + random.below(30)
+            let imageWidth = halfSize ? 20 + random.below(80) : 1 + random.below(40)
+            let imageHeight = 1 + random.below(30)
             var texels = Self.pixels(imageWidth * imageHeight, &random)
             let cx = random.below(imageWidth), cy = random.below(imageHeight)
             let cw = 1 + random.below(imageWidth - cx), ch = 1 + random.below(imageHeight - cy)
@@ -157,7 +170,8 @@ import Testing
             let x = random.below(300) - 100, y = random.below(300) - 100
             // x' = a x + c: the first pixel lands from 3 texels before the clamp to 3 after it (the edge texels
             // repeat there), at any fraction of a texel.
-            let a = Self.scaleTerm(&random), d = Self.scaleTerm(&random)
+            let a = halfSize ? 131_072 : Self.scaleTerm(&random)
+            let d = halfSize && random.below(2) == 0 ? 131_072 : Self.scaleTerm(&random)
             let c = Int32(random.below((cw + 6) * 65_536)) - 3 * 65_536 - a * Int32(x)
             let f = Int32(random.below((ch + 6) * 65_536)) - 3 * 65_536 - d * Int32(y)
             var transform = pixman_transform()
