@@ -89,27 +89,40 @@ public struct ConvexPolygon: Hashable, Sendable {
     }
 
     /// True when the polygon has no area.
-    public var isEmpty: Bool { vertices.count < 3 || abs(ConvexPolygon.signedArea(vertices)) < 1e-9 }
+    public var isEmpty: Bool { vertices.withUnsafeBufferPointer(Self.isEmpty) }
 
     /// The bounding box.
-    public var bounds: CGRect {
-        guard let first = vertices.first else { return .null }
+    public var bounds: CGRect { vertices.withUnsafeBufferPointer(Self.bounds) }
+
+    /// The rectangle this polygon is, when it is an axis-aligned rectangle; else nil.
+    public var axisAlignedRect: CGRect? { vertices.withUnsafeBufferPointer(Self.axisAlignedRect) }
+
+    // The same for vertices anywhere (`Quad.pixelCoverage` works out a turned sprite's from its corners on the stack).
+
+    /// `isEmpty` of a polygon of `points`.
+    static func isEmpty(_ points: UnsafeBufferPointer<CGPoint>) -> Bool {
+        points.count < 3 || abs(signedArea(points)) < 1e-9
+    }
+
+    /// `bounds` of a polygon of `points`.
+    static func bounds(_ points: UnsafeBufferPointer<CGPoint>) -> CGRect {
+        guard let first = points.first else { return .null }
         var (x0, y0, x1, y1) = (first.x, first.y, first.x, first.y)
-        for p in vertices {
+        for p in points {
             x0 = min(x0, p.x); y0 = min(y0, p.y)
             x1 = max(x1, p.x); y1 = max(y1, p.y)
         }
         return CGRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }
 
-    /// The rectangle this polygon is, when it is an axis-aligned rectangle; else nil.
-    public var axisAlignedRect: CGRect? {
-        let box = bounds
-        guard !box.isNull, vertices.count >= 4 else { return nil }
+    /// `axisAlignedRect` of a polygon of `points`.
+    static func axisAlignedRect(_ points: UnsafeBufferPointer<CGPoint>) -> CGRect? {
+        let box = bounds(points)
+        guard !box.isNull, points.count >= 4 else { return nil }
         // Every vertex on a corner of the box, and all four corners present (a triangle of three corners is not
         // a rectangle).
         var corners = 0
-        for p in vertices {
+        for p in points {
             let isLeft = p.x == box.minX, isTop = p.y == box.minY
             guard isLeft || p.x == box.maxX, isTop || p.y == box.maxY else { return nil }
             corners |= 1 << ((isLeft ? 0 : 1) + (isTop ? 0 : 2))
@@ -166,15 +179,18 @@ public struct ConvexPolygon: Hashable, Sendable {
     /// (x + 0.5, y + 0.5) is inside, with the top-left rule for centres exactly on an edge (a left or top
     /// edge includes them, a right or bottom edge does not). docs/semantics.md, "Pixels".
     /// Rows come in increasing y; empty rows are left out.
-    public func spans() -> [PixelSpan] {
-        guard !isEmpty else { return [] }
-        if let rect = axisAlignedRect {
+    public func spans() -> [PixelSpan] { vertices.withUnsafeBufferPointer(Self.spans) }
+
+    /// `spans()` of a polygon of `vertices` (snapped, counter-clockwise).
+    static func spans(_ vertices: UnsafeBufferPointer<CGPoint>) -> [PixelSpan] {
+        guard !isEmpty(vertices) else { return [] }
+        if let rect = axisAlignedRect(vertices) {
             let (x0, x1) = ConvexPolygon.centreRange(rect.minX, rect.maxX)
             let (y0, y1) = ConvexPolygon.centreRange(rect.minY, rect.maxY)
             guard x1 > x0 else { return [] }
             return (y0..<max(y0, y1)).map { PixelSpan(y: $0, x0: x0, x1: x1) }
         }
-        let box = bounds
+        let box = bounds(vertices)
         let (row0, row1) = ConvexPolygon.centreRange(box.minY, box.maxY)
         var result: [PixelSpan] = []
         result.reserveCapacity(max(0, row1 - row0))
@@ -206,7 +222,9 @@ public struct ConvexPolygon: Hashable, Sendable {
         return (Int(saturating: min(max(a, -limit), limit)), Int(saturating: min(max(b, -limit), limit)))
     }
 
-    static func signedArea(_ points: [CGPoint]) -> CGFloat {
+    static func signedArea(_ points: [CGPoint]) -> CGFloat { points.withUnsafeBufferPointer(signedArea) }
+
+    static func signedArea(_ points: UnsafeBufferPointer<CGPoint>) -> CGFloat {
         guard points.count >= 3 else { return 0 }
         var sum: CGFloat = 0
         for i in points.indices {

@@ -63,8 +63,45 @@ extension Quad {
     /// The pixels a quad with map `m` and `clip` covers.
     private static func pixelCoverage(_ m: Matrix3, clip: ConvexPolygon?, width: Int, height: Int) -> PixelCoverage {
         if let rect = rectangleCoverage(m, clip: clip, width: width, height: height) { return rect }
+        if clip == nil, let turned = cornerCoverage(m, width: width, height: height) { return turned }
         guard let polygon = coverage(m, clip: clip, width: width, height: height) else { return .none }
         return PixelCoverage(polygon)
+    }
+
+    /// The pixels of an unclipped quad with map `m` worked out from its four corners on the stack, where the polygon
+    /// path would not cut it: every corner in front of the eye, finite and inside the guard band, and once snapped
+    /// inside the target and not an axis-aligned rectangle. Those are the polygon's vertices (snapped and ordered as
+    /// `ConvexPolygon(vertices:)` does), so the spans are the same; without the polygon's arrays, which a turned sprite
+    /// made every frame. Corners wholly beyond a side of the target cover nothing. nil for any other quad.
+    private static func cornerCoverage(_ m: Matrix3, width: Int, height: Int) -> PixelCoverage? {
+        let epsilon = ConvexPolygon.frontW
+        let a = m.apply(CGPoint(x: 0, y: 0)), b = m.apply(CGPoint(x: 1, y: 0))
+        let c = m.apply(CGPoint(x: 1, y: 1)), d = m.apply(CGPoint(x: 0, y: 1))
+        guard width > 0, height > 0, a.w > epsilon, b.w > epsilon, c.w > epsilon, d.w > epsilon else { return nil }
+        return withUnsafeTemporaryAllocation(of: CGPoint.self, capacity: 4) { corners -> PixelCoverage? in
+            corners[0] = a.projected
+            corners[1] = b.projected
+            corners[2] = c.projected
+            corners[3] = d.projected
+            let band = CGFloat.guardBand, snap = ConvexPolygon.snap
+            for index in 0..<4 {
+                let p = corners[index]
+                // Not finite, or beyond the band: the polygon path cuts (or drops) it.
+                guard p.x.magnitude <= band, p.y.magnitude <= band else { return nil }
+                corners[index] = CGPoint(x: (p.x / snap).rounded() * snap, y: (p.y / snap).rounded() * snap)
+            }
+            let points = UnsafeBufferPointer(corners)
+            if ConvexPolygon.signedArea(points) < 0 { corners.swapAt(0, 3); corners.swapAt(1, 2) }
+            let box = ConvexPolygon.bounds(points)
+            let (w, h) = (CGFloat(width), CGFloat(height))
+            // The cut by the target would leave no area.
+            if box.maxX <= 0 || box.maxY <= 0 || box.minX >= w || box.minY >= h { return PixelCoverage.none }
+            guard box.minX >= 0, box.minY >= 0, box.maxX <= w, box.maxY <= h,
+                ConvexPolygon.axisAlignedRect(points) == nil
+            else { return nil }
+            let spans = ConvexPolygon.spans(points)
+            return spans.isEmpty ? PixelCoverage.none : .spans(spans)
+        }
     }
 
     /// The pixels of an axis-aligned quad with map `m` under no clip or an axis-aligned `clip`, without allocating;
