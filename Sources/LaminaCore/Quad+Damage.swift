@@ -45,25 +45,44 @@ extension Quad {
     /// The damage box of `rect` in a `width` x `height` target (positive sides): its pixels and one more around
     /// (antialiasing and rounding), cut to the target; the whole target for a rectangle that is not finite.
     private static func pixelBox(_ rect: CGRect, width: Int, height: Int) -> PixelBox? {
+        guard !rect.isNull else { return nil }
+        return pixelBox(x0: rect.minX, y0: rect.minY, x1: rect.maxX, y1: rect.maxY, width: width, height: height)
+    }
+
+    /// `pixelBox(_:width:height:)` of the rectangle with sides x0, y0, x1, y1.
+    private static func pixelBox(x0: CGFloat, y0: CGFloat, x1: CGFloat, y1: CGFloat, width: Int,
+                                 height: Int) -> PixelBox? {
         let target = PixelBox(x0: 0, y0: 0, x1: width, y1: height)
-        guard !rect.isNull, rect.minX.isFinite, rect.maxX.isFinite, rect.minY.isFinite, rect.maxY.isFinite else {
-            return rect.isNull ? nil : target
-        }
+        guard x0.isFinite, x1.isFinite, y0.isFinite, y1.isFinite else { return target }
         func pixel(_ v: CGFloat, _ limit: Int) -> Int { Int(min(max(v, -1), CGFloat(limit) + 1)) }
-        let box = PixelBox(
-            x0: pixel((rect.minX - 1).rounded(.down), width), y0: pixel((rect.minY - 1).rounded(.down), height),
-            x1: pixel((rect.maxX + 1).rounded(.up), width), y1: pixel((rect.maxY + 1).rounded(.up), height)
-        ).intersection(target)
+        let box = PixelBox(x0: pixel((x0 - 1).rounded(.down), width), y0: pixel((y0 - 1).rounded(.down), height),
+                           x1: pixel((x1 + 1).rounded(.up), width), y1: pixel((y1 + 1).rounded(.up), height))
+            .intersection(target)
         return box.isEmpty ? nil : box
+    }
+
+    /// `pixelBox(affineBounds(m), width:height:)` without the rectangle, for every moved sprite's box: its sides as
+    /// `CGRect` gives them (the far side is the near side plus the width, which rounding may move off the largest
+    /// corner), and nil where the rectangle would be null (a near side at +infinity), as there.
+    static func affinePixelBox(_ m: Matrix3, width: Int, height: Int) -> PixelBox? {
+        let (minX, minY, maxX, maxY) = affineSides(m)
+        if minX == .infinity || minY == .infinity { return nil }
+        return pixelBox(x0: minX, y0: minY, x1: minX + (maxX - minX), y1: minY + (maxY - minY), width: width,
+                        height: height)
     }
 
     /// The bounding rectangle of the unit square under the affine map `m`.
     private static func affineBounds(_ m: Matrix3) -> CGRect {
+        let (minX, minY, maxX, maxY) = affineSides(m)
+        return CGRect(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
+    }
+
+    /// The least and greatest x and y of the unit square's corners under the affine map `m`.
+    private static func affineSides(_ m: Matrix3) -> (CGFloat, CGFloat, CGFloat, CGFloat) {
         let xs = (m.m31, m.m31 + m.m11, m.m31 + m.m21, m.m31 + m.m11 + m.m21)
         let ys = (m.m32, m.m32 + m.m12, m.m32 + m.m22, m.m32 + m.m12 + m.m22)
-        let minX = min(min(xs.0, xs.1), min(xs.2, xs.3)), maxX = max(max(xs.0, xs.1), max(xs.2, xs.3))
-        let minY = min(min(ys.0, ys.1), min(ys.2, ys.3)), maxY = max(max(ys.0, ys.1), max(ys.2, ys.3))
-        return CGRect(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
+        return (min(min(xs.0, xs.1), min(xs.2, xs.3)), min(min(ys.0, ys.1), min(ys.2, ys.3)),
+                max(max(xs.0, xs.1), max(xs.2, xs.3)), max(max(ys.0, ys.1), max(ys.2, ys.3)))
     }
 }
 
@@ -133,7 +152,7 @@ extension Quad {
             guard map.isFinite, opacity.isFinite, quad.pointee.paintIsFinite else {
                 return PixelBox(x0: 0, y0: 0, x1: width, y1: height)
             }
-            return pixelBox(affineBounds(map), width: width, height: height)
+            return affinePixelBox(map, width: width, height: height)
         }
         let shape = quad.pointee.shapeStorage?.shape
         let finite = map.isFinite && opacity.isFinite && quad.pointee.paintIsFinite && (shape?.isFinite ?? true)

@@ -129,7 +129,12 @@ public struct Transform3D: Hashable, Sendable {
     }
 
     /// True when every entry is finite.
-    public var isFinite: Bool { entries.allSatisfy(\.isFinite) }
+    public var isFinite: Bool {
+        // Written out: `entries` is an array, allocated for every check.
+        m11.isFinite && m12.isFinite && m13.isFinite && m14.isFinite && m21.isFinite && m22.isFinite && m23.isFinite
+            && m24.isFinite && m31.isFinite && m32.isFinite && m33.isFinite && m34.isFinite && m41.isFinite
+            && m42.isFinite && m43.isFinite && m44.isFinite
+    }
 
     /// The z = 0 plane's part of this transform, flattened: what it does to (x, y, 0, 1) with the output z
     /// dropped (docs/semantics.md, "Geometry": each subtree is flattened into its superlayer's plane).
@@ -216,7 +221,11 @@ public struct Matrix3: Hashable, Sendable {
     /// True when w stays 1 (no perspective).
     public var isAffine: Bool { m13 == 0 && m23 == 0 && m33 == 1 }
 
-    public var isFinite: Bool { [m11, m12, m13, m21, m22, m23, m31, m32, m33].allSatisfy(\.isFinite) }
+    public var isFinite: Bool {
+        // Written out: an array literal here was allocated for every check (twice for each moved sprite's damage box).
+        m11.isFinite && m12.isFinite && m13.isFinite && m21.isFinite && m22.isFinite && m23.isFinite && m31.isFinite
+            && m32.isFinite && m33.isFinite
+    }
 }
 
 /// A point in homogeneous 2D coordinates; the Euclidean point is (x / w, y / w) when w > 0.

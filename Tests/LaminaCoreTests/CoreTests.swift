@@ -203,6 +203,30 @@ import Testing
         #expect(covered > 1_500 && beyond > 500, "\(covered) covered by spans, \(beyond) beyond the target")
     }
 
+    @Test func aMovedSpritesDamageBoxIsTheRectanglesBox() {
+        // Quad.damageBounds(at:) takes an unclipped affine quad's box from its corners' extremes without a CGRect;
+        // the box must be the one the rectangle gives (its far side the near side plus the width), for quads inside,
+        // across and beyond the target, at fractions near whole pixels, far enough that sides round, and overflowing.
+        var random = CoverageRandom(seed: 0xDA3A6E)
+        func unit() -> CGFloat { CGFloat(random.next() >> 11) / CGFloat(1 << 53) }
+        var inside = 0
+        for index in 0..<5_000 {
+            let scale: CGFloat = [1, 1e-3, 1e3, 1e9, 1e300][Int(random.next() % 5)]
+            func term() -> CGFloat { (unit() * 2 - 1) * scale }
+            var map = Matrix3.affine(a: term(), b: term() * CGFloat(index % 2), c: term() * CGFloat(index % 2),
+                                     d: term(), tx: -20 + 80 * unit(), ty: -20 + 60 * unit())
+            if index % 7 == 0 { map.m31 = (map.m31 * 4).rounded() / 4 + 1e-12 }
+            if index % 13 == 0 { map.m31 = 1e308; map.m11 = 1e308 }
+            if index % 17 == 0 { map.m32 = 3e15 + unit() }
+            let (width, height) = (1 + Int(random.next() % 50), 1 + Int(random.next() % 40))
+            let quad = Quad(unitToTarget: map, paint: .solid(Color.red.premultiplied))
+            let inPlace = withUnsafePointer(to: quad) { Quad.damageBounds(at: $0, width: width, height: height) }
+            #expect(inPlace == quad.damageBounds(width: width, height: height), "case \(index): \(map)")
+            if let box = inPlace, box != PixelBox(x0: 0, y0: 0, x1: width, y1: height) { inside += 1 }
+        }
+        #expect(inside > 1_000)
+    }
+
     @Test func textureTraitsReadInPlace() throws {
         let image = try Image(width: 1, height: 1, color: .red)
         let tint = Color(red: 1, green: 0.5, blue: 0, alpha: 1)
