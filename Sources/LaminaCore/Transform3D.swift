@@ -37,7 +37,12 @@ public struct Transform3D: Hashable, Sendable {
         m11: 1, m12: 0, m13: 0, m14: 0, m21: 0, m22: 1, m23: 0, m24: 0,
         m31: 0, m32: 0, m33: 1, m34: 0, m41: 0, m42: 0, m43: 0, m44: 1)
 
-    public var isIdentity: Bool { self == .identity }
+    public var isIdentity: Bool {
+        // Written out, the same comparisons as `== .identity`: that went through the static's lazy initializer and
+        // the derived equality's call for every layer's map of every frame.
+        m11 == 1 && m12 == 0 && m13 == 0 && m14 == 0 && m21 == 0 && m22 == 1 && m23 == 0 && m24 == 0
+            && m31 == 0 && m32 == 0 && m33 == 1 && m34 == 0 && m41 == 0 && m42 == 0 && m43 == 0 && m44 == 1
+    }
 
     /// CATransform3DMakeTranslation.
     public init(translationX tx: CGFloat, y ty: CGFloat, z tz: CGFloat = 0) {

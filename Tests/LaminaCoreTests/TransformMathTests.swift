@@ -34,6 +34,27 @@ import Testing
         #expect(CGPoint(x: 3, y: -4).applying(identity) == CGPoint(x: 3, y: -4))
     }
 
+    @Test func identityIsEveryTermOfTheIdentity() {
+        // Transform3D.isIdentity compares the sixteen terms itself: the answer must be `== .identity`'s, for every
+        // term moved off (and for negative zeros, which equal zero).
+        #expect(Transform3D.identity.isIdentity)
+        var zeros = Transform3D.identity
+        zeros.m12 = -0.0
+        zeros.m43 = -0.0
+        #expect(zeros.isIdentity && zeros == .identity)
+        let paths: [WritableKeyPath<Transform3D, CGFloat>] = [
+            \.m11, \.m12, \.m13, \.m14, \.m21, \.m22, \.m23, \.m24, \.m31, \.m32, \.m33, \.m34, \.m41, \.m42, \.m43,
+            \.m44,
+        ]
+        for path in paths {
+            for value in [0.5, .nan, .infinity] {
+                var moved = Transform3D.identity
+                moved[keyPath: path] += value
+                #expect(!moved.isIdentity && moved.isIdentity == (moved == .identity), "\(path) + \(value)")
+            }
+        }
+    }
+
     @Test func pointApplyingUsesRowVectorConvention() {
         // x' = a x + c y + tx, y' = b x + d y + ty.
         let t = CGAffineTransform(a: 1, b: 2, c: 3, d: 4, tx: 5, ty: 6)
