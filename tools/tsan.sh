@@ -19,4 +19,4 @@ swift build --build-tests --sanitize=thread --scratch-path .build-tsan
 LAMINA_RENDERER=cpu TSAN_OPTIONS="halt_on_error=1" swift test --skip-build --sanitize=thread --scratch-path .build-tsan \
     --filter 'MemoryBudgetTests|MemoryBudgetKindsTests|CPURendererTests|CPUParallelPreparationTests|GroupNestingTests|ExtremeNumberTests|ShadowTests|ExportPipelineTests' "$@"
 TSAN_OPTIONS="halt_on_error=1 suppressions=$PWD/tools/tsan.supp" swift test --skip-build --sanitize=thread \
-    --scratch-path .build-tsan --filter 'TransactionTests|TransactionModelChangesTests|TransactionFrameTests|IncrementalPlanTests|AnimationTests|AnimationConcurrencyTests|SpecialLayerConcurrencyTests|TiledLayerTests|TiledLayerRenderTests|LottieAnimationTests|AnimatedNodeFrameTests/aLargeTree' "$@"
+    --scratch-path .build-tsan --filter 'TransactionTests|TransactionModelChangesTests|TransactionFrameTests|IncrementalPlanTests|AnimationTests|AnimationConcurrencyTests|SpecialLayerConcurrencyTests|TiledLayerTests|TiledLayerRenderTests|LottieAnimationTests|AnimatedNodeFrameTests/aLargeTree|NodeUpdateTests/aLargeMovedSubtree' "$@"

@@ -56,11 +56,21 @@ extension Planner {
             }
             if let (d, fade) = replacement.inPlace {
                 // The old quads follow their node where they are.
-                if d != .zero { PlanRun.moveChecked(&quads, range, by: d) }
-                if let fade { Self.fade(&quads, range, to: fade) }
-                if !same {
-                    Self.addBoxes(of: quads, range, width: width, height: height, bounds: &bounds, old: false,
-                                  to: &region)
+                if !same, range.count >= Self.movedInChunksMinimum, Processors.active > 1 {
+                    let boxes = Self.movedInChunks(&quads, range, by: d, fade: fade, width: width, height: height)
+                    boxes.withUnsafeBufferPointer { boxes in
+                        for (offset, box) in boxes.enumerated() {
+                            box.map { region.add($0) }
+                            bounds?[range.lowerBound + offset] = box
+                        }
+                    }
+                } else {
+                    if d != .zero { PlanRun.moveChecked(&quads, range, by: d) }
+                    if let fade { Self.fade(&quads, range, to: fade) }
+                    if !same {
+                        Self.addBoxes(of: quads, range, width: width, height: height, bounds: &bounds, old: false,
+                                      to: &region)
+                    }
                 }
             }
             for (offset, quad) in replacement.quads.enumerated() {
@@ -142,11 +152,37 @@ extension Planner {
         }
     }
 
+    /// The quads of one node update from which the patch moves them and works out their boxes in chunks on every
+    /// core: a moved parent's subtree (`parent-moving-10k`, where the boxes were three fifths of the patch). Below
+    /// it, handing the work to another core costs more than it saves.
+    static let movedInChunksMinimum = 2_048
+
+    /// Moves `quads[range]` by `d` (`PlanRun.moveChecked`) and gives them `fade`, in place, in chunks on every core,
+    /// each chunk working out its quads' new damage boxes (`Quad.damageBounds(at:)`), which come back in the quads'
+    /// order: the region takes them in the order the one loop adds them, so the damage is the same.
+    static func movedInChunks(_ quads: inout [Quad], _ range: Range<Int>, by d: CGPoint, fade: Float?, width: Int,
+                              height: Int) -> [PixelBox?] {
+        var boxes = [PixelBox?](repeating: nil, count: range.count)
+        let chunks = LayerSnapshot.evaluationChunks(range.count, minimum: movedInChunksMinimum / 2)
+        quads.withUnsafeMutableBufferPointer { quads in
+            boxes.withUnsafeMutableBufferPointer { boxes in
+                let size = (range.count + chunks - 1) / chunks
+                let work = MoveChunks(quads: quads, boxes: boxes, range: range, size: size, by: d, fade: fade,
+                                      width: width, height: height)
+                DispatchQueue.concurrentPerform(iterations: chunks) { work.run(chunk: $0) }
+            }
+        }
+        return boxes
+    }
+
     /// Gives every one of `quads[range]` the opacity `fade`, in place.
     static func fade(_ quads: inout [Quad], _ range: Range<Int>, to fade: Float) {
-        quads.withUnsafeMutableBufferPointer { quads in
-            for position in range { quads[position].opacity = fade }
-        }
+        quads.withUnsafeMutableBufferPointer { Self.fade($0, range, to: fade) }
+    }
+
+    /// `fade` of quads changed through their buffer.
+    static func fade(_ quads: UnsafeMutableBufferPointer<Quad>, _ range: Range<Int>, to fade: Float) {
+        for position in range { quads[position].opacity = fade }
     }
 
     /// The quads of the cache's last plan, which the cache no longer holds: the array is changed in place, not copied.
@@ -266,5 +302,33 @@ extension Planner {
                              silhouette: false, run: PlanRun(cache: nil), rootOpacity: visit.opacity,
                              rootClip: visit.clip, caching: false)
         return piece.groups.isEmpty ? piece.quads : nil
+    }
+}
+
+/// One chunk's share of `Planner.movedInChunks`: its quads (distinct from every other chunk's) moved, faded and boxed
+/// through the buffers, which outlive the concurrent loop that runs it.
+private final class MoveChunks: @unchecked Sendable {
+    let quads: UnsafeMutableBufferPointer<Quad>
+    let boxes: UnsafeMutableBufferPointer<PixelBox?>
+    let range: Range<Int>
+    let size: Int
+    let d: CGPoint
+    let fade: Float?
+    let width: Int, height: Int
+
+    init(quads: UnsafeMutableBufferPointer<Quad>, boxes: UnsafeMutableBufferPointer<PixelBox?>, range: Range<Int>,
+         size: Int, by d: CGPoint, fade: Float?, width: Int, height: Int) {
+        (self.quads, self.boxes, self.range, self.size, self.d, self.fade) = (quads, boxes, range, size, d, fade)
+        (self.width, self.height) = (width, height)
+    }
+
+    func run(chunk: Int) {
+        let start = range.lowerBound + chunk * size, end = min(range.upperBound, start + size)
+        guard start < end, let first = quads.baseAddress else { return }
+        if d != .zero { PlanRun.moveChecked(quads, start..<end, by: d) }
+        if let fade { Planner.fade(quads, start..<end, to: fade) }
+        for position in start..<end {
+            boxes[position - range.lowerBound] = Quad.damageBounds(at: first + position, width: width, height: height)
+        }
     }
 }

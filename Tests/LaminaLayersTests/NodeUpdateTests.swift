@@ -81,6 +81,35 @@ import Testing
         #expect(cache.statistics.layersPlanned == 1, "\(cache.statistics)")
     }
 
+    @Test func aLargeMovedSubtreeIsMovedInChunksAsInOneLoop() throws {
+        // A moved parent of `Planner.movedInChunksMinimum` quads or more has them moved, faded and boxed in chunks on
+        // every core: the plan must be planning's, and the damage every old box then every new box in the quads'
+        // order, as the one loop adds them.
+        let (root, _, container, inner) = try tree(count: 2_400)
+        let cache = PlanCache()
+        var last = try incremental(root, cache: cache)
+        let moves: [(String, () -> Void)] = [
+            ("moved by whole points", { container.position = CGPoint(x: container.position.x + 3, y: 148) }),
+            ("moved by a fraction", { container.position.x -= 0.25 }),
+            ("moved again", { container.position.y += 1.5 }),
+        ]
+        for (name, move) in moves {
+            change(move)
+            let plan = try incremental(root, cache: cache)
+            #expect(plan.quads == (try Planner().plan(root).quads), "after: \(name)")
+            #expect(cache.statistics.layersPlanned == 0 && cache.statistics.layersUpdated == 1, "after: \(name)")
+            let moved = plan.quads.indices.filter { plan.quads[$0] != last.quads[$0] }
+            #expect(moved.count >= Planner.movedInChunksMinimum, "after: \(name): \(moved.count) quads moved")
+            var expected = DamageRegion()
+            for index in moved { last.quads[index].damageBounds(width: 200, height: 200).map { expected.add($0) } }
+            for index in moved { plan.quads[index].damageBounds(width: 200, height: 200).map { expected.add($0) } }
+            #expect(plan.damage?.region == expected, "after: \(name)")
+            #expect(plan.quadBounds == plan.quads.map { $0.damageBounds(width: 200, height: 200) }, "after: \(name)")
+            last = plan
+        }
+        _ = inner
+    }
+
     @Test func changesNodesCannotFollowArePlannedAgain() throws {
         let (root, sprites, _, _) = try tree(count: 10)
         let cache = PlanCache()
