@@ -57,12 +57,16 @@ extension Planner {
             if let (d, fade) = replacement.inPlace {
                 // The old quads follow their node where they are.
                 if !same, range.count >= Self.movedInChunksMinimum, Processors.active > 1 {
-                    let boxes = Self.movedInChunks(&quads, range, by: d, fade: fade, width: width, height: height)
-                    boxes.withUnsafeBufferPointer { boxes in
-                        for (offset, box) in boxes.enumerated() {
-                            box.map { region.add($0) }
-                            bounds?[range.lowerBound + offset] = box
-                        }
+                    // The new boxes go where the plan keeps them (or, keeping none, to an array of their own).
+                    func move(into boxes: UnsafeMutableBufferPointer<PixelBox?>) {
+                        Self.movedInChunks(&quads, range, by: d, fade: fade, width: width, height: height, into: boxes)
+                        region.add(contentsOf: UnsafeBufferPointer(boxes))
+                    }
+                    if bounds != nil {
+                        bounds!.withUnsafeMutableBufferPointer { move(into: .init(rebasing: $0[range])) }
+                    } else {
+                        var boxes = [PixelBox?](repeating: nil, count: range.count)
+                        boxes.withUnsafeMutableBufferPointer { move(into: $0) }
                     }
                 } else {
                     if d != .zero { PlanRun.moveChecked(&quads, range, by: d) }
@@ -140,9 +144,7 @@ extension Planner {
                          bounds: inout [PixelBox?]?, old: Bool, to region: inout DamageRegion) {
         guard let first = quads.baseAddress else { return }
         if old, let kept = bounds {
-            kept.withUnsafeBufferPointer { kept in
-                for position in range { kept[position].map { region.add($0) } }
-            }
+            kept.withUnsafeBufferPointer { region.add(contentsOf: .init(rebasing: $0[range])) }
             return
         }
         for position in range {
@@ -158,21 +160,17 @@ extension Planner {
     static let movedInChunksMinimum = 2_048
 
     /// Moves `quads[range]` by `d` (`PlanRun.moveChecked`) and gives them `fade`, in place, in chunks on every core,
-    /// each chunk working out its quads' new damage boxes (`Quad.damageBounds(at:)`), which come back in the quads'
-    /// order: the region takes them in the order the one loop adds them, so the damage is the same.
+    /// each chunk writing its quads' new damage boxes (`Quad.damageBounds(at:)`) to `boxes` (one for each quad of
+    /// `range`, in order): the region then takes them in the order the one loop adds them, so the damage is the same.
     static func movedInChunks(_ quads: inout [Quad], _ range: Range<Int>, by d: CGPoint, fade: Float?, width: Int,
-                              height: Int) -> [PixelBox?] {
-        var boxes = [PixelBox?](repeating: nil, count: range.count)
+                              height: Int, into boxes: UnsafeMutableBufferPointer<PixelBox?>) {
         let chunks = LayerSnapshot.evaluationChunks(range.count, minimum: movedInChunksMinimum / 2)
         quads.withUnsafeMutableBufferPointer { quads in
-            boxes.withUnsafeMutableBufferPointer { boxes in
-                let size = (range.count + chunks - 1) / chunks
-                let work = MoveChunks(quads: quads, boxes: boxes, range: range, size: size, by: d, fade: fade,
-                                      width: width, height: height)
-                DispatchQueue.concurrentPerform(iterations: chunks) { work.run(chunk: $0) }
-            }
+            let size = (range.count + chunks - 1) / chunks
+            let work = MoveChunks(quads: quads, boxes: boxes, range: range, size: size, by: d, fade: fade,
+                                  width: width, height: height)
+            DispatchQueue.concurrentPerform(iterations: chunks) { work.run(chunk: $0) }
         }
-        return boxes
     }
 
     /// Gives every one of `quads[range]` the opacity `fade`, in place.

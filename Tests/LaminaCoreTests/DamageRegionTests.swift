@@ -76,6 +76,30 @@ import Testing
         return true
     }
 
+    @Test func addingABufferOfBoxesIsAddingEachInTurn() {
+        // add(contentsOf:) joins the boxes past `exactAdditions` in one pass: the region must be the one the boxes
+        // added one by one make, for runs that stay exact, cross into the bounding box (boxes inside it, beyond it,
+        // empty and nil among them) and start after it, and for small limits.
+        var random = Steps(seed: 11)
+        for trial in 0..<300 {
+            let (limit, exact) = [(256, 4096), (4, 16), (1, 1), (8, 40)][trial % 4]
+            var one = DamageRegion(rectLimit: limit, exactAdditions: exact)
+            var bulk = DamageRegion(rectLimit: limit, exactAdditions: exact)
+            for _ in 0..<(1 + random.below(3)) {
+                let count = random.below(trial % 5 == 0 ? 6_000 : 90)
+                let spread = 20 + random.below(400)
+                let boxes: [PixelBox?] = (0..<count).map { _ in
+                    if random.below(9) == 0 { return nil }
+                    let x = random.below(spread), y = random.below(spread)
+                    return box(x, y, x + random.below(12), y + random.below(12))  // some empty
+                }
+                for b in boxes { b.map { one.add($0) } }
+                boxes.withUnsafeBufferPointer { bulk.add(contentsOf: $0) }
+                #expect(bulk.rects == one.rects, "trial \(trial): \(count) boxes")
+            }
+        }
+    }
+
     @Test func clippedCutsToABox() {
         var region = DamageRegion()
         region.add(box(-5, -5, 10, 10))
