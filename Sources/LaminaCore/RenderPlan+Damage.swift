@@ -39,6 +39,8 @@ extension RenderPlan {
     /// groups that still hold something, their bounds cut to the region's bounding box. Drawn into a target whose
     /// pixels in `region` are cleared, it gives this plan's pixels there (a renderer clips its drawing to the
     /// region). A masked group whose content or mask misses the region shows nothing there and is left out whole.
+    /// Groups keep their nesting: where an outer group would be left holding only an inner group's quads, one of its
+    /// other quads stays as a placeholder that draws nothing (`placeholders`).
     /// - Complexity: O(q + g) for q quads and g groups, plus the quads inside groups that lose all their content.
     public func restricted(to region: DamageRegion) -> RenderPlan {
         guard let regionBounds = region.bounds else { return RenderPlan(width: width, height: height) }
@@ -64,6 +66,7 @@ extension RenderPlan {
                 bounds[index] = cut
             }
         }
+        let placeholders = Self.placeholders(ordered, bounds: bounds, keep: &keep)
         // Where each old quad lands: the kept quads before it.
         var newIndex = [Int](repeating: 0, count: quads.count + 1)
         var kept: [Quad] = []
@@ -72,6 +75,12 @@ extension RenderPlan {
         for index in quads.indices {
             newIndex[index] = kept.count
             guard keep[index] else { continue }
+            if placeholders.contains(index) {
+                kept.append(Quad(unitToTarget: quads[index].unitToTarget,
+                                 paint: .solid(PremultipliedColor(red: 0, green: 0, blue: 0, alpha: 0)), opacity: 0))
+                if known != nil { keptBounds.append(nil) }
+                continue
+            }
             kept.append(quads[index])
             if let known { keptBounds.append(known[index]) }
         }
@@ -89,5 +98,39 @@ extension RenderPlan {
         }
         restricted.groups = keptGroups
         return restricted
+    }
+
+    /// The quads `restricted(to:)` keeps as placeholders (marked in `keep`), which draw nothing. Groups nest by their
+    /// ranges (`ordered`): where the quads cut out would leave an outer group holding just what a group inside it
+    /// holds, the two would cover the same quads and could open the other way round, the inner opacity then
+    /// rounded last (the picture off by one where the whole plan draws it). So one quad of the outer group outside
+    /// the inner one is kept, drawing nothing, and the outer group still holds more. `groups` in drawing order, each
+    /// kept where its `bounds` entry is set.
+    private static func placeholders(_ groups: [PlanGroup], bounds: [PixelBox?], keep: inout [Bool]) -> Set<Int> {
+        var placeholders = Set<Int>()
+        guard groups.count > 1 else { return placeholders }
+        while true {
+            // Each group's range among the kept quads, as `restricted(to:)` will number them.
+            var before = [Int](repeating: 0, count: keep.count + 1)
+            for index in keep.indices { before[index + 1] = before[index] + (keep[index] ? 1 : 0) }
+            func kept(_ group: PlanGroup) -> (Range<Int>, Int?) {
+                (before[group.range.lowerBound]..<before[group.range.upperBound], group.maskStart.map { before[$0] })
+            }
+            var added = false
+            var outer: PlanGroup?
+            for (index, group) in groups.enumerated() where bounds[index] != nil {
+                defer { outer = group }
+                guard let outer, kept(outer) == kept(group), !kept(group).0.isEmpty,
+                    outer.range != group.range, outer.range.lowerBound <= group.range.lowerBound,
+                    outer.range.upperBound >= group.range.upperBound
+                else { continue }
+                let quad = outer.range.upperBound > group.range.upperBound ? group.range.upperBound
+                    : outer.range.lowerBound
+                keep[quad] = true
+                placeholders.insert(quad)
+                added = true
+            }
+            if !added { return placeholders }
+        }
     }
 }

@@ -147,6 +147,39 @@ import Testing
         }
     }
 
+    /// An outer group whose only quads inside the region are an inner group's: cut down to those, the two groups
+    /// would cover the same quads and open the other way round, their opacities rounded in the other order (a
+    /// random live frame was off by one so). The restricted plan keeps a placeholder of the outer group, and the
+    /// region redrawn is the whole plan's, for every colour and pair of opacities tried.
+    @Test func nestedGroupsKeepTheirOrderInARestrictedPlan() throws {
+        var region = DamageRegion()
+        region.add(PixelBox(x0: 20, y0: 0, x1: 40, y1: 10))
+        var differing = 0
+        for renderer in ReferenceScenes.renderers() {
+            for step in 0..<24 {
+                let (a, b) = (Float(0.3) + Float(step % 6) * 0.11, Float(0.2) + Float(step / 6) * 0.17)
+                let colour = PremultipliedColor(red: Float(step) / 23 * 0.9, green: 0.57, blue: 0.31, alpha: 0.93)
+                let unit = { (x: CGFloat) in Matrix3.unitSquare(to: CGRect(x: x, y: 0, width: 12, height: 10)) }
+                var plan = RenderPlan(width: 40, height: 10, quads: [
+                    Quad(unitToTarget: Matrix3.unitSquare(to: CGRect(x: 0, y: 0, width: 40, height: 10)),
+                         paint: .solid(PremultipliedColor(red: 1, green: 1, blue: 1, alpha: 1))),
+                    Quad(unitToTarget: unit(0), paint: .solid(colour)),
+                    Quad(unitToTarget: unit(24), paint: .solid(colour)),
+                ])
+                plan.groups = [PlanGroup(range: 1..<3, opacity: a, bounds: PixelBox(x0: 0, y0: 0, x1: 40, y1: 10)),
+                               PlanGroup(range: 2..<3, opacity: b, bounds: PixelBox(x0: 20, y0: 0, x1: 40, y1: 10))]
+                let part = plan.restricted(to: region)
+                #expect(part.quads.count == 3, "the placeholder, the inner group's quad and the background")
+                #expect(RenderPlan.ordered(part.groups).map(\.opacity) == [a, b], "the outer group opens first")
+                let whole = try renderer.render(plan)
+                let target = try Image(width: 40, height: 10, color: Color(red: 1, green: 0, blue: 1))
+                try renderer.render(plan, into: target, redrawing: region)
+                for x in 20..<40 where target.rgba(x: x, y: 5) != whole.rgba(x: x, y: 5) { differing += 1 }
+            }
+        }
+        #expect(differing == 0, "\(differing) pixels of the redrawn region differ from the whole plan's")
+    }
+
     @Test func aRestrictedPlanDrawsThePlanInsideItsRegion() throws {
         // Groups, a mask and a rounded clip, redrawn in two small rectangles of a retained frame.
         let root = Layer()
