@@ -7,7 +7,7 @@ extension Quad {
     /// planner and renderers work it out for every changed quad of a frame.
     public func damageBounds(width: Int, height: Int) -> PixelBox? {
         Self.damageBounds(unitToTarget: unitToTarget, finite: hasFiniteGeometry, solid: isSolid, shape: shape,
-                          clip: clip, corners: { corners }, width: width, height: height)
+                          edges: antialiasedEdges, clip: clip, corners: { corners }, width: width, height: height)
     }
 
     private var isSolid: Bool {
@@ -17,21 +17,25 @@ extension Quad {
 
     /// The box of `damageBounds(width:height:)` from the fields it reads.
     private static func damageBounds(
-        unitToTarget: Matrix3, finite: Bool, solid: Bool, shape: CoverageShape?, clip: ConvexPolygon?,
-        corners: () -> [HomogeneousPoint], width: Int, height: Int
+        unitToTarget: Matrix3, finite: Bool, solid: Bool, shape: CoverageShape?, edges: QuadEdges,
+        clip: ConvexPolygon?, corners: () -> [HomogeneousPoint], width: Int, height: Int
     ) -> PixelBox? {
         guard width > 0, height > 0 else { return nil }
         let target = PixelBox(x0: 0, y0: 0, x1: width, y1: height)
         guard finite else { return target }
         var rect: CGRect
-        if solid, let shape, shape.fillsShape {
-            guard shape.toTarget.isAffine, shape.toTarget.isFinite else { return target }
-            // It paints the pixels whose centres lie within its outline's reach (half a pixel and 1/64 past it,
-            // CoverageShape.Prepared.touched) and inside the clip: the reach counts before the clip cuts it (random
-            // tree 62402: a rounded sliver just outside a clip still shades the pixel whose centre is on the clip).
-            let reach = 0.5 + 1.0 / 64
-            rect = Self.affineBounds(Matrix3.unitSquare(to: shape.outer.rect).concatenating(shape.toTarget))
-                .insetBy(dx: -reach, dy: -reach)
+        if let shape, shape.outlinesQuad || solid && shape.fillsShape {
+            guard shape.toTarget.isAffine, shape.toTarget.isFinite,
+                let reached = reachBounds(shape.outer.rect, shape.toTarget)
+            else { return target }
+            rect = reached
+        } else if shape == nil, edges == .all, unitToTarget.isAffine, unitToTarget.m12 != 0 || unitToTarget.m21 != 0 {
+            // A turned or sheared quad with four antialiased edges is drawn with its outline as its shape
+            // (`edgesAsShape`), which reaches as a shape does.
+            guard unitToTarget.isFinite,
+                let reached = reachBounds(CGRect(x: 0, y: 0, width: 1, height: 1), unitToTarget)
+            else { return target }
+            rect = reached
         } else if unitToTarget.isAffine {
             rect = Self.affineBounds(unitToTarget)
         } else {
@@ -40,6 +44,32 @@ extension Quad {
         }
         if let clip { rect = rect.intersection(clip.bounds) }
         return pixelBox(rect, width: width, height: height)
+    }
+
+    /// The bounds of the pixels a shape whose outline is `rect` under the affine map `toTarget` may shade: the
+    /// pixels whose centres lie within its outline's reach (each side moved out by half a pixel and 1/64,
+    /// `CoverageShape.Prepared.touched`), before any clip cuts it (random tree 62402: a rounded sliver just outside
+    /// a clip still shades the pixel whose centre is on the clip). The moved sides meet beyond the corners, far
+    /// beyond a sharp corner of a sheared outline (a thin sliver's reach runs some 30 pixels past its tip, where the
+    /// coverage formula still shades pixels: a random live frame of an animated tree missed them). nil when two
+    /// neighbouring sides are parallel or the outline is empty (no bound known).
+    static func reachBounds(_ rect: CGRect, _ toTarget: Matrix3) -> CGRect? {
+        let reach: CGFloat = 0.5 + 1.0 / 64
+        guard let planes = CoverageShape.Prepared.planes(rect, toTarget, offset: reach), planes.count >= 3 else {
+            return nil
+        }
+        var (minX, minY, maxX, maxY) = (CGFloat.infinity, CGFloat.infinity, -CGFloat.infinity, -CGFloat.infinity)
+        for index in planes.indices {
+            // Where the side's line (a x + b y + c = 0) meets the next one's.
+            let p = planes[index], q = planes[(index + 1) % planes.count]
+            let det = p.a * q.b - q.a * p.b
+            guard abs(det) > 1e-12 else { return nil }
+            let x = (q.c * p.b - p.c * q.b) / det, y = (p.c * q.a - q.c * p.a) / det
+            guard x.isFinite, y.isFinite else { return nil }
+            minX = min(minX, x); maxX = max(maxX, x)
+            minY = min(minY, y); maxY = max(maxY, y)
+        }
+        return CGRect(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
     }
 
     /// The damage box of `rect` in a `width` x `height` target (positive sides): its pixels and one more around
@@ -146,7 +176,8 @@ extension Quad {
             map.m31 += d.x
             map.m32 += d.y
         }
-        if quad.pointee.shapeStorage == nil, quad.pointee.clip == nil, map.isAffine, width > 0, height > 0 {
+        if quad.pointee.shapeStorage == nil, quad.pointee.clip == nil, quad.pointee.antialiasedEdges != .all,
+            map.isAffine, width > 0, height > 0 {
             // A moved sprite (most of them): the general path's affine case, without copying the quad's shape and
             // clip out to it.
             guard map.isFinite, opacity.isFinite, quad.pointee.paintIsFinite else {
@@ -157,7 +188,8 @@ extension Quad {
         let shape = quad.pointee.shapeStorage?.shape
         let finite = map.isFinite && opacity.isFinite && quad.pointee.paintIsFinite && (shape?.isFinite ?? true)
         return damageBounds(unitToTarget: map, finite: finite, solid: isSolid(at: quad), shape: shape,
-                            clip: quad.pointee.clip, corners: { corners(of: map) }, width: width, height: height)
+                            edges: quad.pointee.antialiasedEdges, clip: quad.pointee.clip,
+                            corners: { corners(of: map) }, width: width, height: height)
     }
 
     private static func isSolid(at quad: UnsafePointer<Quad>) -> Bool {
