@@ -14,10 +14,13 @@ extension Planner {
     /// the cache) at the density the layer is shown at, so it is as sharp at scale 2 or under a scale transform as at
     /// scale 1. A gradient is clipped to the rounded bounds; a shape or text is clipped to the bounds (rounded) only
     /// with masksToBounds, as contents are. `shaped`: false when an enclosing group applies the rounded corners.
+    /// Returns true when what it planned depends on where the layer lies in the target: a picture cut to the part
+    /// that can be seen, or none made since none can be (such a layer's quads must not be moved with it).
+    @discardableResult
     func emitPicture(
         _ layer: LayerSnapshot, layerToTarget: Matrix3, opacity: Float, clip: ConvexPolygon?, shaped: Bool,
         target: (width: Int, height: Int), into quads: inout [Quad]
-    ) throws {
+    ) throws -> Bool {
         let special = layer.state.special
         let bounds = layer.bounds
         let area: CGRect
@@ -25,32 +28,33 @@ extension Planner {
         var prepared: PreparedShape?
         switch special {
         case .none, .replicator, .emitter, .transform, .scroll:
-            return
+            return false
         case .tiled(let style):
             try emitTiles(layer, style, layerToTarget: layerToTarget, opacity: opacity, clip: clip, shaped: shaped,
                           target: target, into: &quads)
-            return
+            return false
         case .gradient, .text:
-            guard bounds.width > 0, bounds.height > 0 else { return }
+            guard bounds.width > 0, bounds.height > 0 else { return false }
             area = bounds
         case .shape(let style):
             prepared = pictures.map { $0.preparedShape(style, for: layer.id) } ?? style.prepared()
-            guard let painted = prepared?.paintedBounds else { return }
+            guard let painted = prepared?.paintedBounds else { return false }
             area = painted
             // A shape's picture does not depend on the bounds.
             keyBounds = .zero
         case .drawing(let drawing):
             // Nor does a drawing's.
             guard let painted = pictures.map({ $0.drawingBounds(drawing, for: layer.id) }) ?? drawing.paintedBounds
-            else { return }
+            else { return false }
             area = painted
             keyBounds = .zero
         }
         // Of a layer larger than the target only what can be seen is made (a 10,000-point shape on a small screen).
         var visible = Self.visibleArea(layerToTarget, width: target.width, height: target.height)
         if let seen = visible, seen.contains(area) { visible = nil }
+        let placed = visible != nil
         guard let shown = VectorPicture.area(area, within: visible),
-              let density = Self.pictureDensity(layerToTarget, area: shown) else { return }
+              let density = Self.pictureDensity(layerToTarget, area: shown) else { return placed }
         let limits = self.limits
         let budget = memoryBudget
         let make = { () throws -> VectorPicture? in
@@ -76,8 +80,10 @@ extension Planner {
         } catch {
             throw PlanError.drawingFailed("\(layer.debugName): cannot draw its \(special.typeName): \(error)")
         }
-        guard let picture else { return }
-        guard let pictureClip = Self.contentsClip(layer, layerToTarget: layerToTarget, clip: clip) else { return }
+        guard let picture else { return placed }
+        guard let pictureClip = Self.contentsClip(layer, layerToTarget: layerToTarget, clip: clip) else {
+            return placed
+        }
         let rounded = shaped ? layer.roundedBounds.map { CoverageShape(toTarget: layerToTarget, outer: $0) } : nil
         var shape = layer.masksToBounds ? rounded : nil
         var edges: QuadEdges = []
@@ -94,6 +100,7 @@ extension Planner {
                 clamp: TexelRect(x0: 0, y0: 0, x1: w, y1: h), filter: .linear)),
             opacity: opacity, clip: pictureClip, antialiasedEdges: edges, shape: shape, layerName: layer.name,
             layerID: layer.id))
+        return placed
     }
 
     /// Pixels per point at which a layer mapped by `layerToTarget` is shown: the longer of its two axes' lengths on
@@ -161,15 +168,16 @@ extension Planner {
             run.statistics.layersPlanned += 1
             let color = style.color(ofInstance: index)
             guard color != .white, plan.quads.count > start else { continue }
+            // A clear instance paints nothing; so does one that lies beyond the target, which is a decision
+            // against the target's pixels, as its group's bounds are: its quads must not be moved with the layer.
+            if color.alpha > 0 { run.fixedDecisions += 1 }
             guard color.alpha > 0,
                 let bounds = Self.bounds(of: plan.quads[start...], width: plan.width, height: plan.height)
             else {
-                // A clear instance paints nothing.
                 plan.groups.removeAll { $0.range.lowerBound >= start }
                 plan.quads.removeSubrange(start...)
                 continue
             }
-            run.fixedDecisions += 1
             plan.groups.append(PlanGroup(range: start..<plan.quads.count, opacity: 1, bounds: bounds, tint: color))
         }
     }

@@ -297,9 +297,12 @@ public struct Planner {
                 emit(layer, layerToTarget: visit.layerToTarget, opacity: opacity, clip: visit.clip,
                      shaped: !clipsOwnShadow, into: &plan.quads)
             }
-            if layer.state.special.paintsPicture {
+            if layer.state.special.paintsPicture,
                 try emitPicture(layer, layerToTarget: visit.layerToTarget, opacity: opacity, clip: visit.clip,
                                 shaped: !clipsOwnShadow, target: (width, height), into: &plan.quads)
+            {
+                // Its picture was cut to what can be seen where the layer lies: a moved subtree must plan it again.
+                run.fixedDecisions += 1
             }
             if case .emitter(let style) = layer.state.special {
                 // Particles go where contents go (Planner+Emitter.swift).

@@ -1,0 +1,101 @@
+import Foundation
+import Lamina
+import LaminaTestSupport
+import Testing
+
+/// What a plan decides against the target's pixels must not be moved with a layer, and what a quad shades must lie
+/// in its damage box: live frames of random animated trees (`LiveAnimationRandomTests`) found a picture cut to the
+/// part that could be seen, replicator instances beyond the target and a sheared sliver's reach, each drawn
+/// otherwise than a fresh frame draws it.
+@Suite struct PlacementDecisionTests {
+    /// Moves `container` to `to` between two live frames and compares the second with a fresh frame, on every
+    /// renderer; returns the pixels that differ.
+    func movedFrameDifferences(_ root: Layer, _ container: Layer, to: CGPoint) throws -> [String: Int] {
+        var result: [String: Int] = [:]
+        for renderer in ReferenceScenes.renderers() {
+            Transaction.setDisableActions(true)
+            defer { Transaction.flush() }
+            let start = container.position
+            _ = try renderer.render(root)
+            container.position = to
+            let live = try renderer.render(root)
+            let fresh = try ReferenceScenes.renderers().first { $0.name == renderer.name }!.render(root)
+            result[renderer.name] = AnimatedNodeFrameTests.differences(live, fresh).count
+            container.position = start
+            Transaction.flush()
+        }
+        return result
+    }
+
+    /// A gradient mostly beyond the target's left side is made for the part that can be seen; moved fully into
+    /// view, it must be made again, not moved.
+    @Test func aPictureCutToWhatCouldBeSeenIsMadeAgainWhenMoved() throws {
+        let root = Layer()
+        root.bounds = CGRect(x: 0, y: 0, width: 80, height: 40)
+        root.backgroundColor = .white
+        let container = Layer(frame: CGRect(x: -60, y: 5, width: 80, height: 30))
+        let gradient = GradientLayer()
+        gradient.frame = container.bounds
+        gradient.colors = [Color.red, Color.blue]
+        gradient.startPoint = CGPoint(x: 0, y: 0.5)
+        gradient.endPoint = CGPoint(x: 1, y: 0.5)
+        container.addSublayer(gradient)
+        root.addSublayer(container)
+        let differences = try movedFrameDifferences(root, container, to: CGPoint(x: 40, y: 20))
+        #expect(differences.values.allSatisfy { $0 == 0 }, "\(differences)")
+    }
+
+    /// A replicator partly in view whose instances all lie beyond the target plans none of them; moved so that they
+    /// come into view, they must be planned.
+    @Test func replicatorInstancesBeyondTheTargetArePlannedWhenMovedIntoView() throws {
+        let root = Layer()
+        root.bounds = CGRect(x: 0, y: 0, width: 100, height: 40)
+        root.backgroundColor = .white
+        let container = Layer(frame: CGRect(x: 60, y: 0, width: 100, height: 40))
+        let replicator = ReplicatorLayer()
+        replicator.frame = container.bounds
+        replicator.backgroundColor = Color(red: 0.8, green: 0.8, blue: 1)
+        replicator.instanceCount = 3
+        replicator.instanceTransform = Transform3D(translationX: 10, y: 0)
+        replicator.instanceColor = Color(red: 1, green: 0.5, blue: 0.5)
+        let item = Layer(frame: CGRect(x: 45, y: 10, width: 20, height: 20))
+        item.backgroundColor = .green
+        replicator.addSublayer(item)
+        container.addSublayer(replicator)
+        root.addSublayer(container)
+        let differences = try movedFrameDifferences(root, container, to: CGPoint(x: 50, y: 20))
+        #expect(differences.values.allSatisfy { $0 == 0 }, "\(differences)")
+    }
+
+    /// A thin sheared sliver, rounded or with four antialiased edges, shades pixels well past its corners (its
+    /// outline's reach meets far beyond a sharp corner): every pixel it shades lies in its damage box.
+    @Test func aShearedSliverShadesOnlyInsideItsDamageBox() throws {
+        for rounded in [true, false] {
+            let root = Layer()
+            root.bounds = CGRect(x: 0, y: 0, width: 120, height: 80)
+            root.backgroundColor = .white
+            let sliver = Layer()
+            sliver.bounds = CGRect(x: 0, y: 0, width: 42, height: 31)
+            sliver.position = CGPoint(x: 60, y: 40)
+            sliver.backgroundColor = Color(red: 0.9, green: 0.1, blue: 0.1)
+            if rounded { sliver.cornerRadius = 15 } else { sliver.allowsEdgeAntialiasing = true }
+            // The unit square's sides at about 2 degrees to each other.
+            sliver.setAffineTransform(CGAffineTransform(a: 0.294, b: -0.0747, c: -0.146, d: 0.0316, tx: 0, ty: 0))
+            root.addSublayer(sliver)
+            for renderer in ReferenceScenes.renderers() {
+                let plan = try renderer.plan(root)
+                let picture = try renderer.render(plan)
+                let boxes = plan.quads.dropFirst().compactMap { $0.damageBounds(width: plan.width, height: plan.height) }
+                var outside = 0, shaded = 0
+                for y in 0..<picture.height {
+                    for x in 0..<picture.width where picture.word(x: x, y: y) != 0xFFFF_FFFF {
+                        shaded += 1
+                        if !boxes.contains(where: { $0.x0 <= x && x < $0.x1 && $0.y0 <= y && y < $0.y1 }) { outside += 1 }
+                    }
+                }
+                #expect(shaded > 20, "\(renderer.name), rounded \(rounded): \(shaded) pixels shaded")
+                #expect(outside == 0, "\(renderer.name), rounded \(rounded): \(outside) of \(shaded) outside the box")
+            }
+        }
+    }
+}
