@@ -14,8 +14,9 @@ extension Planner {
     /// the cache) at the density the layer is shown at, so it is as sharp at scale 2 or under a scale transform as at
     /// scale 1. A gradient is clipped to the rounded bounds; a shape or text is clipped to the bounds (rounded) only
     /// with masksToBounds, as contents are. `shaped`: false when an enclosing group applies the rounded corners.
-    /// Returns true when what it planned depends on where the layer lies in the target: a picture cut to the part
-    /// that can be seen, or none made since none can be (such a layer's quads must not be moved with it).
+    /// Returns true when what it planned depends on where the layer lies in the target, which is whenever it got as
+    /// far as asking what can be seen: a picture cut to that part, none where none can be, and a whole picture too,
+    /// since moved partly out of view it would be cut (such a layer's quads must not be moved with it).
     @discardableResult
     func emitPicture(
         _ layer: LayerSnapshot, layerToTarget: Matrix3, opacity: Float, clip: ConvexPolygon?, shaped: Bool,
@@ -52,9 +53,8 @@ extension Planner {
         // Of a layer larger than the target only what can be seen is made (a 10,000-point shape on a small screen).
         var visible = Self.visibleArea(layerToTarget, width: target.width, height: target.height)
         if let seen = visible, seen.contains(area) { visible = nil }
-        let placed = visible != nil
         guard let shown = VectorPicture.area(area, within: visible),
-              let density = Self.pictureDensity(layerToTarget, area: shown) else { return placed }
+              let density = Self.pictureDensity(layerToTarget, area: shown) else { return true }
         let limits = self.limits
         let budget = memoryBudget
         let make = { () throws -> VectorPicture? in
@@ -80,9 +80,9 @@ extension Planner {
         } catch {
             throw PlanError.drawingFailed("\(layer.debugName): cannot draw its \(special.typeName): \(error)")
         }
-        guard let picture else { return placed }
+        guard let picture else { return true }
         guard let pictureClip = Self.contentsClip(layer, layerToTarget: layerToTarget, clip: clip) else {
-            return placed
+            return true
         }
         let rounded = shaped ? layer.roundedBounds.map { CoverageShape(toTarget: layerToTarget, outer: $0) } : nil
         var shape = layer.masksToBounds ? rounded : nil
@@ -100,7 +100,7 @@ extension Planner {
                 clamp: TexelRect(x0: 0, y0: 0, x1: w, y1: h), filter: .linear)),
             opacity: opacity, clip: pictureClip, antialiasedEdges: edges, shape: shape, layerName: layer.name,
             layerID: layer.id))
-        return placed
+        return true
     }
 
     /// Pixels per point at which a layer mapped by `layerToTarget` is shown: the longer of its two axes' lengths on

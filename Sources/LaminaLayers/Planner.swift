@@ -301,7 +301,8 @@ public struct Planner {
                 try emitPicture(layer, layerToTarget: visit.layerToTarget, opacity: opacity, clip: visit.clip,
                                 shaped: !clipsOwnShadow, target: (width, height), into: &plan.quads)
             {
-                // Its picture was cut to what can be seen where the layer lies: a moved subtree must plan it again.
+                // Its picture is made for what can be seen where the layer lies (cut where part of it cannot be): a
+                // moved subtree must plan it again.
                 run.fixedDecisions += 1
             }
             if case .emitter(let style) = layer.state.special {

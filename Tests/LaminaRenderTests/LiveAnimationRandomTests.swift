@@ -204,11 +204,16 @@ import Testing
     /// four animated only on keys node values follow), each drawn live `steps` times by a renderer made by `make` and
     /// compared with another drawing a plan from scratch of the same tree at the same time.
     func check(scenes: Int, steps: Int, make: () throws -> Renderer) throws -> Outcome {
+        try check(cases: (0..<scenes).map { (Self.baseSeed &+ UInt64($0), $0) }, steps: steps, make: make)
+    }
+
+    /// `check(scenes:steps:make:)` for the given trees: seed and index (odd: from the random scene generator; a
+    /// multiple of four: animated only on keys node values follow).
+    func check(cases: [(seed: UInt64, index: Int)], steps: Int, make: () throws -> Renderer) throws -> Outcome {
         var outcome = Outcome()
         Transaction.setDisableActions(true)
         defer { Transaction.flush() }
-        for index in 0..<scenes {
-            let seed = Self.baseSeed &+ UInt64(index)
+        for (seed, index) in cases {
             var random = TreeRandom(seed: seed)
             let root: Layer
             var scale: CGFloat = 1
@@ -294,6 +299,18 @@ import Testing
         // others).
         #expect(outcome.followedNodeFrames > outcome.followedFrames / 25,
                 "\(outcome.followedNodeFrames) of \(outcome.followedFrames) frames")
+    }
+
+    /// Trees on which live frames once differed from fresh ones (docs/architecture.md): nested groups cut down to
+    /// the same quads (27041), a text picture cut to the view and moved (200057), a sheared sliver shading past its
+    /// damage box (200081), a whole picture moved partly out of view (300497), replicator instances beyond the
+    /// target moved into view (400159).
+    @Test func treesThatOnceDifferedDrawAsFreshFrames() throws {
+        let cases: [(seed: UInt64, index: Int)] = [(27_041, 1), (200_057, 1), (200_081, 1), (300_497, 1),
+                                                   (400_159, 1)]
+        let outcome = try check(cases: cases, steps: 30) { CPURenderer() }
+        #expect(outcome.failures.isEmpty, "\(outcome.failures)")
+        #expect(outcome.frames == cases.count * 30)
     }
 
     @Test(.enabled(if: GLESAvailability.skipReason == nil)) func glesLiveAnimatedFramesEqualFreshFrames() throws {

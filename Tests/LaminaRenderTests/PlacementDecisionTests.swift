@@ -9,7 +9,7 @@ import Testing
 /// otherwise than a fresh frame draws it.
 @Suite struct PlacementDecisionTests {
     /// Moves `container` to `to` between two live frames and compares the second with a fresh frame, on every
-    /// renderer; returns the pixels that differ.
+    /// renderer; returns the pixels that differ, and 1 for "NAME plan" where the quads lie otherwise.
     func movedFrameDifferences(_ root: Layer, _ container: Layer, to: CGPoint) throws -> [String: Int] {
         var result: [String: Int] = [:]
         for renderer in ReferenceScenes.renderers() {
@@ -19,6 +19,11 @@ import Testing
             _ = try renderer.render(root)
             container.position = to
             let live = try renderer.render(root)
+            // The plans too: each quad where a fresh plan puts it (a picture's quad covers the part it was made for).
+            let plan = try renderer.plan(root), freshPlan = try Planner().plan(root)
+            let placed = plan.quads.count == freshPlan.quads.count
+                && zip(plan.quads, freshPlan.quads).allSatisfy { $0.unitToTarget == $1.unitToTarget }
+            if !placed { result[renderer.name + " plan"] = 1 }
             let fresh = try ReferenceScenes.renderers().first { $0.name == renderer.name }!.render(root)
             result[renderer.name] = AnimatedNodeFrameTests.differences(live, fresh).count
             container.position = start
@@ -28,17 +33,19 @@ import Testing
     }
 
     /// A gradient mostly beyond the target's left side is made for the part that can be seen; moved fully into
-    /// view, it must be made again, not moved.
-    @Test func aPictureCutToWhatCouldBeSeenIsMadeAgainWhenMoved() throws {
+    /// view, it must be made again, not moved. (The other way, a whole picture moved partly out of view, is one of
+    /// `LiveAnimationRandomTests.treesThatOnceDifferedDrawAsFreshFrames`: it shows only where the picture is
+    /// resampled.)
+    @Test func aPictureMadeForWhatCanBeSeenIsMadeAgainWhenMoved() throws {
         let root = Layer()
         root.bounds = CGRect(x: 0, y: 0, width: 80, height: 40)
         root.backgroundColor = .white
         let container = Layer(frame: CGRect(x: -60, y: 5, width: 80, height: 30))
         let gradient = GradientLayer()
         gradient.frame = container.bounds
-        gradient.colors = [Color.red, Color.blue]
-        gradient.startPoint = CGPoint(x: 0, y: 0.5)
-        gradient.endPoint = CGPoint(x: 1, y: 0.5)
+        gradient.colors = [Color.red, Color.blue, Color(red: 0.2, green: 0.9, blue: 0.3)]
+        gradient.startPoint = CGPoint(x: 0.3, y: 0.4)
+        gradient.endPoint = CGPoint(x: 1, y: 0.9)
         container.addSublayer(gradient)
         root.addSublayer(container)
         let differences = try movedFrameDifferences(root, container, to: CGPoint(x: 40, y: 20))
