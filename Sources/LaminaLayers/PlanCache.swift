@@ -130,8 +130,8 @@ struct PlanFragment {
     /// The fragments of the subtree's descendants: `firstDescendant..<` this fragment's index.
     var firstDescendant: Int
     /// False when something in the subtree was planned against the target's pixel bounds (a group, a shadow, a
-    /// rounded clip, a picture cut to what can be seen, a replicator instance beyond the target): then the quads may
-    /// be reused only where they lie, not moved.
+    /// rounded clip, a picture made for what can be seen, a replicator instance beyond the target): then the quads
+    /// may be reused only where they lie, not moved.
     var movable: Bool
 
     /// The translation (in target pixels) that takes this fragment to `layerToTarget`, when the two maps differ by
