@@ -202,14 +202,18 @@ import Testing
 
     /// `scenes` random animated trees (every other one from the random scene generator, animated the same way; one in
     /// four animated only on keys node values follow), each drawn live `steps` times by a renderer made by `make` and
-    /// compared with another drawing a plan from scratch of the same tree at the same time.
-    func check(scenes: Int, steps: Int, make: () throws -> Renderer) throws -> Outcome {
-        try check(cases: (0..<scenes).map { (Self.baseSeed &+ UInt64($0), $0) }, steps: steps, make: make)
+    /// compared with another drawing a plan from scratch of the same tree at the same time; commits between frames
+    /// make changes of the first `kinds` kinds of `RandomChanges`.
+    func check(scenes: Int, steps: Int, kinds: Int = 9, make: () throws -> Renderer) throws -> Outcome {
+        try check(cases: (0..<scenes).map { (Self.baseSeed &+ UInt64($0), $0) }, steps: steps, kinds: kinds,
+                  make: make)
     }
 
     /// `check(scenes:steps:make:)` for the given trees: seed and index (odd: from the random scene generator; a
     /// multiple of four: animated only on keys node values follow).
-    func check(cases: [(seed: UInt64, index: Int)], steps: Int, make: () throws -> Renderer) throws -> Outcome {
+    func check(cases: [(seed: UInt64, index: Int)], steps: Int, kinds: Int = 9, make: () throws -> Renderer) throws
+        -> Outcome
+    {
         var outcome = Outcome()
         Transaction.setDisableActions(true)
         defer { Transaction.flush() }
@@ -268,7 +272,7 @@ import Testing
                     time += random.between(0.2, 3)
                     history.append("on to \(time)")
                 case 3:
-                    history.append(RandomChanges.change(root, random: &random, kinds: 9))
+                    history.append(RandomChanges.change(root, random: &random, kinds: kinds))
                     time += 1.0 / 60
                 case 4 where random.chance(0.5):
                     let layers = RandomChanges.layers(root)
@@ -291,7 +295,7 @@ import Testing
 
     @Test func cpuLiveAnimatedFramesEqualFreshFrames() throws {
         let scenes = max(RandomScenes.count(fallback: 500) / 5, 2)
-        let outcome = try check(scenes: scenes, steps: 30) { CPURenderer() }
+        let outcome = try check(scenes: scenes, steps: 30, kinds: RandomChanges.kinds) { CPURenderer() }
         #expect(outcome.failures.isEmpty, "\(outcome.failures.prefix(5))")
         #expect(outcome.frames >= scenes * 30 / 2)
         // The path of animated node values was taken, and not only by a few frames (about one frame in ten of the
@@ -317,7 +321,7 @@ import Testing
         let scenes = max(RandomScenes.count(fallback: 500) / 20, 2)
         // Without the atlas, as in LiveFrameRandomTests: slots packed otherwise move bilinear weights by a float step.
         let options = GLESRenderer.Options(atlasMaxImageSize: 0)
-        let outcome = try check(scenes: scenes, steps: 30) {
+        let outcome = try check(scenes: scenes, steps: 30, kinds: RandomChanges.kinds) {
             try #require(GLESAvailability.renderer(options: options))
         }
         #expect(outcome.failures.isEmpty, "\(outcome.failures.prefix(5))")
