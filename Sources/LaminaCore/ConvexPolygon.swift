@@ -132,9 +132,11 @@ public struct ConvexPolygon: Hashable, Sendable {
 
     /// The part of `self` inside the convex polygon `other` (Sutherland-Hodgman).
     public func intersection(_ other: ConvexPolygon) -> ConvexPolygon {
-        // A polygon of fewer than three vertices holds no area: nothing lies in it (a clip cut down to nothing clips
-        // everything away; without this its missing edges would clip nothing).
-        guard other.vertices.count >= 3, vertices.count >= 3 else { return ConvexPolygon(vertices: []) }
+        // A polygon of fewer than three vertices, or of no area, holds nothing: a clip cut down to nothing clips
+        // everything away. Without this its missing edges would clip nothing, and so would the edges of no length
+        // of a clip collapsed to a point or a line (the bounds of a layer 1e-300 points wide, masksToBounds): the
+        // quad was drawn whole, where its damage box, cut by the clip's, was empty.
+        guard other.vertices.count >= 3, vertices.count >= 3, !other.isEmpty else { return ConvexPolygon(vertices: []) }
         if let a = axisAlignedRect, let b = other.axisAlignedRect {
             let c = a.intersection(b)
             return c.isNull ? ConvexPolygon(vertices: []) : ConvexPolygon(rect: c)

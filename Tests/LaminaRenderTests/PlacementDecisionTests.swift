@@ -105,4 +105,32 @@ import Testing
             }
         }
     }
+
+    /// A clip collapsed to a point or a line (the bounds of a layer 1e-300 points wide, with masksToBounds) holds
+    /// nothing: its quad draws nothing on either renderer, as its empty damage box says. Its edges of no length
+    /// used to clip nothing, and the quad was drawn whole (an extreme random tree's first frame differed from its
+    /// redraw).
+    @Test func aClipOfNoAreaClipsEverythingAway() throws {
+        let image = try Image(width: 19, height: 86)
+        for y in 0..<86 { for x in 0..<19 { image.setWord(0xFF80_4020, x: x, y: y) } }
+        let p = CGPoint(x: 16.140625, y: 19.75)
+        let clips = [ConvexPolygon(vertices: [p, p, p, p]),
+                     ConvexPolygon(vertices: [p, p, CGPoint(x: p.x, y: 60), CGPoint(x: p.x, y: 60)])]
+        for clip in clips {
+            for paint in [Paint.solid(PremultipliedColor(red: 1, green: 0, blue: 0, alpha: 1)),
+                          .texture(TextureSource(image: image, unitToTexel: .scale(19, 86),
+                                                 clamp: TexelRect(x0: 0, y0: 0, x1: 19, y1: 86), filter: .linear))] {
+                let quad = Quad(unitToTarget: Matrix3.unitSquare(to: CGRect(x: -2.86, y: 16.75, width: 19, height: 86)),
+                                paint: paint, opacity: 0.59, clip: clip)
+                let plan = RenderPlan(width: 40, height: 100, quads: [quad])
+                #expect(quad.damageBounds(width: 40, height: 100) == nil)
+                for renderer in ReferenceScenes.renderers() {
+                    let picture = try renderer.render(plan)
+                    var painted = 0
+                    for y in 0..<100 { for x in 0..<40 where picture.word(x: x, y: y) != 0 { painted += 1 } }
+                    #expect(painted == 0, "\(renderer.name), clip \(clip.vertices): \(painted) pixels painted")
+                }
+            }
+        }
+    }
 }
