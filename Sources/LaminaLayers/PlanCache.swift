@@ -141,6 +141,10 @@ struct PlanFragment {
         guard a.m13 == 0, a.m23 == 0, a.m33 == 1, b.m13 == 0, b.m23 == 0, b.m33 == 1,
             a.m11 == b.m11, a.m12 == b.m12, a.m21 == b.m21, a.m22 == b.m22
         else { return nil }
+        // Both places within the guard band: beyond it a translation's sum keeps too few bits of the offset (a
+        // layer at 3.5e38 moved back near the target landed at 0 instead of 55 pixels), so it is planned again.
+        let band = CGFloat.guardBand
+        guard abs(a.m31) <= band, abs(a.m32) <= band, abs(b.m31) <= band, abs(b.m32) <= band else { return nil }
         let d = CGPoint(x: b.m31 - a.m31, y: b.m32 - a.m32)
         guard d.x.isFinite, d.y.isFinite, !hasClips || Self.onClipGrid(d) else { return nil }
         return d

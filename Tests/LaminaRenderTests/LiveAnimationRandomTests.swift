@@ -209,10 +209,10 @@ import Testing
                   make: make)
     }
 
-    /// `check(scenes:steps:make:)` for the given trees: seed and index (odd: from the random scene generator; a
-    /// multiple of four: animated only on keys node values follow).
-    func check(cases: [(seed: UInt64, index: Int)], steps: Int, kinds: Int = 9, make: () throws -> Renderer) throws
-        -> Outcome
+    /// `check(scenes:steps:make:)` for the given trees: seed and index (odd: from the random scene generator, its
+    /// extreme numbers with `extreme`; a multiple of four: animated only on keys node values follow).
+    func check(cases: [(seed: UInt64, index: Int)], steps: Int, kinds: Int = 9, extreme: Bool = false,
+               make: () throws -> Renderer) throws -> Outcome
     {
         var outcome = Outcome()
         Transaction.setDisableActions(true)
@@ -224,7 +224,7 @@ import Testing
             var folder: URL?
             defer { folder.map { try? FileManager.default.removeItem(at: $0) } }
             if index % 2 == 1 {
-                let scene = RandomScenes.valid(seed: seed)
+                let scene = extreme ? RandomScenes.extreme(seed: seed) : RandomScenes.valid(seed: seed)
                 let place = FileManager.default.temporaryDirectory
                     .appendingPathComponent("lamina-live-animation-\(getpid())-\(UUID().uuidString)")
                 folder = place
@@ -315,6 +315,17 @@ import Testing
         let outcome = try check(cases: cases, steps: 30) { CPURenderer() }
         #expect(outcome.failures.isEmpty, "\(outcome.failures)")
         #expect(outcome.frames == cases.count * 30)
+    }
+
+    /// Trees of extreme numbers (`RandomScenes.extreme`) on which live frames once differed: a clip collapsed to a
+    /// point drew its quad whole (910005), and layers beyond the guard band moved back into view by a translation
+    /// whose sum kept too few bits (920121, 920133, 930023, 930147).
+    @Test func extremeTreesThatOnceDifferedDrawAsFreshFrames() throws {
+        let cases: [(seed: UInt64, index: Int)] = [(910_005, 1), (920_121, 1), (920_133, 1), (930_023, 1),
+                                                   (930_147, 1)]
+        let outcome = try check(cases: cases, steps: 20, kinds: RandomChanges.kinds, extreme: true) { CPURenderer() }
+        #expect(outcome.failures.isEmpty, "\(outcome.failures)")
+        #expect(outcome.frames == cases.count * 20)
     }
 
     @Test(.enabled(if: GLESAvailability.skipReason == nil)) func glesLiveAnimatedFramesEqualFreshFrames() throws {
