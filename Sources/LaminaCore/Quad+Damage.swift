@@ -69,7 +69,10 @@ extension Quad {
             minX = min(minX, x); maxX = max(maxX, x)
             minY = min(minY, y); maxY = max(maxY, y)
         }
-        return CGRect(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
+        // Held to the guard band, as `affineSides` holds its sides.
+        let band = CGFloat.guardBand
+        func held(_ v: CGFloat) -> CGFloat { min(max(v, -band), band) }
+        return CGRect(x: held(minX), y: held(minY), width: held(maxX) - held(minX), height: held(maxY) - held(minY))
     }
 
     /// The damage box of `rect` in a `width` x `height` target (positive sides): its pixels and one more around
@@ -107,12 +110,17 @@ extension Quad {
         return CGRect(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
     }
 
-    /// The least and greatest x and y of the unit square's corners under the affine map `m`.
+    /// The least and greatest x and y of the unit square's corners under the affine map `m`, held to the guard band
+    /// (which lies far beyond any target): the boxes take the far side as the near side plus the width, as `CGRect`
+    /// does, and a side at 1e19 would leave no bits of the width (a sliver reaching 1e19 pixels across the target
+    /// got the box (0, 0) - (1, 1)).
     private static func affineSides(_ m: Matrix3) -> (CGFloat, CGFloat, CGFloat, CGFloat) {
         let xs = (m.m31, m.m31 + m.m11, m.m31 + m.m21, m.m31 + m.m11 + m.m21)
         let ys = (m.m32, m.m32 + m.m12, m.m32 + m.m22, m.m32 + m.m12 + m.m22)
-        return (min(min(xs.0, xs.1), min(xs.2, xs.3)), min(min(ys.0, ys.1), min(ys.2, ys.3)),
-                max(max(xs.0, xs.1), max(xs.2, xs.3)), max(max(ys.0, ys.1), max(ys.2, ys.3)))
+        let band = CGFloat.guardBand
+        func held(_ v: CGFloat) -> CGFloat { v.isNaN ? v : min(max(v, -band), band) }
+        return (held(min(min(xs.0, xs.1), min(xs.2, xs.3))), held(min(min(ys.0, ys.1), min(ys.2, ys.3))),
+                held(max(max(xs.0, xs.1), max(xs.2, xs.3))), held(max(max(ys.0, ys.1), max(ys.2, ys.3))))
     }
 }
 

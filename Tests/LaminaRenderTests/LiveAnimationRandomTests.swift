@@ -318,11 +318,12 @@ import Testing
     }
 
     /// Trees of extreme numbers (`RandomScenes.extreme`) on which live frames once differed: a clip collapsed to a
-    /// point drew its quad whole (910005), and layers beyond the guard band moved back into view by a translation
-    /// whose sum kept too few bits (920121, 920133, 930023, 930147).
+    /// point drew its quad whole (910005), layers beyond the guard band moved back into view by a translation
+    /// whose sum kept too few bits (920121, 920133, 930023, 930147), a sliver reaching 1e19 pixels across the target
+    /// whose damage box had lost its width (920087).
     @Test func extremeTreesThatOnceDifferedDrawAsFreshFrames() throws {
         let cases: [(seed: UInt64, index: Int)] = [(910_005, 1), (920_121, 1), (920_133, 1), (930_023, 1),
-                                                   (930_147, 1)]
+                                                   (930_147, 1), (920_087, 1)]
         let outcome = try check(cases: cases, steps: 20, kinds: RandomChanges.kinds, extreme: true) { CPURenderer() }
         #expect(outcome.failures.isEmpty, "\(outcome.failures)")
         #expect(outcome.frames == cases.count * 20)

@@ -133,4 +133,27 @@ import Testing
             }
         }
     }
+
+    /// A sliver whose long side reaches 1e19 pixels across the target shades pixels inside its damage box: the
+    /// box's far side, the near side plus the width, kept no bits of the width at that size (it was (0, 0) - (1, 1)).
+    @Test func aSliverReachingFarPastTheTargetShadesInsideItsBox() throws {
+        let m = Matrix3(m11: -0.016666526283945538, m12: 0.03642096320772951, m13: 0,
+                        m21: -1.8169874663286325e+19, m22: -8.008440488782239e+18, m23: 0,
+                        m31: 79.18219319633948, m32: 61.98345369240665, m33: 1)
+        let quad = Quad(unitToTarget: m, paint: .solid(PremultipliedColor(red: 0.16, green: 0.4, blue: 0.448, alpha: 0.8)))
+        let plan = RenderPlan(width: 111, height: 115, quads: [quad])
+        let box = try #require(quad.damageBounds(width: 111, height: 115))
+        for renderer in ReferenceScenes.renderers() {
+            let picture = try renderer.render(plan)
+            var outside = 0, shaded = 0
+            for y in 0..<115 {
+                for x in 0..<111 where picture.word(x: x, y: y) != 0 {
+                    shaded += 1
+                    if !(box.x0 <= x && x < box.x1 && box.y0 <= y && y < box.y1) { outside += 1 }
+                }
+            }
+            #expect(shaded > 0, "\(renderer.name)")
+            #expect(outside == 0, "\(renderer.name): \(outside) of \(shaded) shaded pixels outside \(box)")
+        }
+    }
 }
