@@ -224,7 +224,9 @@ import Testing
             #expect(inPlace == quad.damageBounds(width: width, height: height), "case \(index): \(map)")
             if let box = inPlace, box != PixelBox(x0: 0, y0: 0, x1: width, y1: height) { inside += 1 }
         }
-        #expect(inside > 1_000)
+        // About 960 boxes short of the whole target (sides held to the guard band: a quad reaching 1e9 or 1e300 pixels
+        // across the target covers it all, where the far side used to lose the width's bits).
+        #expect(inside > 800)
     }
 
     @Test func textureTraitsReadInPlace() throws {
