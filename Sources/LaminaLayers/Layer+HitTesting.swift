@@ -74,7 +74,14 @@ extension LayerSnapshot: HitTestNode {
     var hitTestChildren: [LayerSnapshot] { sublayers }
     var hitTestState: LayerState { state }
 
-    func mapToSuperlayer(sublayerSpace: Transform3D) -> Matrix3 { state.mapToSuperlayer(sublayerSpace: sublayerSpace) }
+    /// `LayerState.mapToSuperlayer(sublayerSpace:)` of the node's state, its fields read where they lie: the method
+    /// called on `state` copied the whole state first (a retain and a release of each of its references), once for
+    /// every sublayer the planner visits.
+    func mapToSuperlayer(sublayerSpace: Transform3D) -> Matrix3 {
+        LayerState.mapToSuperlayer(position: state.position, anchorPoint: state.anchorPoint,
+                                   anchorPointZ: state.anchorPointZ, transform: state.transform, bounds: state.bounds,
+                                   sublayerSpace: sublayerSpace)
+    }
 
     /// Whether the layer's bounds contain `point` (in its own space): min edges in, max edges out, as
     /// `Layer.contains(_:)`.

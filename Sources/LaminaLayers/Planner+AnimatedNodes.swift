@@ -498,7 +498,7 @@ extension Planner {
                 if kid.state.animations.isEmpty {
                     // Animated below: a superlayer of the animated layers, checked as one when it is taken.
                     stack.append(Pending(
-                        layer: kid, toTarget: kid.state.mapToSuperlayer(sublayerSpace: sublayerSpace)
+                        layer: kid, toTarget: kid.mapToSuperlayer(sublayerSpace: sublayerSpace)
                             .concatenating(pending.toTarget),
                         opacity: opacity, clip: clip, timings: pending.timings + [kid.state.timing]))
                     continue

@@ -102,7 +102,7 @@ extension Planner {
             guard !layer.masksToBounds, layer.state.replicator == nil else { continue }
             let space = layer.sublayerTransformAboutAnchor
             for child in layer.sublayers where !child.isHidden {
-                stack.append((child, child.state.mapToSuperlayer(sublayerSpace: space).concatenating(toRoot)))
+                stack.append((child, child.mapToSuperlayer(sublayerSpace: space).concatenating(toRoot)))
             }
         }
         guard !extent.isNull, extent.width > 0, extent.height > 0 else { return nil }

@@ -156,7 +156,7 @@ extension Planner {
             let children = index > 0 && index - 1 < (delayed?.count ?? 0) ? delayed![index - 1] : layer.sublayers
             let start = plan.quads.count
             for child in paintOrder(children, zPosition: \.state.zPosition) {
-                let toTarget = child.state.mapToSuperlayer(sublayerSpace: space).concatenating(layerToTarget)
+                let toTarget = child.mapToSuperlayer(sublayerSpace: space).concatenating(layerToTarget)
                 guard toTarget.isFinite else { continue }
                 let piece = try self.plan(child, rootToTarget: toTarget, width: plan.width, height: plan.height,
                                           silhouette: false, run: PlanRun(cache: nil), rootOpacity: opacity,

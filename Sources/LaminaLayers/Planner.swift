@@ -266,7 +266,7 @@ public struct Planner {
             if masked, let mask = layer.mask {
                 // The mask is planned after the content, in the layer's space, unclipped and at full strength
                 // (its own opacity still counts): it goes into the group's mask buffer.
-                let maskToLayer = mask.state.mapToSuperlayer(sublayerSpace: .identity)
+                let maskToLayer = mask.mapToSuperlayer(sublayerSpace: .identity)
                 stack.append(.visit(Visit(layer: mask, layerToTarget: maskToLayer.concatenating(visit.layerToTarget),
                                           opacity: 1, clip: nil)))
                 stack.append(.maskStart(layer.id))
@@ -351,7 +351,7 @@ public struct Planner {
                         planeToTarget: visit.layerToTarget, opacity: opacity, clip: clip).reversed().map { .visit($0) }
                     continue
                 }
-                let childToLayer = child.state.mapToSuperlayer(sublayerSpace: sublayerSpace)
+                let childToLayer = child.mapToSuperlayer(sublayerSpace: sublayerSpace)
                 stack.append(.visit(Visit(
                     layer: child, layerToTarget: childToLayer.concatenating(visit.layerToTarget),
                     opacity: opacity, clip: clip)))
