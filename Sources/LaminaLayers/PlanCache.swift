@@ -19,6 +19,9 @@ public final class PlanCache: @unchecked Sendable {
     /// (post-order): a subtree's own fragments come just before it, from `firstDescendant`.
     var fragments: [PlanFragment] = []
     var fragmentIndex: [LayerID: Int] = [:]
+    /// Whether no two records share an id: the index then holds every record, and the record of an id found by
+    /// looking near another is the one the index would give.
+    var fragmentIDsAreUnique: Bool { fragmentIndex.count == fragments.count }
     /// Each shadow as last planned, by layer.
     var shadows: [LayerID: PlannedShadow] = [:]
     /// Each filled shadowPath as last drawn, by layer.

@@ -254,13 +254,8 @@ final class PlanRun {
     }
 
     /// Whether every one of `quads` can follow a translation by `d`: none is a shadow, a clipped one only by whole
-    /// steps of the clip grid (`clipsOnGrid`), and every moved map stays finite. Nothing is copied.
-    static func canMove(_ quads: ArraySlice<Quad>, by d: CGPoint, clipsOnGrid: Bool) -> Bool {
-        // Read through the buffer: iterating would copy each quad.
-        quads.withUnsafeBufferPointer { canMove($0, by: d, clipsOnGrid: clipsOnGrid) }
-    }
-
-    /// `canMove` of quads read through their buffer.
+    /// steps of the clip grid (`clipsOnGrid`), and every moved map stays finite. Read through their buffer
+    /// (iterating an array would copy each quad).
     static func canMove(_ quads: UnsafeBufferPointer<Quad>, by d: CGPoint, clipsOnGrid: Bool) -> Bool {
         guard let first = quads.baseAddress else { return true }
         for index in quads.indices {
@@ -281,11 +276,6 @@ final class PlanRun {
     /// takes the translation added to its offset (exactly what the product gives), any other is `translated`.
     /// The array is changed through its buffer: `&quads[range]` would copy the slice and write it back, a retain
     /// and a release for each reference of every quad.
-    static func moveChecked(_ quads: inout [Quad], _ range: Range<Int>, by d: CGPoint) {
-        quads.withUnsafeMutableBufferPointer { moveChecked($0, range, by: d) }
-    }
-
-    /// `moveChecked` of quads changed through their buffer.
     static func moveChecked(_ quads: UnsafeMutableBufferPointer<Quad>, _ range: Range<Int>, by d: CGPoint) {
         guard let first = quads.baseAddress else { return }
         for index in range {

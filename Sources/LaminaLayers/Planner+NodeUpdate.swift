@@ -8,7 +8,7 @@ import LaminaCore
 // record in the plan cache is the node: the map to the target, the inherited opacity and clip it was planned under.
 
 /// A sublayer planned again or updated in place: the quads that replace its old ones (or how its old ones change in
-/// place), the record it keeps and, for a moved subtree, the records of its descendants to move with it.
+/// place), where its record now places it and, for a moved subtree, the records of its descendants to move with it.
 struct PlanReplacement {
     var fragment: Int
     var quads: [Quad]
@@ -16,7 +16,9 @@ struct PlanReplacement {
     /// with `fade`, given a new opacity; `quads` is then empty. Nothing is copied: the patch changes the last plan's
     /// quads in place.
     var inPlace: (move: CGPoint, fade: Float?)?
-    var record: PlanFragment
+    /// What the record of `fragment` takes: the rest of the record stays as it is, changed in place by the patch (a
+    /// whole record carried here was copied twice per sublayer, a retain and a release of each of its references).
+    var placement: Planner.Visit
     /// The records of the subtree's descendants (`firstDescendant..<fragment`) and the translation that moves them.
     var movedDescendants: (records: Range<Int>, by: CGPoint)?
     /// Whether the quads were made anew (their images are marked as sampled); a moved or faded quad samples what
@@ -33,61 +35,68 @@ extension Planner {
     /// The replacement of the subtree of `kid` (kept as fragment `index` with `record`) when the last plan's quads
     /// can follow its new placement `visit` and opacity without planning it; nil when it must be planned.
     ///
-    /// - A subtree whose content is the same (`contentVersion`) at the same inherited opacity is moved, when its map
-    ///   differs by a translation it can follow (`PlanFragment.movable`, no groups): two additions per affine quad.
+    /// - A subtree (a leaf's included) whose content is the same (`contentVersion`) at the same inherited opacity is
+    ///   moved, when its map differs by a translation it can follow (`PlanFragment.movable`, no groups): two
+    ///   additions per affine quad.
     /// - A leaf whose own picture is the same (`pictureVersion`: only its placement or opacity changed) is moved
     ///   the same way or, when it turned or was scaled, its quads are made again from its bounds and contents
     ///   (`emit`), as planning it would make them; its quads take the new opacity (every quad of a leaf without
     ///   a shadow, group or border carries the layer's faded opacity, which is checked).
-    func nodeUpdate(kid: LayerSnapshot, record: PlanFragment, index: Int, visit: Visit, cache: PlanCache)
-        -> PlanReplacement?
+    ///
+    /// `record` and `quads` (the last plan's) are read where they lie: a copy of a record, the plan or a quad retains
+    /// its references.
+    func nodeUpdate(kid: LayerSnapshot, record: UnsafePointer<PlanFragment>, index: Int,
+                    visit: Visit, quads last: UnsafeBufferPointer<Quad>, cache: PlanCache) -> PlanReplacement?
     {
-        guard let old = record.node, let last = cache.plan, record.groups.isEmpty, !record.quads.isEmpty,
+        guard let old = record.pointee.node, record.pointee.groups.isEmpty, !record.pointee.quads.isEmpty,
+            record.pointee.quads.upperBound <= last.count,
             kid.effects == nil, old.effects == nil, !kid.isHidden, visit.layerToTarget.isFinite,
             cache.tiledSubtrees.isEmpty || !cache.tiledSubtrees.contains(kid.id)
         else { return nil }
-        let leaf = record.firstDescendant == index
-        let sameContent = record.contentVersion == kid.contentVersion
-        if !leaf {
-            // A branch: moved whole, or planned (patched inside by the caller when it lies where it lay).
-            guard sameContent, record.opacity == visit.opacity, record.layerToTarget != visit.layerToTarget
-                || record.clip != visit.clip
-            else { return nil }
-            guard let d = translation(of: record, to: visit, quads: last.quads[record.quads]) else { return nil }
+        let leaf = record.pointee.firstDescendant == index
+        let sameContent = record.pointee.contentVersion == kid.contentVersion
+        // The same content at the same opacity, placed anew: moved whole where its quads can follow (as a reused
+        // subtree is moved, `PlanRun.reuse`), the records of a branch's descendants with it.
+        if sameContent, record.pointee.opacity == visit.opacity,
+            record.pointee.layerToTarget != visit.layerToTarget || record.pointee.clip != visit.clip,
+            let d = translation(of: record.pointee, to: visit,
+                                quads: UnsafeBufferPointer(rebasing: last[record.pointee.quads]))
+        {
             return PlanReplacement(
-                fragment: index, quads: [], inPlace: (d, nil), record: updated(record, kid: kid, visit: visit),
-                movedDescendants: (record.firstDescendant..<index, d), made: false, updated: true,
-                differs: d != .zero)
+                fragment: index, quads: [], inPlace: (d, nil), placement: visit,
+                movedDescendants: leaf ? nil : (record.pointee.firstDescendant..<index, d), made: false,
+                updated: true, differs: d != .zero)
         }
+        // A branch that did not move so is planned (patched inside by the caller when it lies where it lay).
+        guard leaf else { return nil }
         // A leaf: its picture must be the one planned, at most faded anew.
         guard kid.sublayers.isEmpty, kid.mask == nil, old.sublayers.isEmpty, old.mask == nil,
             sameContent || old.pictureVersion == kid.pictureVersion, Self.isPlainLeaf(kid), Self.isPlainLeaf(old)
         else { return nil }
-        let oldFade = record.opacity * min(max(old.opacity, 0), 1)
+        let oldFade = record.pointee.opacity * min(max(old.opacity, 0), 1)
         let fade = visit.opacity * min(max(kid.opacity, 0), 1)
         guard fade > 0 else { return nil }
         // Every quad of a plain leaf carries its faded opacity: one that does not was made some other way.
-        for position in record.quads {
-            if case .shadow = last.quads[position].paint { return nil }
-            guard last.quads[position].opacity == oldFade else { return nil }
+        for position in record.pointee.quads {
+            if case .shadow = last[position].paint { return nil }
+            guard last[position].opacity == oldFade else { return nil }
         }
-        let kept = updated(record, kid: kid, visit: visit)
         let newFade = fade != oldFade ? fade : nil
-        if record.layerToTarget == visit.layerToTarget, record.clip == visit.clip {
-            return PlanReplacement(fragment: index, quads: [], inPlace: (.zero, newFade), record: kept,
+        if record.pointee.layerToTarget == visit.layerToTarget, record.pointee.clip == visit.clip {
+            return PlanReplacement(fragment: index, quads: [], inPlace: (.zero, newFade), placement: visit,
                                    made: false, updated: true, differs: newFade != nil)
         }
-        if let d = translation(of: record, to: visit, quads: last.quads[record.quads]) {
-            return PlanReplacement(fragment: index, quads: [], inPlace: (d, newFade), record: kept, made: false,
+        if let d = translation(of: record.pointee, to: visit, quads: .init(rebasing: last[record.pointee.quads])) {
+            return PlanReplacement(fragment: index, quads: [], inPlace: (d, newFade), placement: visit, made: false,
                                    updated: true, differs: d != .zero || newFade != nil)
         }
         // Turned, scaled or projected: made again from the layer's geometry, as planning the leaf makes them.
         guard kid.isDoubleSided || visit.layerToTarget.determinant >= 0 else { return nil }
         var quads: [Quad] = []
-        quads.reserveCapacity(record.quads.count)
+        quads.reserveCapacity(record.pointee.quads.count)
         emit(kid, layerToTarget: visit.layerToTarget, opacity: fade, clip: visit.clip, into: &quads)
-        guard quads.count == record.quads.count else { return nil }
-        return PlanReplacement(fragment: index, quads: quads, record: kept, updated: true)
+        guard quads.count == record.pointee.quads.count else { return nil }
+        return PlanReplacement(fragment: index, quads: quads, placement: visit, updated: true)
     }
 
     /// A leaf whose planned quads are its background, contents and border only, each at the layer's faded opacity:
@@ -101,22 +110,23 @@ extension Planner {
     /// The translation that takes the quads of `record` to `visit`'s map, when the maps differ by one they can
     /// follow (as a reused subtree is moved: `PlanRun.reuse`); nil otherwise. The quads are only looked at: the
     /// patch moves them in place (`PlanRun.moveChecked`).
-    func translation(of record: PlanFragment, to visit: Visit, quads: ArraySlice<Quad>) -> CGPoint? {
+    func translation(of record: PlanFragment, to visit: Visit, quads: UnsafeBufferPointer<Quad>) -> CGPoint? {
         guard record.movable, let d = record.translation(to: visit.layerToTarget, hasClips: false),
             PlanRun.moved(record.clip, by: d) == visit.clip,
             PlanRun.canMove(quads, by: d, clipsOnGrid: PlanFragment.onClipGrid(d))
         else { return nil }
         return d
     }
+}
 
-    /// `record` as kept for `kid` placed by `visit`.
-    func updated(_ record: PlanFragment, kid: LayerSnapshot, visit: Visit) -> PlanFragment {
-        var updated = record
-        updated.node = kid
-        updated.contentVersion = kid.contentVersion
-        updated.layerToTarget = visit.layerToTarget
-        updated.opacity = visit.opacity
-        updated.clip = visit.clip
-        return updated
+extension PlanFragment {
+    /// Takes the layer, map, opacity and clip of `visit` (the layer planned or updated, with its content version),
+    /// keeping its quads, groups and descendants.
+    mutating func place(_ visit: Planner.Visit) {
+        node = visit.layer
+        contentVersion = visit.layer.contentVersion
+        layerToTarget = visit.layerToTarget
+        opacity = visit.opacity
+        clip = visit.clip
     }
 }

@@ -40,64 +40,94 @@ extension Planner {
         lastIdentity: UInt64, groups: [PlanGroup], orderedGroups: [PlanGroup], width: Int, height: Int
     ) -> RenderPlan {
         var bounds = cache.plan?.quadBounds
-        // The cache lets go of the last plan, so that its quads are changed in place rather than copied.
+        // The cache lets go of the last plan, so that its quads are changed in place rather than copied, and of its
+        // records, which are changed in place through their buffer (a record assigned whole released every
+        // reference of the old one and retained the new one's).
         var quads = Self.takeQuads(from: cache)
+        var records: [PlanFragment] = []
+        swap(&records, &cache.fragments)
         var region = DamageRegion()
         var fresh: [Quad] = []
         if bounds?.count != quads.count { bounds = nil }
-        for replacement in replacements {
-            let range = cache.fragments[replacement.fragment].quads
-            // A layer planned again into the same quads (an animation that set the same values) damages nothing.
-            let same = replacement.inPlace != nil ? !replacement.differs : !replacement.differs
-                && replacement.quads.count == range.count && zip(range, replacement.quads).allSatisfy { quads[$0] == $1 }
-            if !same {
-                Self.addBoxes(of: quads, range, width: width, height: height, bounds: &bounds, old: true,
-                              to: &region)
-            }
-            if let (d, fade) = replacement.inPlace {
-                // The old quads follow their node where they are.
-                if !same, range.count >= Self.movedInChunksMinimum, Processors.active > 1 {
-                    // The new boxes go where the plan keeps them (or, keeping none, to an array of their own).
-                    func move(into boxes: UnsafeMutableBufferPointer<PixelBox?>) {
-                        Self.movedInChunks(&quads, range, by: d, fade: fade, width: width, height: height, into: boxes)
-                        region.add(contentsOf: UnsafeBufferPointer(boxes))
-                    }
-                    if bounds != nil {
-                        bounds!.withUnsafeMutableBufferPointer { move(into: .init(rebasing: $0[range])) }
-                    } else {
-                        var boxes = [PixelBox?](repeating: nil, count: range.count)
-                        boxes.withUnsafeMutableBufferPointer { move(into: $0) }
-                    }
-                } else {
-                    if d != .zero { PlanRun.moveChecked(&quads, range, by: d) }
-                    if let fade { Self.fade(&quads, range, to: fade) }
-                    if !same {
-                        Self.addBoxes(of: quads, range, width: width, height: height, bounds: &bounds, old: false,
-                                      to: &region)
+        // Replacements are read where they lie: a copy of each retained its quads, node and clip.
+        replacements.withUnsafeBufferPointer { replacements in
+            records.withUnsafeMutableBufferPointer { records in
+                quads.withUnsafeMutableBufferPointer { quads in
+                    for index in replacements.indices {
+                        apply(replacements.baseAddress! + index, records: records, quads: quads, width: width,
+                              height: height, bounds: &bounds, region: &region, fresh: &fresh)
                     }
                 }
             }
-            for (offset, quad) in replacement.quads.enumerated() {
+        }
+        for (fragment, node) in patched {
+            records[fragment].node = node
+            records[fragment].contentVersion = node.contentVersion
+        }
+        swap(&records, &cache.fragments)
+        let updated = replacements.count(where: { $0.updated })
+        return finishedPatch(quads: quads, bounds: bounds, region: region, fresh: fresh, to: cache,
+                             lastIdentity: lastIdentity, groups: groups, orderedGroups: orderedGroups,
+                             width: width, height: height, updated: updated, planned: replacements.count - updated)
+    }
+
+    /// Writes one replacement into the last plan's `quads` and `records` in place: its quads moved and faded or
+    /// replaced, their old and new boxes added to `region` (unless they came out the same), the boxes `bounds` keeps
+    /// updated, its record given its new place, and the records of a moved subtree moved with it.
+    private func apply(
+        _ replacement: UnsafePointer<PlanReplacement>, records: UnsafeMutableBufferPointer<PlanFragment>,
+        quads: UnsafeMutableBufferPointer<Quad>, width: Int, height: Int, bounds: inout [PixelBox?]?,
+        region: inout DamageRegion, fresh: inout [Quad]
+    ) {
+        let fragment = replacement.pointee.fragment
+        let range = records[fragment].quads
+        let made = replacement.pointee.quads.count
+        // A layer planned again into the same quads (an animation that set the same values) damages nothing.
+        let same = !replacement.pointee.differs && (replacement.pointee.inPlace != nil
+            || made == range.count && replacement.pointee.quads.withUnsafeBufferPointer { new in
+                (0..<made).allSatisfy { quads[range.lowerBound + $0] == new[$0] }
+            })
+        if !same {
+            Self.addBoxes(of: UnsafeBufferPointer(quads), range, width: width, height: height, bounds: &bounds,
+                          old: true, to: &region)
+        }
+        if let (d, fade) = replacement.pointee.inPlace {
+            // The old quads follow their node where they are.
+            if !same, range.count >= Self.movedInChunksMinimum, Processors.active > 1 {
+                // The new boxes go where the plan keeps them (or, keeping none, to an array of their own).
+                func move(into boxes: UnsafeMutableBufferPointer<PixelBox?>) {
+                    Self.movedInChunks(quads, range, by: d, fade: fade, width: width, height: height, into: boxes)
+                    region.add(contentsOf: UnsafeBufferPointer(boxes))
+                }
+                if bounds != nil {
+                    bounds!.withUnsafeMutableBufferPointer { move(into: .init(rebasing: $0[range])) }
+                } else {
+                    var boxes = [PixelBox?](repeating: nil, count: range.count)
+                    boxes.withUnsafeMutableBufferPointer { move(into: $0) }
+                }
+            } else {
+                if d != .zero { PlanRun.moveChecked(quads, range, by: d) }
+                if let fade { Self.fade(quads, range, to: fade) }
+                if !same {
+                    Self.addBoxes(of: UnsafeBufferPointer(quads), range, width: width, height: height,
+                                  bounds: &bounds, old: false, to: &region)
+                }
+            }
+        }
+        if made > 0 {
+            for (offset, quad) in replacement.pointee.quads.enumerated() {
                 let box = quad.damageBounds(width: width, height: height)
                 if !same { box.map { region.add($0) } }
                 bounds?[range.lowerBound + offset] = box
                 quads[range.lowerBound + offset] = quad
             }
-            if replacement.made { fresh += replacement.quads }
-            cache.fragments[replacement.fragment] = replacement.record
-            if let (records, d) = replacement.movedDescendants {
-                // The records inside a moved subtree move with it, as a reused subtree's do (PlanRun.reuse).
-                for position in records { cache.fragments[position].move(by: d) }
-            }
+            if replacement.pointee.made { fresh += replacement.pointee.quads }
         }
-        for (fragment, node) in patched {
-            cache.fragments[fragment].node = node
-            cache.fragments[fragment].contentVersion = node.contentVersion
+        records[fragment].place(replacement.pointee.placement)
+        if let (moved, d) = replacement.pointee.movedDescendants {
+            // The records inside a moved subtree move with it, as a reused subtree's do (PlanRun.reuse).
+            for position in moved { records[position].move(by: d) }
         }
-        let updated = replacements.count(where: { $0.updated })
-        return finishedPatch(quads: quads, bounds: bounds, region: region, fresh: fresh, to: cache,
-                             lastIdentity: lastIdentity, groups: groups, orderedGroups: orderedGroups,
-                             width: width, height: height, updated: updated, planned: replacements.count - updated)
     }
 
     /// The plan of `quads` (the last plan's, changed in place) with their boxes and damage `region`, `fresh` the
@@ -162,23 +192,17 @@ extension Planner {
     /// Moves `quads[range]` by `d` (`PlanRun.moveChecked`) and gives them `fade`, in place, in chunks on every core,
     /// each chunk writing its quads' new damage boxes (`Quad.damageBounds(at:)`) to `boxes` (one for each quad of
     /// `range`, in order): the region then takes them in the order the one loop adds them, so the damage is the same.
-    static func movedInChunks(_ quads: inout [Quad], _ range: Range<Int>, by d: CGPoint, fade: Float?, width: Int,
-                              height: Int, into boxes: UnsafeMutableBufferPointer<PixelBox?>) {
+    static func movedInChunks(_ quads: UnsafeMutableBufferPointer<Quad>, _ range: Range<Int>, by d: CGPoint,
+                              fade: Float?, width: Int, height: Int,
+                              into boxes: UnsafeMutableBufferPointer<PixelBox?>) {
         let chunks = LayerSnapshot.evaluationChunks(range.count, minimum: movedInChunksMinimum / 2)
-        quads.withUnsafeMutableBufferPointer { quads in
-            let size = (range.count + chunks - 1) / chunks
-            let work = MoveChunks(quads: quads, boxes: boxes, range: range, size: size, by: d, fade: fade,
-                                  width: width, height: height)
-            DispatchQueue.concurrentPerform(iterations: chunks) { work.run(chunk: $0) }
-        }
+        let size = (range.count + chunks - 1) / chunks
+        let work = MoveChunks(quads: quads, boxes: boxes, range: range, size: size, by: d, fade: fade,
+                              width: width, height: height)
+        DispatchQueue.concurrentPerform(iterations: chunks) { work.run(chunk: $0) }
     }
 
-    /// Gives every one of `quads[range]` the opacity `fade`, in place.
-    static func fade(_ quads: inout [Quad], _ range: Range<Int>, to fade: Float) {
-        quads.withUnsafeMutableBufferPointer { Self.fade($0, range, to: fade) }
-    }
-
-    /// `fade` of quads changed through their buffer.
+    /// Gives every one of `quads[range]` the opacity `fade`, in place, through their buffer.
     static func fade(_ quads: UnsafeMutableBufferPointer<Quad>, _ range: Range<Int>, to fade: Float) {
         for position in range { quads[position].opacity = fade }
     }
@@ -223,10 +247,6 @@ extension Planner {
             let (kid, oldKid) = (kids[position], oldKids[position])
             guard kid.id == oldKid.id, kid.state.zPosition == oldKid.state.zPosition else { return false }
             changed.append(position)
-            // Many changed: planning the usual way (which copies or moves unchanged subtrees) is cheaper than
-            // patching each, node updates included (measured on animated-10k: docs/benchmarks.md, "Node updates
-            // (2026-11-27)").
-            if changed.count > 64 && changed.count * 4 > kids.count { return false }
         }
         // Sublayers planned again here (node updates, Planner+NodeUpdate.swift, are not).
         var replanned = 0
@@ -239,58 +259,63 @@ extension Planner {
         }
         let opacity = visit.opacity * own
         let sublayerSpace = layer.sublayerTransformAboutAnchor
-        for position in changed {
-            let kid = kids[position]
-            let childVisit = Visit(
-                layer: kid, layerToTarget: kid.state.mapToSuperlayer(sublayerSpace: sublayerSpace)
-                    .concatenating(visit.layerToTarget), opacity: opacity, clip: clip)
-            guard let kidIndex = cache.fragmentIndex[kid.id] else {
-                // It painted nothing before: it must paint nothing now.
-                let invisible = !childVisit.layerToTarget.isFinite || kid.isHidden || opacity * kid.opacity <= 0
-                if invisible { continue }
-                guard try planned(childVisit, width: size.width, height: size.height)?.isEmpty == true else {
-                    return false
+        // The records and the last plan's quads are read where they lie: a record or a quad copied out of its array
+        // retains and releases each of its references, once for every changed sublayer.
+        let records = cache.fragments
+        guard let lastQuads = cache.plan?.quads else { return false }
+        replacements.reserveCapacity(replacements.count + changed.count)
+        let unique = cache.fragmentIDsAreUnique
+        var found = -1
+        return try records.withUnsafeBufferPointer { records in try lastQuads.withUnsafeBufferPointer { last in
+            for position in changed {
+                let kid = kids[position]
+                let childVisit = Visit(
+                    layer: kid, layerToTarget: kid.mapToSuperlayer(sublayerSpace: sublayerSpace)
+                        .concatenating(visit.layerToTarget), opacity: opacity, clip: clip)
+                // The record that follows the last one found is tried first (sublayers painting one record each, as
+                // sprites do, lie one after the other); with every id kept once, one whose id matches is the one the
+                // index holds. Hashing 100,000 ids was a tenth of a patch that moved them all.
+                let next = found + 1
+                let hinted = unique && next > 0 && next < records.count && records[next].id == kid.id ? next : nil
+                guard let kidIndex = hinted ?? cache.fragmentIndex[kid.id] else {
+                    // It painted nothing before: it must paint nothing now.
+                    let invisible = !childVisit.layerToTarget.isFinite || kid.isHidden || opacity * kid.opacity <= 0
+                    if invisible { continue }
+                    guard try planned(childVisit, width: size.width, height: size.height)?.isEmpty == true else {
+                        return false
+                    }
+                    continue
                 }
-                continue
-            }
-            let record = cache.fragments[kidIndex]
-            if let update = nodeUpdate(kid: kid, record: record, index: kidIndex, visit: childVisit, cache: cache) {
-                replacements.append(update)
-                continue
-            }
-            replanned += 1
-            if replanned > 64 && replanned * 4 > kids.count { return false }
-            if record.firstDescendant == kidIndex {
-                // A leaf's record: its quads planned again must fit its place.
-                guard childVisit.layerToTarget.isFinite, !kid.shouldRasterize,
-                    let quads = try planned(childVisit, width: size.width, height: size.height),
-                    quads.count == record.quads.count, record.groups.isEmpty
-                else { return false }
-                if quads.contains(where: { if case .shadow = $0.paint { return true } else { return false } })
-                    || cache.plan!.quads[record.quads].contains(where: {
-                        if case .shadow = $0.paint { return true } else { return false }
-                    })
-                {
-                    return false
+                found = kidIndex
+                if let update = nodeUpdate(kid: kid, record: records.baseAddress! + kidIndex, index: kidIndex,
+                                           visit: childVisit, quads: last, cache: cache) {
+                    replacements.append(update)
+                    continue
                 }
-                var updated = record
-                updated.node = kid
-                updated.contentVersion = kid.contentVersion
-                updated.layerToTarget = childVisit.layerToTarget
-                updated.opacity = childVisit.opacity
-                updated.clip = childVisit.clip
-                replacements.append(PlanReplacement(fragment: kidIndex, quads: quads, record: updated))
-            } else {
-                // A branch placed as before: patch inside it.
-                guard record.layerToTarget == childVisit.layerToTarget, record.opacity == childVisit.opacity,
-                    record.clip == childVisit.clip,
-                    try patch(childVisit, fragment: kidIndex, cache: cache, size: size, into: &replacements,
-                              patched: &patched)
-                else { return false }
-                patched.append((kidIndex, kid))
+                replanned += 1
+                if replanned > 64 && replanned * 4 > kids.count { return false }
+                let record = records[kidIndex]
+                if record.firstDescendant == kidIndex {
+                    // A leaf's record: its quads planned again must fit its place.
+                    guard childVisit.layerToTarget.isFinite, !kid.shouldRasterize,
+                        let quads = try planned(childVisit, width: size.width, height: size.height),
+                        quads.count == record.quads.count, record.groups.isEmpty
+                    else { return false }
+                    func isShadow(_ quad: Quad) -> Bool { if case .shadow = quad.paint { true } else { false } }
+                    if quads.contains(where: isShadow) || last[record.quads].contains(where: isShadow) { return false }
+                    replacements.append(PlanReplacement(fragment: kidIndex, quads: quads, placement: childVisit))
+                } else {
+                    // A branch placed as before: patch inside it.
+                    guard record.layerToTarget == childVisit.layerToTarget, record.opacity == childVisit.opacity,
+                        record.clip == childVisit.clip,
+                        try patch(childVisit, fragment: kidIndex, cache: cache, size: size, into: &replacements,
+                                  patched: &patched)
+                    else { return false }
+                    patched.append((kidIndex, kid))
+                }
             }
-        }
-        return true
+            return true
+        } }
     }
 
     /// The quads of a leaf's subtree planned on their own (no groups may come of it); nil when it made groups.

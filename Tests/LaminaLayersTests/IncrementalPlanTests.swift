@@ -92,11 +92,8 @@ import Testing
         #expect(atTwo == (try fresh(root, scale: 2)))
     }
 
-    @Test func movedLeavesAreMovedWithTheirRecords() throws {
-        // A moved leaf's quads and record are copied and moved on their own (PlanRun.reuse), not through the loop
-        // over a subtree's records; the next change inside must still find each leaf's record whole.
-        Transaction.setDisableActions(true)
-        defer { Transaction.flush() }
+    /// 100 leaves (a third of them bordered) and a gradient, planned once into `cache`.
+    func leavesAndGradient(cache: PlanCache) throws -> (root: Layer, plain: [Layer], gradient: GradientLayer) {
         let root = Layer()
         root.bounds = CGRect(x: 0, y: 0, width: 200, height: 200)
         var plain: [Layer] = []
@@ -111,31 +108,76 @@ import Testing
         gradient.frame = CGRect(x: 150, y: 150, width: 30, height: 30)
         gradient.colors = [Color.red, Color.blue]
         root.addSublayer(gradient)
-        let cache = PlanCache()
         _ = try incremental(root, cache: cache)
-        for leaf in plain { leaf.position.x += 0.25 }
-        gradient.position.y += 2
-        let moved = try incremental(root, cache: cache)
-        // A plan from scratch draws the gradient into an image of its own: compared by place, the rest whole.
-        func same(_ a: [Quad], _ b: [Quad]) -> Bool {
-            a.count == b.count && zip(a, b).allSatisfy { x, y in
-                x.layerID == gradient.id ? x.unitToTarget == y.unitToTarget && x.layerID == y.layerID : x == y
-            }
+        return (root, plain, gradient)
+    }
+
+    /// Quads equal but for the gradient's, compared by place: a plan from scratch draws the gradient into an image of
+    /// its own.
+    func same(_ a: [Quad], _ b: [Quad], gradient: GradientLayer) -> Bool {
+        a.count == b.count && zip(a, b).allSatisfy { x, y in
+            x.layerID == gradient.id ? x.unitToTarget == y.unitToTarget && x.layerID == y.layerID : x == y
         }
-        #expect(same(moved.quads, try fresh(root)))
-        // More than a quarter of the sublayers changed: no patch, the usual plan. The root is planned, every plain
-        // leaf moved: 100 backgrounds and 34 borders of four quads each. The gradient is planned again: its picture
-        // is made for what can be seen where it lies (cut where it reaches past the target), so it is not moved.
-        #expect(cache.statistics.layersPlanned == 2)
-        #expect(cache.statistics.subtreesMoved == 100)
-        #expect(cache.statistics.quadsReused == 100 + 34 * 4)
-        // The records stay whole: a change to one leaf next plans only that leaf, and its damage is its own boxes.
+    }
+
+    /// After a plan where every leaf of `plain` moved, a change to one leaf plans only that leaf, and its damage is
+    /// its own boxes: the moved records stayed whole.
+    func expectRecordsWhole(_ root: Layer, _ plain: [Layer], gradient: GradientLayer, cache: PlanCache) throws {
         plain[55].backgroundColor = .green
         let next = try incremental(root, cache: cache)
-        #expect(same(next.quads, try fresh(root)))
+        #expect(same(next.quads, try fresh(root), gradient: gradient))
         #expect(cache.statistics.layersPlanned == 1)
         let box = try #require(next.quads.first { $0.layerID == plain[55].id }?.damageBounds(width: 200, height: 200))
         #expect(next.damage?.region.rects == [box])
+    }
+
+    @Test func movedLeavesAreMovedWithTheirRecords() throws {
+        // A moved leaf's quads and record are copied and moved on their own (PlanRun.reuse), not through the loop
+        // over a subtree's records; the next change inside must still find each leaf's record whole.
+        Transaction.setDisableActions(true)
+        defer { Transaction.flush() }
+        let cache = PlanCache()
+        let (root, plain, gradient) = try leavesAndGradient(cache: cache)
+        for leaf in plain { leaf.position.x += 0.25 }
+        gradient.position.y += 2
+        // The root's own change (a background) sends the frame to the usual plan rather than a patch.
+        root.backgroundColor = .white
+        let moved = try incremental(root, cache: cache)
+        #expect(same(moved.quads, try fresh(root), gradient: gradient))
+        // The root is planned, every plain leaf moved: 100 backgrounds and 34 borders of four quads each. The
+        // gradient is planned again: its picture is made for what can be seen where it lies (cut where it reaches
+        // past the target), so it is not moved.
+        #expect(cache.statistics.layersPlanned == 2)
+        #expect(cache.statistics.layersUpdated == 0)
+        #expect(cache.statistics.subtreesMoved == 100)
+        #expect(cache.statistics.quadsReused == 100 + 34 * 4)
+        try expectRecordsWhole(root, plain, gradient: gradient, cache: cache)
+    }
+
+    @Test func aPatchMovesEverySublayerThatMoved() throws {
+        // Every sublayer moved, the root as it was: the last plan is patched, however many sublayers changed. Each
+        // leaf, bordered or not, follows its node (its quads moved in place); the gradient is planned again.
+        Transaction.setDisableActions(true)
+        defer { Transaction.flush() }
+        let cache = PlanCache()
+        let (root, plain, gradient) = try leavesAndGradient(cache: cache)
+        for leaf in plain { leaf.position.x += 0.25 }
+        gradient.position.y += 2
+        let moved = try incremental(root, cache: cache)
+        #expect(same(moved.quads, try fresh(root), gradient: gradient))
+        #expect(cache.statistics.layersUpdated == 100)
+        #expect(cache.statistics.layersPlanned == 1)
+        #expect(cache.statistics.subtreesMoved == 0)
+        #expect(cache.statistics.quadsReused == moved.quads.count - 1)
+        // Every leaf's old and new boxes are damaged, and no more: the strip 0.25 points to the right of each.
+        let region = try #require(moved.damage?.region)
+        let leafBoxes = plain.flatMap { leaf in moved.quads.filter { $0.layerID == leaf.id } }
+            .compactMap { $0.damageBounds(width: 200, height: 200) }
+        #expect(leafBoxes.count == 100 + 34 * 4)
+        for box in leafBoxes { #expect(region.clipped(to: box).area == box.area) }
+        #expect(!region.intersects(PixelBox(x0: 15, y0: 5, x1: 16, y1: 6)))
+        #expect(!region.intersects(PixelBox(x0: 195, y0: 5, x1: 196, y1: 6)))
+        try expectRecordsWhole(root, plain, gradient: gradient, cache: cache)
     }
 
     @Test func movingAParentMovesItsPlannedSubtree() throws {
