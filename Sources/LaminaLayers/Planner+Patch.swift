@@ -243,12 +243,18 @@ extension Planner {
         let grouped = own < 1 && layer.allowsGroupOpacity && kids.contains { !$0.isHidden && $0.opacity > 0 }
         guard !grouped, !(layer.masksToBounds && layer.roundedBounds != nil) else { return false }
         var changed: [Int] = []
+        // Leaves whose picture changed: no node update can keep their quads.
+        var newPictures = 0
         for position in kids.indices where kids[position] !== oldKids[position] {
             let (kid, oldKid) = (kids[position], oldKids[position])
             guard kid.id == oldKid.id, kid.state.zPosition == oldKid.state.zPosition else { return false }
             changed.append(position)
+            if kid.pictureVersion != oldKid.pictureVersion, kid.sublayers.isEmpty { newPictures += 1 }
         }
-        // Sublayers planned again here (node updates, Planner+NodeUpdate.swift, are not).
+        // Sublayers planned again here (node updates, Planner+NodeUpdate.swift, are not): past a quarter of them
+        // (and 64), planning each on its own costs more than the usual plan, which copies what did not change. Leaves
+        // with new pictures are counted first, so that the patch gives up before it plans any.
+        if newPictures > 64 && newPictures * 4 > kids.count { return false }
         var replanned = 0
         var clip = visit.clip
         if layer.masksToBounds, !changed.isEmpty {
