@@ -132,34 +132,69 @@ extension Layer {
                     stack.append((handle, true))
                     layer.snapshotInProgress = true
                     if layer.childrenStale || layer.snapshotNode == nil {
+                        if layer.committedSublayers.count >= Self.snapshotChunkMinimum * 2, Processors.active > 1 {
+                            // Many sublayers: their changed leaves are made on every core, the rest walked here.
+                            for child in layer.snapshotLeavesInChunks() { stack.append((child, false)) }
+                            return
+                        }
                         layer.forEachCommittedChild { child in
-                            // A committed tree has no cycles unless transactions of two threads interleaved changes
-                            // of one branch; such a child is left out rather than walked forever.
-                            guard child.needsSnapshotLocked, !child.snapshotInProgress else { return }
+                            guard child.needsSnapshot else { return }
                             stack.append((.passUnretained(child), false))
                         }
                     }
                     return
                 }
                 layer.snapshotInProgress = false
-                let old = layer.snapshotNode
-                let sublayers: SnapshotChildren
-                let mask: LayerSnapshot?
-                if !layer.childrenStale, let old {
-                    (sublayers, mask) = (old.sharedChildren, old.mask)
-                } else {
-                    sublayers = SnapshotChildren(
-                        layer.committedSublayers.compactMap { $0.snapshotInProgress ? nil : $0.snapshotNode })
-                    mask = layer.committedMask.flatMap { $0.snapshotInProgress ? nil : $0.snapshotNode }
-                }
-                layer.snapshotNode = LayerSnapshot(id: layer.id, state: layer.committed, sublayers: sublayers,
-                                                   mask: mask, contentVersion: layer.contentVersion,
-                                                   ownVersion: layer.ownVersion, pictureVersion: layer.pictureVersion)
-                layer.snapshotStale = false
-                layer.childrenStale = false
+                layer.makeSnapshotNode()
             }
         }
         return snapshotNode!
+    }
+
+    /// Whether the walk of `snapshotLocked` must visit this layer. A committed tree has no cycles unless transactions
+    /// of two threads interleaved changes of one branch; a layer already being walked is left out rather than walked
+    /// forever.
+    private var needsSnapshot: Bool { needsSnapshotLocked && !snapshotInProgress }
+
+    /// The layer's new snapshot node, from its committed state and its children's nodes (made before it). Model lock
+    /// held; only this layer is changed.
+    private func makeSnapshotNode() {
+        let old = snapshotNode
+        let sublayers: SnapshotChildren
+        let mask: LayerSnapshot?
+        if !childrenStale, let old {
+            (sublayers, mask) = (old.sharedChildren, old.mask)
+        } else {
+            sublayers = SnapshotChildren(committedSublayers.compactMap { $0.snapshotInProgress ? nil : $0.snapshotNode })
+            mask = committedMask.flatMap { $0.snapshotInProgress ? nil : $0.snapshotNode }
+        }
+        snapshotNode = LayerSnapshot(id: id, state: committed, sublayers: sublayers, mask: mask,
+                                     contentVersion: contentVersion, ownVersion: ownVersion,
+                                     pictureVersion: pictureVersion)
+        snapshotStale = false
+        childrenStale = false
+    }
+
+    /// The sublayers of a layer with at least this many twice are looked at in chunks on every core
+    /// (`snapshotLeavesInChunks`): a new node costs about a microsecond (a copy of the layer's state), and handing
+    /// work to another core costs about as much as a thousand of them.
+    static let snapshotChunkMinimum = 1_024
+
+    /// Makes the nodes of the committed sublayers that need one and have no committed sublayers or mask (leaves) in
+    /// chunks on every core, and returns, in order, the other sublayers `snapshotLocked` must walk, then the mask.
+    /// Model lock held, by the calling thread, which waits for the chunks: nothing else changes the layers. Each
+    /// chunk changes only its own leaves: a committed list never holds a layer twice (it is the model's list at a
+    /// commit), and a leaf has no sublayers to share with another branch.
+    private func snapshotLeavesInChunks() -> [Unmanaged<Layer>] {
+        var walked: [Unmanaged<Layer>] = []
+        committedSublayers.withUnsafeBufferPointer { children in
+            let chunks = LayerSnapshot.evaluationChunks(children.count, minimum: Self.snapshotChunkMinimum)
+            let work = SnapshotChunks(children: children, chunks: chunks)
+            DispatchQueue.concurrentPerform(iterations: chunks) { work.run(chunk: $0) }
+            for chunk in work.walked { walked += chunk }
+        }
+        if let committedMask, committedMask.needsSnapshot { walked.append(.passUnretained(committedMask)) }
+        return walked
     }
 
     /// Calls `body` with each committed sublayer, then the committed mask, read in place (not retained).
@@ -171,6 +206,43 @@ extension Layer {
     }
 
     private var needsSnapshotLocked: Bool { snapshotStale || snapshotNode == nil }
+
+    /// One chunk's share of `snapshotLeavesInChunks`: its leaves given their nodes, the other sublayers to walk listed
+    /// in order. Layers are read unretained, as `snapshotLocked` walks them (their retains take the runtime's slow
+    /// path, and every core's would contend).
+    private final class SnapshotChunks: @unchecked Sendable {
+        let children: UnsafeBufferPointer<Layer>
+        let size: Int
+        /// Each chunk's list, written by the one worker that takes the chunk.
+        let walked: UnsafeMutableBufferPointer<[Unmanaged<Layer>]>
+
+        init(children: UnsafeBufferPointer<Layer>, chunks: Int) {
+            self.children = children
+            size = (children.count + chunks - 1) / chunks
+            walked = .allocate(capacity: chunks)
+            walked.initialize(repeating: [])
+        }
+
+        deinit {
+            walked.deinitialize()
+            walked.deallocate()
+        }
+
+        func run(chunk: Int) {
+            var listed: [Unmanaged<Layer>] = []
+            for index in chunk * size..<min(children.count, (chunk + 1) * size) {
+                Unmanaged.passUnretained(children[index])._withUnsafeGuaranteedRef { child in
+                    guard child.needsSnapshot else { return }
+                    if child.committedSublayers.isEmpty, child.committedMask == nil {
+                        child.makeSnapshotNode()
+                    } else {
+                        listed.append(.passUnretained(child))
+                    }
+                }
+            }
+            walked[chunk] = listed
+        }
+    }
 }
 
 /// Siblings in paint order, as the planner draws them and hit testing finds them: ascending zPosition, ties in

@@ -256,6 +256,59 @@ import Testing
         #expect(before.sublayers[1].opacity == 1)
     }
 
+    @Test func aWideLayersSublayersAreSnapshotInChunks() {
+        // 5,000 sublayers (past `snapshotChunkMinimum` twice): their leaves are made on every core, the branches
+        // (every seventh has a sublayer, every eleventh a mask) walked on this thread. The snapshot must be the one a
+        // walk on one thread makes: every value, every unchanged subtree shared.
+        Transaction.setDisableActions(true)
+        defer { Transaction.flush() }
+        let root = layer()
+        var inner: [Int: Layer] = [:]
+        for index in 0..<5_000 {
+            let child = layer()
+            child.opacity = Float(index % 100) / 100
+            if index.isMultiple(of: 7) {
+                let grandchild = layer(.red)
+                child.addSublayer(grandchild)
+                inner[index] = grandchild
+            }
+            if index.isMultiple(of: 11) { child.mask = layer(.blue) }
+            root.addSublayer(child)
+        }
+        Transaction.flush()
+        let first = root.presentationSnapshot()!
+        #expect(first.sublayers.count == 5_000)
+        #expect(first.sublayers.indices.allSatisfy { first.sublayers[$0].opacity == Float($0 % 100) / 100 })
+        #expect(first.sublayers.indices.allSatisfy { first.sublayers[$0].id == root.sublayers![$0].id })
+        #expect(first.sublayers.indices.allSatisfy {
+            first.sublayers[$0].sublayers.map(\.id) == (inner[$0].map { [$0.id] } ?? [])
+                && (first.sublayers[$0].mask != nil) == $0.isMultiple(of: 11)
+        })
+        // Every third sublayer faded, every fifth branch's sublayer recoloured, one sublayer added at the end.
+        Transaction.begin()
+        Transaction.setDisableActions(true)
+        for (index, child) in root.sublayers!.enumerated() where index.isMultiple(of: 3) { child.opacity = 0.25 }
+        for (index, grandchild) in inner where index.isMultiple(of: 5) { grandchild.backgroundColor = .green }
+        root.addSublayer(layer(.white))
+        Transaction.commit()
+        let second = root.presentationSnapshot()!
+        #expect(second.sublayers.count == 5_001)
+        for index in 0..<5_000 {
+            let (old, new) = (first.sublayers[index], second.sublayers[index])
+            let faded = index.isMultiple(of: 3), recoloured = index.isMultiple(of: 35)
+            #expect((old === new) == (!faded && !recoloured), "sublayer \(index)")
+            #expect(new.opacity == (faded ? 0.25 : Float(index % 100) / 100), "sublayer \(index)")
+            if let kid = new.sublayers.first {
+                #expect(kid.backgroundColor == (recoloured ? .green : .red), "sublayer \(index)")
+                #expect((kid === old.sublayers.first) == !recoloured, "sublayer \(index)")
+            }
+            if index.isMultiple(of: 11) { #expect(new.mask === old.mask, "sublayer \(index)") }
+        }
+        #expect(second.sublayers[5_000].backgroundColor == .white)
+        // The old snapshot still shows what it showed.
+        #expect(first.sublayers[3].opacity == 0.03)
+    }
+
     @Test func aDeepChainSnapshotsAndReleasesWithoutRecursion() {
         let root = layer()
         var node = root
