@@ -42,4 +42,28 @@ import Testing
         }
         #expect(failures.isEmpty, "\(scene.rawValue): \(failures)")
     }
+
+    /// `lamina bench --live`'s tree at 2,000 sprites: every sprite moved (a patch of 2,000 node updates), then a
+    /// hundred, then one, then every one again. Each live frame must be the fresh renderer's picture
+    /// (`IncrementalPlanTests.aPatchMovesEverySublayerThatMoved` checks that such a frame is a patch).
+    @Test func liveTreeFramesWhereEverySpriteMovesEqualFreshFrames() throws {
+        let size = CGSize(width: 160, height: 90)
+        let changes: [LiveTree.Change] = [.all, .hundred, .one, .all]
+        var failures: [String] = []
+        for (index, renderer) in ReferenceScenes.renderers().enumerated() {
+            let tree = try LiveTree(count: 2_000, size: size)
+            let fresh = ReferenceScenes.renderers()[index]
+            _ = try renderer.render(tree.root, scale: 1, at: 1)
+            for (frame, change) in changes.enumerated() {
+                tree.apply(change)
+                let live = try renderer.render(tree.root, scale: 1, at: 1)
+                let expected = try fresh.render(Planner(scale: 1).plan(tree.root, at: 1))
+                let unlike = Self.differences(live, expected)
+                if unlike > 0 {
+                    failures.append("\(renderer.name) frame \(frame) (\(change)): \(unlike) pixels differ")
+                }
+            }
+        }
+        #expect(failures.isEmpty, "\(failures)")
+    }
 }

@@ -131,19 +131,27 @@ import Testing
         #expect(next.damage?.region.rects == [box])
     }
 
+    /// `leavesAndGradient` planned, then every leaf moved a quarter point right and the gradient two points down (and
+    /// with `changingTheRoot`, the root given a background), planned again: the plan must be the one from scratch.
+    func everyLeafMoved(changingTheRoot: Bool) throws
+        -> (root: Layer, plain: [Layer], gradient: GradientLayer, cache: PlanCache, moved: RenderPlan) {
+        let cache = PlanCache()
+        let (root, plain, gradient) = try leavesAndGradient(cache: cache)
+        for leaf in plain { leaf.position.x += 0.25 }
+        gradient.position.y += 2
+        if changingTheRoot { root.backgroundColor = .white }
+        let moved = try incremental(root, cache: cache)
+        #expect(same(moved.quads, try fresh(root), gradient: gradient))
+        return (root, plain, gradient, cache, moved)
+    }
+
     @Test func movedLeavesAreMovedWithTheirRecords() throws {
         // A moved leaf's quads and record are copied and moved on their own (PlanRun.reuse), not through the loop
         // over a subtree's records; the next change inside must still find each leaf's record whole.
         Transaction.setDisableActions(true)
         defer { Transaction.flush() }
-        let cache = PlanCache()
-        let (root, plain, gradient) = try leavesAndGradient(cache: cache)
-        for leaf in plain { leaf.position.x += 0.25 }
-        gradient.position.y += 2
         // The root's own change (a background) sends the frame to the usual plan rather than a patch.
-        root.backgroundColor = .white
-        let moved = try incremental(root, cache: cache)
-        #expect(same(moved.quads, try fresh(root), gradient: gradient))
+        let (root, plain, gradient, cache, _) = try everyLeafMoved(changingTheRoot: true)
         // The root is planned, every plain leaf moved: 100 backgrounds and 34 borders of four quads each. The
         // gradient is planned again: its picture is made for what can be seen where it lies (cut where it reaches
         // past the target), so it is not moved.
@@ -159,12 +167,7 @@ import Testing
         // leaf, bordered or not, follows its node (its quads moved in place); the gradient is planned again.
         Transaction.setDisableActions(true)
         defer { Transaction.flush() }
-        let cache = PlanCache()
-        let (root, plain, gradient) = try leavesAndGradient(cache: cache)
-        for leaf in plain { leaf.position.x += 0.25 }
-        gradient.position.y += 2
-        let moved = try incremental(root, cache: cache)
-        #expect(same(moved.quads, try fresh(root), gradient: gradient))
+        let (root, plain, gradient, cache, moved) = try everyLeafMoved(changingTheRoot: false)
         #expect(cache.statistics.layersUpdated == 100)
         #expect(cache.statistics.layersPlanned == 1)
         #expect(cache.statistics.subtreesMoved == 0)
