@@ -184,6 +184,14 @@ extension Quad {
             map.m31 += d.x
             map.m32 += d.y
         }
+        return damageBounds(at: quad, map: map, opacity: opacity, width: width, height: height)
+    }
+
+    /// `damageBounds(at:width:height:)` of the quad at `quad` as it will be once its map is `map` and its opacity
+    /// `opacity`, worked out without changing it: the boxes of the quads of a leaf turned or scaled by its node
+    /// values, whose quads take new maps and keep everything else.
+    public static func damageBounds(at quad: UnsafePointer<Quad>, map: Matrix3, opacity: Float, width: Int,
+                                    height: Int) -> PixelBox? {
         if quad.pointee.shapeStorage == nil, quad.pointee.clip == nil, quad.pointee.antialiasedEdges != .all,
             map.isAffine, width > 0, height > 0 {
             // A moved sprite (most of them): the general path's affine case, without copying the quad's shape and

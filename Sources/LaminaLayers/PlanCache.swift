@@ -98,6 +98,10 @@ public struct PlanStatistics: Hashable, Sendable {
     /// Layers whose planned quads followed a new placement or opacity (moved, made again from their geometry, or
     /// faded) without being planned: node updates (docs/architecture.md, "Property trees").
     public var layersUpdated = 0
+    /// Quads of turned or scaled leaves that took their new maps in place on a frame made from node values, their
+    /// paints, clips and edges kept (docs/architecture.md, "Property trees"); a leaf whose texture's filter changes
+    /// is made again instead.
+    public var quadsRemapped = 0
     /// Animated layers whose quads followed their animated values without a presentation or planning: the frame was
     /// made from node values alone (docs/architecture.md, "Property trees"); 0 on a usual frame.
     public var nodeValueLayers = 0

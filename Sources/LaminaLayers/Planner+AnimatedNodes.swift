@@ -37,6 +37,27 @@ struct AnimatedNode {
     let branch: Bool
     /// The leaf's `isDoubleSided`, kept here: read for every turned leaf, and the leaf lies elsewhere in memory.
     let isDoubleSided: Bool
+    /// The leaf's quads in the table's `remaps` when they follow its map without being made again
+    /// (`NodeChange.remap`); empty when they are made again (`NodeChange.made`).
+    var remap: Range<Int> = 0..<0
+}
+
+/// One quad of a leaf whose quads follow its map without being made again (`NodeChange.remap`): `emit` makes each
+/// quad of a plain leaf as its unit square's map in the leaf's space followed by the leaf's map to the target, with a
+/// paint that depends on that map only through a texture's filter; so a turned or scaled leaf's quads take the maps
+/// worked out here, bit for bit those `emit` would make, and keep everything else (no quad made, copied or freed).
+struct RemapQuad {
+    /// The quad's unit square in the leaf's space (`Matrix3.unitSquare(to:)` of the rectangle `emit` fills).
+    let unitToLayer: Matrix3
+    /// A texture's texels per unit square by area (`Planner.texelArea`); nil for a solid colour.
+    let texelArea: CGFloat?
+    /// The leaf's filters (`Planner.chooseFilter`), kept here: the leaf's state lies elsewhere in memory.
+    let minification: Filter
+    let magnification: Filter
+    let bias: Float
+    /// The filter and level of detail of the quad's paint now: a map that chooses others makes the leaf again.
+    var filter: Filter
+    var mipLevel: Float
 }
 
 /// How one animated leaf's quads follow its new map and fade.
@@ -48,6 +69,9 @@ enum NodeChange {
     /// Made again from the leaf's geometry at the new map and fade: these quads of the frame's fresh ones (one array
     /// for every leaf made again, not one per leaf).
     case made(Range<Int>)
+    /// Turned or scaled: each quad takes these maps of the frame's new ones, and the new fade; its paint, clip and
+    /// edges stay (`RemapQuad`).
+    case remap(Range<Int>)
     /// A branch moved by a translation: every quad of its subtree, and the records inside.
     case moveSubtree(CGPoint)
 }
@@ -68,14 +92,17 @@ final class AnimatedNodeTable {
     /// The records of the animated leaves' superlayers (the root's included): their subtrees' quads change with
     /// the leaves'.
     let ancestors: [Int]
+    /// The quads of the leaves that follow their maps without being made again (`AnimatedNode.remap`).
+    var remaps: [RemapQuad]
     /// Each frame's values, one per node: kept to spare an allocation per frame.
     var maps: [Matrix3]
     var fades: [Float]
 
     init(committed: LayerSnapshot, planIdentity: UInt64, rootToTarget: Matrix3, width: Int, height: Int,
          nodes: [AnimatedNode], animations: [AttachedAnimation], tracks: [NodeTrack], lists: NodeTrackLists,
-         ancestors: [Int]) {
+         ancestors: [Int], remaps: [RemapQuad]) {
         self.ancestors = ancestors
+        self.remaps = remaps
         self.committed = committed
         self.planIdentity = planIdentity
         self.rootToTarget = rootToTarget
@@ -147,8 +174,8 @@ extension Planner {
         presented()
         // The last plan's quads are lent to working out the changes only: the cache's plan is then the array's one
         // holder again, and its quads are changed in place.
-        guard let (changes, fresh, boxes) = nodeChanges(table, last: cache.plan!.quads, cache: cache, width: width,
-                                                        height: height)
+        guard let (changes, fresh, remapped, boxes) = nodeChanges(table, last: cache.plan!.quads, cache: cache,
+                                                                  width: width, height: height)
         else { return nil }
         var bounds = cache.plan?.quadBounds
         var quads = Self.takeQuads(from: cache)
@@ -190,6 +217,13 @@ extension Planner {
                                 quads[range.lowerBound + offset] = fresh[made.lowerBound + offset]
                             }
                         }
+                    case .remap(let maps):
+                        faded = true
+                        remapped.withUnsafeBufferPointer { remapped in
+                            for offset in 0..<maps.count {
+                                quads[range.lowerBound + offset].unitToTarget = remapped[maps.lowerBound + offset]
+                            }
+                        }
                     case .moveSubtree(let d):
                         guard PlanRun.move(quads, range, by: d, clipsOnGrid: false) else {
                             moved = false
@@ -215,7 +249,10 @@ extension Planner {
                     }
                     records[fragment].layerToTarget = maps[index]
                     var remade = faded
-                    if case .made = change { remade = true }
+                    switch change {
+                    case .made, .remap: remade = true
+                    default: break
+                    }
                     if remade {
                         if stamp == nil { stamp = Layer.presentationStamp() }
                         records[fragment].contentVersion = stamp!
@@ -245,7 +282,8 @@ extension Planner {
         swap(&cache.fragments, &fragments)
         let plan = finishedPatch(quads: quads, bounds: bounds, region: region, fresh: fresh, to: cache,
                                  lastIdentity: lastIdentity, groups: groups, orderedGroups: orderedGroups,
-                                 width: width, height: height, updated: changes.count, planned: 0)
+                                 width: width, height: height, updated: changes.count, planned: 0,
+                                 remapped: remapped.count)
         cache.statistics.nodeValueLayers = table.nodes.count
         table.planIdentity = plan.identity
         cache.lastAnimatedFrame = (committed, plan.identity, time)
@@ -259,7 +297,7 @@ extension Planner {
     /// nodes on all cores (as its evaluation is), each chunk with its own fresh quads and table of texture paints,
     /// then put together in the nodes' order.
     private func nodeChanges(_ table: AnimatedNodeTable, last: [Quad], cache: PlanCache, width: Int, height: Int)
-        -> (changes: [(node: Int, change: NodeChange)], fresh: [Quad], boxes: [PixelBox?])?
+        -> ChangesPart?
     {
         let count = table.nodes.count
         let chunks = LayerSnapshot.evaluationChunks(count, minimum: LayerSnapshot.nodeFrameChunkMinimum)
@@ -267,48 +305,64 @@ extension Planner {
         // and a release of each of its references).
         return last.withUnsafeBufferPointer { last in
             cache.fragments.withUnsafeBufferPointer { fragments in
-                if chunks == 1 {
-                    return nodeChanges(table, nodes: 0..<count, last: last, fragments: fragments, width: width,
-                                       height: height)
-                }
-                let size = (count + chunks - 1) / chunks
-                var parts = [ChangesPart?](repeating: nil, count: chunks)
-                parts.withUnsafeMutableBufferPointer { parts in
-                    let work = NodeChangesWork(planner: self, table: table, last: last, fragments: fragments,
-                                               parts: parts, size: size, width: width, height: height)
-                    DispatchQueue.concurrentPerform(iterations: chunks) { work.run(chunk: $0) }
-                }
-                var changes: [(node: Int, change: NodeChange)] = []
-                changes.reserveCapacity(count)
-                var fresh: [Quad] = []
-                var boxes: [PixelBox?] = []
-                for part in parts {
-                    guard let part else { return nil }
-                    let offset = fresh.count
-                    fresh += part.fresh
-                    boxes += part.boxes
-                    for (node, change) in part.changes {
-                        if case .made(let range) = change {
-                            changes.append((node, .made((range.lowerBound + offset)..<(range.upperBound + offset))))
-                        } else {
-                            changes.append((node, change))
-                        }
+                table.remaps.withUnsafeMutableBufferPointer { remaps in
+                    if chunks == 1 {
+                        return nodeChanges(table, nodes: 0..<count, last: last, fragments: fragments, remaps: remaps,
+                                           width: width, height: height)
                     }
+                    let size = (count + chunks - 1) / chunks
+                    var parts = [ChangesPart?](repeating: nil, count: chunks)
+                    parts.withUnsafeMutableBufferPointer { parts in
+                        let work = NodeChangesWork(planner: self, table: table, last: last, fragments: fragments,
+                                                   remaps: remaps, parts: parts, size: size, width: width,
+                                                   height: height)
+                        DispatchQueue.concurrentPerform(iterations: chunks) { work.run(chunk: $0) }
+                    }
+                    return Self.joined(parts, count: count)
                 }
-                return (changes, fresh, boxes)
             }
         }
+    }
+
+    /// The chunks' parts of `nodeChanges` put together in the nodes' order, each chunk's ranges of fresh quads and
+    /// new maps moved to where its own lie in the whole.
+    private static func joined(_ parts: [ChangesPart?], count: Int) -> ChangesPart? {
+        var changes: [(node: Int, change: NodeChange)] = []
+        changes.reserveCapacity(count)
+        var fresh: [Quad] = []
+        var remapped: [Matrix3] = []
+        var boxes: [PixelBox?] = []
+        for part in parts {
+            guard let part else { return nil }
+            let (offset, mapOffset) = (fresh.count, remapped.count)
+            fresh += part.fresh
+            remapped += part.remapped
+            boxes += part.boxes
+            for (node, change) in part.changes {
+                switch change {
+                case .made(let range):
+                    changes.append((node, .made((range.lowerBound + offset)..<(range.upperBound + offset))))
+                case .remap(let range):
+                    changes.append((node, .remap((range.lowerBound + mapOffset)..<(range.upperBound + mapOffset))))
+                default:
+                    changes.append((node, change))
+                }
+            }
+        }
+        return (changes, fresh, remapped, boxes)
     }
 
     /// The changes of `table`'s nodes `nodes` (`nodeChanges`), with quads made again in a fresh array of their own,
     /// and the new damage boxes of the changed quads (`changedBoxes`).
     fileprivate func nodeChanges(_ table: AnimatedNodeTable, nodes: Range<Int>, last: UnsafeBufferPointer<Quad>,
-                                 fragments: UnsafeBufferPointer<PlanFragment>, width: Int, height: Int) -> ChangesPart?
+                                 fragments: UnsafeBufferPointer<PlanFragment>,
+                                 remaps: UnsafeMutableBufferPointer<RemapQuad>, width: Int, height: Int) -> ChangesPart?
     {
         var changes: [(node: Int, change: NodeChange)] = []
         changes.reserveCapacity(nodes.count)
         var fresh: [Quad] = []
-        guard let quad = last.baseAddress else { return nodes.isEmpty ? (changes, fresh, []) : nil }
+        var remapped: [Matrix3] = []
+        guard let quad = last.baseAddress else { return nodes.isEmpty ? (changes, fresh, remapped, []) : nil }
         let found: Bool = table.nodes.withUnsafeBufferPointer { nodeList in
             table.maps.withUnsafeBufferPointer { maps in
                 table.fades.withUnsafeBufferPointer { fades in
@@ -344,6 +398,12 @@ extension Planner {
                             continue
                         }
                         guard node.pointee.isDoubleSided || map.determinant >= 0 else { return false }
+                        if !node.pointee.remap.isEmpty, let remap = Self.remapped(
+                            node.pointee.remap, map: map, remaps: remaps.baseAddress!, into: &remapped)
+                        {
+                            changes.append((index, .remap(remap)))
+                            continue
+                        }
                         let first = fresh.count
                         emit(node.pointee.leaf, layerToTarget: map, opacity: fade, clip: node.pointee.clip,
                              into: &fresh)
@@ -356,8 +416,8 @@ extension Planner {
         }
         guard found else { return nil }
         let boxes = Self.changedBoxes(changes, table: table, last: last, fragments: fragments, fresh: fresh,
-                                      width: width, height: height)
-        return (changes, fresh, boxes)
+                                      remapped: remapped, width: width, height: height)
+        return (changes, fresh, remapped, boxes)
     }
 
     /// The damage boxes the quads of `changes` will have once changed, in order (none for a moved branch, whose
@@ -365,7 +425,7 @@ extension Planner {
     /// the quads made again. Worked out with the changes, on every core, instead of in the frame's serial loop.
     private static func changedBoxes(
         _ changes: [(node: Int, change: NodeChange)], table: AnimatedNodeTable, last: UnsafeBufferPointer<Quad>,
-        fragments: UnsafeBufferPointer<PlanFragment>, fresh: [Quad], width: Int, height: Int
+        fragments: UnsafeBufferPointer<PlanFragment>, fresh: [Quad], remapped: [Matrix3], width: Int, height: Int
     ) -> [PixelBox?] {
         var boxes: [PixelBox?] = []
         boxes.reserveCapacity(changes.count)
@@ -392,6 +452,11 @@ extension Planner {
                     case .made(let made):
                         for offset in made {
                             boxes.append(Quad.damageBounds(at: fresh.baseAddress! + offset, width: width,
+                                                           height: height))
+                        }
+                    case .remap(let maps):
+                        for (position, map) in zip(range, remapped[maps]) {
+                            boxes.append(Quad.damageBounds(at: quad + position, map: map, opacity: fade, width: width,
                                                            height: height))
                         }
                     case .moveSubtree:
@@ -454,6 +519,7 @@ extension Planner {
         var tracks: [NodeTrack] = []
         var lists = NodeTrackLists()
         var ancestors: Set<Int> = []
+        var remaps: [RemapQuad] = []
         /// A leaf's animations added to the table's list (and resolved against its committed values `model`), and
         /// where they lie in it.
         func list(_ attached: [AttachedAnimation], model: NodePlacement) -> Range<Int> {
@@ -546,13 +612,92 @@ extension Planner {
                         timings: Self.leafTimings(pending.timings + [kid.state.timing]),
                     fragment: index,
                     sublayerSpace: sublayerSpace, superlayerToTarget: pending.toTarget, opacity: opacity, clip: clip,
-                    branch: false, isDoubleSided: kid.isDoubleSided))
+                    branch: false, isDoubleSided: kid.isDoubleSided,
+                    remap: Self.remapQuads(kid, record: record, quads: last.quads, into: &remaps)))
             }
         }
         guard !nodes.isEmpty else { return nil }
         return AnimatedNodeTable(committed: committed, planIdentity: last.identity, rootToTarget: rootToTarget,
                                  width: width, height: height, nodes: nodes, animations: animations,
-                                 tracks: tracks, lists: lists, ancestors: ancestors.sorted())
+                                 tracks: tracks, lists: lists, ancestors: ancestors.sorted(), remaps: remaps)
+    }
+
+    /// The quads of the plain leaf `leaf` (its record `record` in `quads`) appended to `remaps` as `RemapQuad`s, and
+    /// where they lie there, when they can follow the leaf's map without being made again: neither rounded nor cut
+    /// to the bounds (whose shape and clip depend on the map), and each quad's map the one `emit` makes from the
+    /// record's, bit for bit. An empty range otherwise: its quads are made again when it turns.
+    private static func remapQuads(_ leaf: LayerSnapshot, record: PlanFragment, quads: [Quad],
+                                   into remaps: inout [RemapQuad]) -> Range<Int> {
+        let none = remaps.count..<remaps.count
+        let bounds = leaf.bounds
+        guard leaf.roundedBounds == nil, !leaf.masksToBounds, bounds.width > 0, bounds.height > 0 else { return none }
+        let (minification, magnification) = (leaf.minificationFilter, leaf.magnificationFilter)
+        let bias = leaf.minificationFilterBias
+        // In `emit`'s order: the background, then the cells of the contents.
+        var made: [RemapQuad] = []
+        if let color = leaf.backgroundColor, color.alpha > 0 {
+            made.append(RemapQuad(unitToLayer: .unitSquare(to: bounds), texelArea: nil, minification: minification,
+                                  magnification: magnification, bias: bias, filter: .linear, mipLevel: 0))
+        }
+        if let image = leaf.contents {
+            ContentsLayout.forEachCell(layer: leaf, image: image) { cell in
+                made.append(RemapQuad(unitToLayer: .unitSquare(to: cell.rectInLayer),
+                                      texelArea: texelArea(cell.unitToTexel), minification: minification,
+                                      magnification: magnification, bias: bias, filter: .linear, mipLevel: 0))
+            }
+        }
+        guard made.count == record.quads.count else { return none }
+        let agrees: Bool = quads.withUnsafeBufferPointer { quads in
+            for (offset, position) in record.quads.enumerated() {
+                let quad = quads.baseAddress! + position
+                guard made[offset].unitToLayer.concatenating(record.layerToTarget) == quad.pointee.unitToTarget
+                else { return false }
+                if made[offset].texelArea == nil {
+                    guard case .solid = quad.pointee.paint else { return false }
+                } else {
+                    guard let facts = Quad.textureCopyFacts(at: quad) else { return false }
+                    made[offset].filter = facts.filter
+                    made[offset].mipLevel = facts.mipLevel
+                }
+            }
+            return true
+        }
+        guard agrees else { return none }
+        remaps += made
+        return none.lowerBound..<remaps.count
+    }
+
+    /// The maps of the quads `remap` of the table's `remaps` under the leaf's new map `map`, appended to `maps`, and
+    /// where they lie there; nil when the leaf must be made again: a map overflowed, or a texture's filter or level
+    /// of detail changed (its paint must change: the new ones are kept, for the quads `emit` makes next).
+    fileprivate static func remapped(_ remap: Range<Int>, map: Matrix3, remaps: UnsafeMutablePointer<RemapQuad>,
+                                     into maps: inout [Matrix3]) -> Range<Int>? {
+        let start = maps.count
+        var same = true
+        for index in remap {
+            let quad = remaps + index
+            let unitToTarget = quad.pointee.unitToLayer.concatenating(map)
+            guard unitToTarget.isFinite else {
+                maps.removeSubrange(start...)
+                return nil
+            }
+            if let texelArea = quad.pointee.texelArea {
+                let (filter, lod) = Planner.chooseFilter(
+                    unitToTarget: unitToTarget, texelArea: texelArea, minification: quad.pointee.minification,
+                    magnification: quad.pointee.magnification, bias: quad.pointee.bias)
+                if filter != quad.pointee.filter || lod.bitPattern != quad.pointee.mipLevel.bitPattern {
+                    quad.pointee.filter = filter
+                    quad.pointee.mipLevel = lod
+                    same = false
+                }
+            }
+            maps.append(unitToTarget)
+        }
+        guard same else {
+            maps.removeSubrange(start...)
+            return nil
+        }
+        return start..<maps.count
     }
 
     /// `timings` as a node keeps them: none when every one keeps its parent's time.
@@ -638,8 +783,10 @@ private struct EvaluationChunk: @unchecked Sendable {
     }
 }
 
-/// One chunk's node changes (`Planner.nodeChanges`): `made` ranges index its own fresh quads.
-private typealias ChangesPart = (changes: [(node: Int, change: NodeChange)], fresh: [Quad], boxes: [PixelBox?])
+/// One chunk's node changes (`Planner.nodeChanges`): `made` ranges index its own fresh quads, `remap` ranges its own
+/// new maps.
+private typealias ChangesPart = (changes: [(node: Int, change: NodeChange)], fresh: [Quad], remapped: [Matrix3],
+                                 boxes: [PixelBox?])
 
 /// The node changes of a large table worked out in chunks on all cores: each chunk reads the last plan's quads and
 /// records (not changed until every chunk is done) and writes its own part. Each has a planner of its own, whose
@@ -649,6 +796,7 @@ private struct NodeChangesWork: @unchecked Sendable {
     let table: AnimatedNodeTable
     let last: UnsafeBufferPointer<Quad>
     let fragments: UnsafeBufferPointer<PlanFragment>
+    let remaps: UnsafeMutableBufferPointer<RemapQuad>
     let parts: UnsafeMutableBufferPointer<ChangesPart?>
     let size: Int
     let width: Int
@@ -658,8 +806,8 @@ private struct NodeChangesWork: @unchecked Sendable {
         var planner = planner
         planner.texturePaints = TexturePaints()
         let nodes = (chunk * size)..<min((chunk + 1) * size, table.nodes.count)
-        parts[chunk] = planner.nodeChanges(table, nodes: nodes, last: last, fragments: fragments, width: width,
-                                           height: height)
+        parts[chunk] = planner.nodeChanges(table, nodes: nodes, last: last, fragments: fragments, remaps: remaps,
+                                           width: width, height: height)
     }
 }
 

@@ -136,7 +136,7 @@ extension Planner {
     func finishedPatch(
         quads: [Quad], bounds: [PixelBox?]?, region: DamageRegion, fresh: [Quad], to cache: PlanCache,
         lastIdentity: UInt64, groups: [PlanGroup], orderedGroups: [PlanGroup], width: Int, height: Int,
-        updated: Int, planned: Int
+        updated: Int, planned: Int, remapped: Int = 0
     ) -> RenderPlan {
         var region = region
         var result = RenderPlan(width: width, height: height, quads: quads, groups: groups)
@@ -150,7 +150,8 @@ extension Planner {
         statistics.layersUpdated = updated
         statistics.layersPlanned = planned
         statistics.subtreesReused = 1
-        statistics.quadsReused = quads.count - fresh.count
+        statistics.quadsReused = quads.count - fresh.count - remapped
+        statistics.quadsRemapped = remapped
         cache.statistics = statistics
         cache.plan = result
         var orderedResult = result

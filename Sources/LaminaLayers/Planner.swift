@@ -549,23 +549,35 @@ public struct Planner {
     /// trilinear minification, also the level of detail: log2 of sqrt(texels per target pixel) plus the layer's
     /// minificationFilterBias (0 otherwise).
     func chooseFilter(_ layer: LayerSnapshot, unitToTarget: Matrix3, unitToTexel: Matrix3) -> (Filter, Float) {
+        Self.chooseFilter(unitToTarget: unitToTarget, texelArea: Self.texelArea(unitToTexel),
+                          minification: layer.minificationFilter, magnification: layer.magnificationFilter,
+                          bias: layer.minificationFilterBias)
+    }
+
+    /// The texels of a texture's unit square, by area, that `chooseFilter` compares with the target pixels it covers.
+    static func texelArea(_ unitToTexel: Matrix3) -> CGFloat {
+        abs(unitToTexel.m11 * unitToTexel.m22 - unitToTexel.m12 * unitToTexel.m21)
+    }
+
+    /// `chooseFilter` from the layer's filters and the texture's `texelArea`: what a leaf whose quads follow its node
+    /// values (`NodeChange.remap`) keeps, rather than reading its layer each frame.
+    static func chooseFilter(unitToTarget h: Matrix3, texelArea: CGFloat, minification: Filter, magnification: Filter,
+                             bias: Float) -> (Filter, Float) {
         let centre = CGPoint(x: 0.5, y: 0.5)
-        let h = unitToTarget
         // The Jacobian of unit -> target at the centre (projective: divide by w).
         let p = h.apply(centre)
         let dx = h.apply(CGPoint(x: 0.5 + 1e-3, y: 0.5)), dy = h.apply(CGPoint(x: 0.5, y: 0.5 + 1e-3))
         guard p.w > 0, dx.w > 0, dy.w > 0 else {
-            return (layer.magnificationFilter == .trilinear ? .linear : layer.magnificationFilter, 0)
+            return (magnification == .trilinear ? .linear : magnification, 0)
         }
         let c = p.projected, ex = dx.projected, ey = dy.projected
         let targetArea = abs((ex.x - c.x) * (ey.y - c.y) - (ex.y - c.y) * (ey.x - c.x)) / 1e-6
-        let texelArea = abs(unitToTexel.m11 * unitToTexel.m22 - unitToTexel.m12 * unitToTexel.m21)
         if texelArea > targetArea * (1 + 1e-9) {
-            guard layer.minificationFilter == .trilinear else { return (layer.minificationFilter, 0) }
-            let lod = Float(0.5 * log2(texelArea / targetArea)) + layer.minificationFilterBias
+            guard minification == .trilinear else { return (minification, 0) }
+            let lod = Float(0.5 * log2(texelArea / targetArea)) + bias
             return (.trilinear, lod.isFinite ? lod : 0)
         }
-        return (layer.magnificationFilter == .trilinear ? .linear : layer.magnificationFilter, 0)
+        return (magnification == .trilinear ? .linear : magnification, 0)
     }
 }
 

@@ -127,7 +127,89 @@ import Testing
                 #expect(cache.statistics.nodeValueLayers == Self.count, "at \(time): \(cache.statistics)")
                 #expect(cache.statistics.layersPlanned == 0, "at \(time): \(cache.statistics)")
                 #expect(cache.statistics.layersUpdated > Self.count / 2, "at \(time): \(cache.statistics)")
+                // The turned and scaled leaves that are not rounded (three kinds of five, one with two quads) take
+                // their new maps in place.
+                #expect(cache.statistics.quadsRemapped > Self.count / 10, "at \(time): \(cache.statistics)")
             }
+        }
+    }
+
+    /// The quads of turned and scaled leaves take new maps in place (`NodeChange.remap`): the same maps, bit for
+    /// bit, as planning from scratch gives, with their paints kept. Where a texture's level of detail changes (a
+    /// trilinear sprite scaled) or its filter does (minified, then magnified), the leaf is made again with the new
+    /// paint; pixels and damage are those of fresh frames on both renderers.
+    @Test func turnedLeavesTakeTheirMapsInPlaceAndScaledTexturesTheirFilters() throws {
+        func tree() throws -> Layer {
+            let root = Layer()
+            root.bounds = CGRect(x: 0, y: 0, width: 160, height: 96)
+            root.backgroundColor = .white
+            let image = try Image(width: 32, height: 32)
+            for y in 0..<32 {
+                for x in 0..<32 {
+                    let c = UInt32((x * 29 + y * 13) % 200 + 55)
+                    image.setWord(0xFF00_0000 | c << 16 | (255 - c) << 8 | UInt32(x * 8), x: x, y: y)
+                }
+            }
+            for index in 0..<40 {
+                let sprite = Layer(frame: CGRect(x: CGFloat(index % 10) * 16 + 2, y: CGFloat(index / 10) * 24 + 2,
+                                                 width: 12, height: 12 + CGFloat(index % 3)))
+                sprite.contents = image
+                sprite.backgroundColor = index % 2 == 0 ? Color(red: 0.1, green: 0.3, blue: 0.8, alpha: 0.6) : nil
+                sprite.minificationFilter = index % 4 < 2 ? .trilinear : .linear
+                sprite.magnificationFilter = index % 3 == 0 ? .nearest : .linear
+                let animation: Animation
+                if index % 5 < 2 {
+                    let turn = BasicAnimation(keyPath: "transform.rotation.z")
+                    turn.toValue = Double.pi * Double(index % 3 + 1) / 2
+                    animation = turn
+                } else {
+                    // From minified (12 points of 32 texels) to magnified: the filter and level of detail change.
+                    let scale = BasicAnimation(keyPath: "transform.scale")
+                    scale.fromValue = 0.5
+                    scale.toValue = 3.5
+                    animation = scale
+                }
+                animation.duration = 1 + Double(index % 4) * 0.25
+                animation.beginTime = 1
+                animation.repeatCount = .infinity
+                animation.autoreverses = index % 2 == 1
+                sprite.add(animation, forKey: "a")
+                root.addSublayer(sprite)
+            }
+            return root
+        }
+        let times: [Double] = [1.0, 1.05, 1.1, 1.2, 1.45, 1.3, 1.7, 2.05, 1.6, 3.3]
+        for renderer in ReferenceScenes.renderers() {
+            let root = try tree()
+            let cache = renderer.planCache(for: root)
+            var remapped = 0
+            var previous: Image?
+            for (step, time) in times.enumerated() {
+                let plan = try renderer.plan(root, scale: 1, at: time)
+                let picture = try renderer.render(plan)
+                let fresh = try Planner().plan(root, at: time)
+                // Exactly: a map in place is the one planning makes.
+                let unlike = plan.quads.indices.first { plan.quads[$0] != fresh.quads[$0] }
+                #expect(plan.quads.count == fresh.quads.count && unlike == nil,
+                        "\(renderer.name) at \(time): quad \(unlike.map { "\($0)" } ?? "-")")
+                let unlikePixels = Self.differences(picture, try renderer.render(try tree(), scale: 1, at: time)).count
+                #expect(unlikePixels == 0, "\(renderer.name) at \(time)")
+                if let previous, let damage = plan.damage {
+                    let outside = Self.differences(picture, previous).filter { x, y in
+                        !damage.region.rects.contains { $0.x0 <= x && x < $0.x1 && $0.y0 <= y && y < $0.y1 }
+                    }.count
+                    #expect(outside == 0, "\(renderer.name) at \(time): pixels changed outside the damage")
+                }
+                previous = picture
+                if step >= 2 {
+                    #expect(cache.statistics.nodeValueLayers == 40, "at \(time): \(cache.statistics)")
+                    remapped += cache.statistics.quadsRemapped
+                    // Made again: the scaled sprites whose level of detail or filter changed.
+                    #expect(cache.statistics.quadsRemapped < plan.quads.count - 1, "at \(time): \(cache.statistics)")
+                }
+            }
+            // The turned sprites (16 of 40, 24 quads) take their maps in place in each of the 8 node frames.
+            #expect(remapped >= 8 * 24, "\(renderer.name): \(remapped)")
         }
     }
 
