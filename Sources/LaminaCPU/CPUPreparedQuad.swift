@@ -76,15 +76,25 @@ struct CPUPreparedQuad: @unchecked Sendable {
         var pixels: PixelCoverage?
         if case .solid(let color) = quad.pointee.paint { solidColor = color }
         if let source = Quad.textureCopyFacts(at: quad) {
+            // The pixels first: a texture quad that covers no pixel centre (beyond the target, or a sprite smaller
+            // than a pixel between centres) or is faded out needs no copy worked out for it.
+            if !analytic, opacityMask > 0 { pixels = Quad.pixelCoverage(at: quad, width: width, height: height) }
+            var drawn = true
+            if !analytic, opacityMask == 0 { drawn = false }
+            if case .none? = pixels { drawn = false }
+            if !drawn {
+                blit = nil
+                coverage = .none
+                solid = nil
+                return
+            }
             // `Quad.targetToTexel`, needed only where copies are numbered (`slots`), worked out once for both kinds
             // of copy.
             let levelZero = slots == nil ? nil
                 : quad.pointee.unitToTarget.inverted?.concatenating(source.unitToTexel).snappedToAffine
             let targetToView = levelZero.map { CPUBlit.targetToView($0, clamp: source.clamp) }
             blit = slots == nil ? nil : CPUBlit(source, targetToView: targetToView, slots: numbering)
-            if !analytic, opacityMask > 0 {
-                let covered = Quad.pixelCoverage(at: quad, width: width, height: height)
-                pixels = covered
+            if let covered = pixels {
                 if blit == nil, slots != nil, case .rect(let x0, let y0, let x1, let y1) = covered {
                     scaled = CPUScaledCopy(source, targetToView: targetToView,
                                            box: PixelBox(x0: x0, y0: y0, x1: x1, y1: y1), slots: numbering)

@@ -101,6 +101,42 @@ import Testing
                     && kinds[.scaledBox, default: 0] > 5, "\(kinds)")
     }
 
+    /// A texture quad that covers no pixel centre (between centres, or beyond the target) or whose opacity rounds
+    /// to nothing is prepared empty, without a copy worked out for it: it takes no slot. The frame's bytes are the
+    /// general path's.
+    @Test func texturesThatCoverNoPixelCentreArePreparedEmpty() throws {
+        let sheet = try Self.sheet()
+        // Each a different cell of the sheet (a slot of its own where a copy is made), shown 1:1 but the first.
+        func sprite(_ rect: CGRect, cell: Int, opacity: Float = 1) -> Quad {
+            let texels = CGRect(x: CGFloat(cell % 3) * 32, y: CGFloat(cell / 3) * 40, width: 32, height: 40)
+            return Quad(unitToTarget: .unitSquare(to: rect),
+                        paint: .texture(TextureSource(
+                            image: sheet, unitToTexel: .unitSquare(to: texels),
+                            clamp: TexelRect(x0: Int(texels.minX), y0: Int(texels.minY), x1: Int(texels.maxX),
+                                             y1: Int(texels.maxY)),
+                            filter: .linear)),
+                        opacity: opacity)
+        }
+        let quads = [
+            sprite(CGRect(x: 3.6, y: 2.6, width: 0.8, height: 0.8), cell: 0),
+            sprite(CGRect(x: 52, y: 3, width: 32, height: 40), cell: 1),
+            sprite(CGRect(x: 4, y: -6, width: 32, height: 40), cell: 2, opacity: 0.001),
+            sprite(CGRect(x: 10, y: 10, width: 32, height: 40), cell: 3),
+        ]
+        let slots = CPUTextureSlots()
+        let prepared = CPUPreparedQuads(quads, slots: slots) {
+            CPUPreparedQuad($0, width: 40, height: 30, slots: slots)
+        }
+        let kinds = prepared.indices.map { prepared.fast($0).kind }
+        #expect(kinds == [.empty, .empty, .empty, .blitBox], "\(kinds)")
+        #expect(slots.count == 1)
+        let plan = RenderPlan(width: 40, height: 30, quads: quads)
+        let general = CPURenderer()
+        general.usesFastPaths = false
+        let difference = try #require(ImageDifference(try CPURenderer().render(plan), try general.render(plan)))
+        #expect(difference.differingPixels == 0)
+    }
+
     @Test func texelCoverageTrimsToTheTexelsThatAreNotClear() throws {
         // 8 x 6 texels, clear but for a block at columns 2..<5, rows 1..<4, and one texel at (6, 4).
         let image = try Image(width: 10, height: 8)
