@@ -176,12 +176,18 @@ struct GLESBatchEncoder {
         }
         // A texture or a shadow.
         let alpha = PremultipliedColor.byte(opacity)
-        guard alpha > 0, let texture = try sampling(at: quad, index: index, textures: textures),
-            let targetToTexel = quad.pointee.unitToTarget.inverted?.concatenating(texture.unitToTexel).snappedToAffine
+        guard alpha > 0, let texture = try sampling(at: quad, index: index, textures: textures) else { return }
+        // The pixels of a texture in one tile first (what the CPU renderer does too): a quad that covers no pixel
+        // centre (a sprite smaller than a pixel, one beyond the target) needs no map to its texels.
+        let coverage = texture.single == nil ? nil : Quad.pixelCoverage(at: quad, width: plan.width,
+                                                                          height: plan.height)
+        if case .none? = coverage { return }
+        guard let targetToTexel = quad.pointee.unitToTarget.inverted?.concatenating(texture.unitToTexel)
+            .snappedToAffine
         else { return }
         if traits.isTexture, let (mipTexture, mip) = try trilinear(at: quad, index: index, textures: textures) {
             let before = instances.count
-            add(Quad.pixelCoverage(at: quad, width: plan.width, height: plan.height), textured: true,
+            add(coverage ?? Quad.pixelCoverage(at: quad, width: plan.width, height: plan.height), textured: true,
                 texture: mipTexture, requested: .trilinear, filter: .trilinear,
                 map: MipSelection.map(targetToTexel, level: mip.level), clamp: texture.clamp,
                 color: Self.trilinearColor(mip, alpha: alpha))
@@ -193,8 +199,8 @@ struct GLESBatchEncoder {
             ? .nearest : .linear
         let color = Self.textureColor(alpha: alpha, tint: traits.tint)
         let before = instances.count
-        if let tile = texture.single {
-            add(Quad.pixelCoverage(at: quad, width: plan.width, height: plan.height), textured: true,
+        if let tile = texture.single, let coverage {
+            add(coverage, textured: true,
                 texture: tile.texture, requested: requested, filter: filter, map: targetToTexel,
                 clamp: texture.clamp, color: color, tile: Self.placement(tile))
         } else if let polygon = quad.pointee.coverage(width: plan.width, height: plan.height) {
