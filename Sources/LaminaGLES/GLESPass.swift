@@ -401,7 +401,14 @@ struct GLESBatchEncoder {
             return prefetchedSampling(prefetched[index], unitToTexel: source.unitToTexel, clamp: source.clamp,
                                       filter: source.filter)
         }
-        return try sampling(quad.pointee.paint, textures: textures)
+        // Looked up here (a frame too small to encode on every core), the image unretained as well: the sheet every
+        // sprite shows has a side table (a weak reference to it), so a bound texture source's retain and release of
+        // it took the runtime's slow path, twice per quad with the trilinear look-up, a fifth of `animated-1k`'s
+        // encoding.
+        guard let source = Quad.textureCopyFacts(at: quad) else { return try sampling(quad.pointee.paint,
+                                                                                      textures: textures) }
+        let tiles = try source.image._withUnsafeGuaranteedRef { try textures.tiles(for: $0) }
+        return Sampling(tiles: tiles, unitToTexel: source.unitToTexel, clamp: source.clamp, filter: source.filter)
     }
 
     /// The sampling of a texture quad from its prefetched tiles: made here, on the encoding chunk's thread, rather
@@ -416,8 +423,11 @@ struct GLESBatchEncoder {
     /// `trilinear(_:index:textures:)` of the texture quad at `quad`: prefetched, or looked up from its paint.
     func trilinear(at quad: UnsafePointer<Quad>, index: Int, textures: GLESTextureCache) throws -> (GLuint, MipSelection)? {
         if let prefetched { return prefetched[index].mip }
-        guard case .texture(let source) = quad.pointee.paint else { return nil }
-        return try Self.trilinear(source, textures: textures)
+        // The paint read in place, its image unretained (as `sampling(at:index:textures:)` reads it).
+        guard let source = Quad.textureCopyFacts(at: quad), let mip = source.mipSelection,
+            let id = try source.image._withUnsafeGuaranteedRef({ try textures.mipTexture(for: $0) })
+        else { return nil }
+        return (id, mip)
     }
 
     /// The mip texture and levels of a trilinear quad (see `trilinear(_:textures:)`), prefetched or looked up.
