@@ -144,7 +144,12 @@ struct PlanFragment {
     /// The translation (in target pixels) that takes this fragment to `layerToTarget`, when the two maps differ by
     /// one: both affine with the same linear part.
     func translation(to layerToTarget: Matrix3, hasClips: Bool) -> CGPoint? {
-        let a = self.layerToTarget, b = layerToTarget
+        Self.translation(from: self.layerToTarget, to: layerToTarget, hasClips: hasClips)
+    }
+
+    /// `translation(to:hasClips:)` of a record planned with the map `a`: what a node table, which keeps its records'
+    /// maps, asks without reading the record.
+    static func translation(from a: Matrix3, to b: Matrix3, hasClips: Bool) -> CGPoint? {
         guard a.m13 == 0, a.m23 == 0, a.m33 == 1, b.m13 == 0, b.m23 == 0, b.m33 == 1,
             a.m11 == b.m11, a.m12 == b.m12, a.m21 == b.m21, a.m22 == b.m22
         else { return nil }

@@ -37,9 +37,25 @@ struct AnimatedNode {
     let branch: Bool
     /// The leaf's `isDoubleSided`, kept here: read for every turned leaf, and the leaf lies elsewhere in memory.
     let isDoubleSided: Bool
+}
+
+/// What working out a frame's changes reads of each node and its record, kept apart from the nodes in a small list
+/// (`AnimatedNodeTable.links`): a node is several hundred bytes and its record lies elsewhere, and reading the
+/// record's index and the node's flags from them was a cache miss each, per node, most of working out the changes.
+struct NodeLink {
+    /// The node's record in the plan cache, and its quads (which keep their place while the table is used: a frame
+    /// makes a leaf again only into as many quads).
+    let fragment: Int
+    let quads: Range<Int>
     /// The leaf's quads in the table's `remaps` when they follow its map without being made again
     /// (`NodeChange.remap`); empty when they are made again (`NodeChange.made`).
-    var remap: Range<Int> = 0..<0
+    let remap: Range<Int>
+    /// `AnimatedNode.branch`, `isDoubleSided`, whether it has a clip, and whether its record may be moved by a
+    /// translation (`PlanFragment.movable`).
+    let branch: Bool
+    let isDoubleSided: Bool
+    let clipped: Bool
+    let movable: Bool
 }
 
 /// One quad of a leaf whose quads follow its map without being made again (`NodeChange.remap`): `emit` makes each
@@ -92,7 +108,12 @@ final class AnimatedNodeTable {
     /// The records of the animated leaves' superlayers (the root's included): their subtrees' quads change with
     /// the leaves'.
     let ancestors: [Int]
-    /// The quads of the leaves that follow their maps without being made again (`AnimatedNode.remap`).
+    /// Each node's `NodeLink`, in the nodes' order.
+    let links: [NodeLink]
+    /// The map each node's record was planned (or last changed) with: its `layerToTarget`, kept here so that a frame
+    /// compares the new maps without reading the records.
+    var planned: [Matrix3]
+    /// The quads of the leaves that follow their maps without being made again (`NodeLink.remap`).
     var remaps: [RemapQuad]
     /// Each frame's values, one per node: kept to spare an allocation per frame.
     var maps: [Matrix3]
@@ -100,8 +121,10 @@ final class AnimatedNodeTable {
 
     init(committed: LayerSnapshot, planIdentity: UInt64, rootToTarget: Matrix3, width: Int, height: Int,
          nodes: [AnimatedNode], animations: [AttachedAnimation], tracks: [NodeTrack], lists: NodeTrackLists,
-         ancestors: [Int], remaps: [RemapQuad]) {
+         ancestors: [Int], links: [NodeLink], planned: [Matrix3], remaps: [RemapQuad]) {
         self.ancestors = ancestors
+        self.links = links
+        self.planned = planned
         self.remaps = remaps
         self.committed = committed
         self.planIdentity = planIdentity
@@ -191,12 +214,13 @@ extension Planner {
         // the array's one holder, and each field of the cache checks exclusive access.
         var fragments = cache.fragments
         cache.fragments = []
-        let (nodes, maps, fades) = (table.nodes, table.maps, table.fades)
+        let (links, maps, fades) = (table.links, table.maps, table.fades)
+        var planned = table.planned
+        table.planned = []
         fragments.withUnsafeMutableBufferPointer { records in
             quads.withUnsafeMutableBufferPointer { quads in
                 for (index, change) in changes {
-                    let fragment = nodes.withUnsafeBufferPointer { $0[index].fragment }
-                    let range = records[fragment].quads
+                    let (fragment, range) = links.withUnsafeBufferPointer { ($0[index].fragment, $0[index].quads) }
                     let fade = fades[index]
                     // The old boxes, as the last plan kept them (worked out only where it did not).
                     Self.addBoxes(of: UnsafeBufferPointer(quads), range, width: width, height: height, bounds: &bounds,
@@ -248,6 +272,7 @@ extension Planner {
                         }
                     }
                     records[fragment].layerToTarget = maps[index]
+                    planned[index] = maps[index]
                     var remade = faded
                     switch change {
                     case .made, .remap: remade = true
@@ -260,6 +285,7 @@ extension Planner {
                 }
             }
         }
+        table.planned = planned
         guard moved else {
             // Not expected (the table and the changes checked every quad), but a plan half moved must not be kept:
             // the cache is emptied and the frame planned from scratch.
@@ -301,25 +327,22 @@ extension Planner {
     {
         let count = table.nodes.count
         let chunks = LayerSnapshot.evaluationChunks(count, minimum: LayerSnapshot.nodeFrameChunkMinimum)
-        // The quads and records are read where they lie: an element of an array read from here copies it (a retain
-        // and a release of each of its references).
+        // The quads are read where they lie: an element of an array read from here copies it (a retain and a release
+        // of each of its references).
         return last.withUnsafeBufferPointer { last in
-            cache.fragments.withUnsafeBufferPointer { fragments in
-                table.remaps.withUnsafeMutableBufferPointer { remaps in
-                    if chunks == 1 {
-                        return nodeChanges(table, nodes: 0..<count, last: last, fragments: fragments, remaps: remaps,
-                                           width: width, height: height)
-                    }
-                    let size = (count + chunks - 1) / chunks
-                    var parts = [ChangesPart?](repeating: nil, count: chunks)
-                    parts.withUnsafeMutableBufferPointer { parts in
-                        let work = NodeChangesWork(planner: self, table: table, last: last, fragments: fragments,
-                                                   remaps: remaps, parts: parts, size: size, width: width,
-                                                   height: height)
-                        DispatchQueue.concurrentPerform(iterations: chunks) { work.run(chunk: $0) }
-                    }
-                    return Self.joined(parts, count: count)
+            table.remaps.withUnsafeMutableBufferPointer { remaps in
+                if chunks == 1 {
+                    return nodeChanges(table, nodes: 0..<count, last: last, remaps: remaps, width: width,
+                                       height: height)
                 }
+                let size = (count + chunks - 1) / chunks
+                var parts = [ChangesPart?](repeating: nil, count: chunks)
+                parts.withUnsafeMutableBufferPointer { parts in
+                    let work = NodeChangesWork(planner: self, table: table, last: last, remaps: remaps, parts: parts,
+                                               size: size, width: width, height: height)
+                    DispatchQueue.concurrentPerform(iterations: chunks) { work.run(chunk: $0) }
+                }
+                return Self.joined(parts, count: count)
             }
         }
     }
@@ -355,7 +378,6 @@ extension Planner {
     /// The changes of `table`'s nodes `nodes` (`nodeChanges`), with quads made again in a fresh array of their own,
     /// and the new damage boxes of the changed quads (`changedBoxes`).
     fileprivate func nodeChanges(_ table: AnimatedNodeTable, nodes: Range<Int>, last: UnsafeBufferPointer<Quad>,
-                                 fragments: UnsafeBufferPointer<PlanFragment>,
                                  remaps: UnsafeMutableBufferPointer<RemapQuad>, width: Int, height: Int) -> ChangesPart?
     {
         var changes: [(node: Int, change: NodeChange)] = []
@@ -363,60 +385,62 @@ extension Planner {
         var fresh: [Quad] = []
         var remapped: [Matrix3] = []
         guard let quad = last.baseAddress else { return nodes.isEmpty ? (changes, fresh, remapped, []) : nil }
-        let found: Bool = table.nodes.withUnsafeBufferPointer { nodeList in
+        let found: Bool = table.links.withUnsafeBufferPointer { links in
             table.maps.withUnsafeBufferPointer { maps in
                 table.fades.withUnsafeBufferPointer { fades in
-                    for index in nodes {
-                        let node = nodeList.baseAddress! + index
-                        let fragment = fragments.baseAddress! + node.pointee.fragment
-                        let (range, planned) = (fragment.pointee.quads, fragment.pointee.layerToTarget)
-                        let map = maps[index], fade = fades[index]
-                        if node.pointee.branch {
-                            guard map != planned else { continue }
-                            // Only moved: its map differs by a translation its quads (unclipped, affine: checked when
-                            // the table was made) can follow.
-                            guard let d = fragment.pointee.translation(to: map, hasClips: false),
-                                range.allSatisfy({ (quad[$0].unitToTarget.m31 + d.x).isFinite
-                                    && (quad[$0].unitToTarget.m32 + d.y).isFinite })
-                            else { return false }
-                            changes.append((index, .moveSubtree(d)))
-                            continue
+                    table.planned.withUnsafeBufferPointer { plannedMaps in
+                        for index in nodes {
+                            let link = links.baseAddress! + index
+                            let range = link.pointee.quads
+                            let planned = plannedMaps[index]
+                            let map = maps[index], fade = fades[index]
+                            if link.pointee.branch {
+                                guard map != planned else { continue }
+                                // Only moved: its map differs by a translation its quads (unclipped, affine: checked
+                                // when the table was made) can follow.
+                                guard let d = PlanFragment.translation(from: planned, to: map, hasClips: false),
+                                    range.allSatisfy({ (quad[$0].unitToTarget.m31 + d.x).isFinite
+                                        && (quad[$0].unitToTarget.m32 + d.y).isFinite })
+                                else { return false }
+                                changes.append((index, .moveSubtree(d)))
+                                continue
+                            }
+                            if map == planned {
+                                if fade != quad[range.lowerBound].opacity { changes.append((index, .fade)) }
+                                continue
+                            }
+                            if link.pointee.movable, !link.pointee.clipped,
+                                let d = PlanFragment.translation(from: planned, to: map, hasClips: false),
+                                range.allSatisfy({ position in
+                                    let m = quad[position].unitToTarget
+                                    return Quad.movesByOffset(at: quad + position) && (m.m31 + d.x).isFinite
+                                        && (m.m32 + d.y).isFinite
+                                })
+                            {
+                                changes.append((index, .move(d)))
+                                continue
+                            }
+                            guard link.pointee.isDoubleSided || map.determinant >= 0 else { return false }
+                            if !link.pointee.remap.isEmpty, let remap = Self.remapped(
+                                link.pointee.remap, map: map, remaps: remaps.baseAddress!, into: &remapped)
+                            {
+                                changes.append((index, .remap(remap)))
+                                continue
+                            }
+                            let first = fresh.count
+                            let (leaf, clip) = table.nodes.withUnsafeBufferPointer { ($0[index].leaf, $0[index].clip) }
+                            emit(leaf, layerToTarget: map, opacity: fade, clip: clip, into: &fresh)
+                            guard fresh.count - first == range.count else { return false }
+                            changes.append((index, .made(first..<fresh.count)))
                         }
-                        if map == planned {
-                            if fade != quad[range.lowerBound].opacity { changes.append((index, .fade)) }
-                            continue
-                        }
-                        if fragment.pointee.movable, node.pointee.clip == nil,
-                            let d = fragment.pointee.translation(to: map, hasClips: false),
-                            range.allSatisfy({ position in
-                                let m = quad[position].unitToTarget
-                                return Quad.movesByOffset(at: quad + position) && (m.m31 + d.x).isFinite
-                                    && (m.m32 + d.y).isFinite
-                            })
-                        {
-                            changes.append((index, .move(d)))
-                            continue
-                        }
-                        guard node.pointee.isDoubleSided || map.determinant >= 0 else { return false }
-                        if !node.pointee.remap.isEmpty, let remap = Self.remapped(
-                            node.pointee.remap, map: map, remaps: remaps.baseAddress!, into: &remapped)
-                        {
-                            changes.append((index, .remap(remap)))
-                            continue
-                        }
-                        let first = fresh.count
-                        emit(node.pointee.leaf, layerToTarget: map, opacity: fade, clip: node.pointee.clip,
-                             into: &fresh)
-                        guard fresh.count - first == range.count else { return false }
-                        changes.append((index, .made(first..<fresh.count)))
+                        return true
                     }
-                    return true
                 }
             }
         }
         guard found else { return nil }
-        let boxes = Self.changedBoxes(changes, table: table, last: last, fragments: fragments, fresh: fresh,
-                                      remapped: remapped, width: width, height: height)
+        let boxes = Self.changedBoxes(changes, table: table, last: last, fresh: fresh, remapped: remapped,
+                                      width: width, height: height)
         return (changes, fresh, remapped, boxes)
     }
 
@@ -425,15 +449,15 @@ extension Planner {
     /// the quads made again. Worked out with the changes, on every core, instead of in the frame's serial loop.
     private static func changedBoxes(
         _ changes: [(node: Int, change: NodeChange)], table: AnimatedNodeTable, last: UnsafeBufferPointer<Quad>,
-        fragments: UnsafeBufferPointer<PlanFragment>, fresh: [Quad], remapped: [Matrix3], width: Int, height: Int
+        fresh: [Quad], remapped: [Matrix3], width: Int, height: Int
     ) -> [PixelBox?] {
         var boxes: [PixelBox?] = []
         boxes.reserveCapacity(changes.count)
         guard let quad = last.baseAddress else { return boxes }
         fresh.withUnsafeBufferPointer { fresh in
-            table.nodes.withUnsafeBufferPointer { nodes in
+            table.links.withUnsafeBufferPointer { links in
                 for (index, change) in changes {
-                    let range = fragments[nodes[index].fragment].quads
+                    let range = links[index].quads
                     let fade = table.fades[index]
                     switch change {
                     case .fade:
@@ -520,6 +544,8 @@ extension Planner {
         var lists = NodeTrackLists()
         var ancestors: Set<Int> = []
         var remaps: [RemapQuad] = []
+        var links: [NodeLink] = []
+        var planned: [Matrix3] = []
         /// A leaf's animations added to the table's list (and resolved against its committed values `model`), and
         /// where they lie in it.
         func list(_ attached: [AttachedAnimation], model: NodePlacement) -> Range<Int> {
@@ -592,6 +618,10 @@ extension Planner {
                     fragment: index,
                         sublayerSpace: sublayerSpace, superlayerToTarget: pending.toTarget, opacity: opacity,
                         clip: clip, branch: true, isDoubleSided: kid.isDoubleSided))
+                    links.append(NodeLink(fragment: index, quads: record.quads, remap: 0..<0, branch: true,
+                                          isDoubleSided: kid.isDoubleSided, clipped: clip != nil,
+                                          movable: record.movable))
+                    planned.append(record.layerToTarget)
                     continue
                 }
                 guard kid.state.animations.allSatisfy({ Self.followsNodeValues($0.animation) }) else { return nil }
@@ -612,14 +642,19 @@ extension Planner {
                         timings: Self.leafTimings(pending.timings + [kid.state.timing]),
                     fragment: index,
                     sublayerSpace: sublayerSpace, superlayerToTarget: pending.toTarget, opacity: opacity, clip: clip,
-                    branch: false, isDoubleSided: kid.isDoubleSided,
-                    remap: Self.remapQuads(kid, record: record, quads: last.quads, into: &remaps)))
+                    branch: false, isDoubleSided: kid.isDoubleSided))
+                links.append(NodeLink(
+                    fragment: index, quads: record.quads,
+                    remap: Self.remapQuads(kid, record: record, quads: last.quads, into: &remaps), branch: false,
+                    isDoubleSided: kid.isDoubleSided, clipped: clip != nil, movable: record.movable))
+                planned.append(record.layerToTarget)
             }
         }
         guard !nodes.isEmpty else { return nil }
         return AnimatedNodeTable(committed: committed, planIdentity: last.identity, rootToTarget: rootToTarget,
                                  width: width, height: height, nodes: nodes, animations: animations,
-                                 tracks: tracks, lists: lists, ancestors: ancestors.sorted(), remaps: remaps)
+                                 tracks: tracks, lists: lists, ancestors: ancestors.sorted(), links: links,
+                                 planned: planned, remaps: remaps)
     }
 
     /// The quads of the plain leaf `leaf` (its record `record` in `quads`) appended to `remaps` as `RemapQuad`s, and
@@ -795,7 +830,6 @@ private struct NodeChangesWork: @unchecked Sendable {
     let planner: Planner
     let table: AnimatedNodeTable
     let last: UnsafeBufferPointer<Quad>
-    let fragments: UnsafeBufferPointer<PlanFragment>
     let remaps: UnsafeMutableBufferPointer<RemapQuad>
     let parts: UnsafeMutableBufferPointer<ChangesPart?>
     let size: Int
@@ -806,8 +840,8 @@ private struct NodeChangesWork: @unchecked Sendable {
         var planner = planner
         planner.texturePaints = TexturePaints()
         let nodes = (chunk * size)..<min((chunk + 1) * size, table.nodes.count)
-        parts[chunk] = planner.nodeChanges(table, nodes: nodes, last: last, fragments: fragments, remaps: remaps,
-                                           width: width, height: height)
+        parts[chunk] = planner.nodeChanges(table, nodes: nodes, last: last, remaps: remaps, width: width,
+                                           height: height)
     }
 }
 
