@@ -197,94 +197,64 @@ extension Planner {
         presented()
         // The last plan's quads are lent to working out the changes only: the cache's plan is then the array's one
         // holder again, and its quads are changed in place.
-        guard let (changes, fresh, remapped, boxes) = nodeChanges(table, last: cache.plan!.quads, cache: cache,
-                                                                  width: width, height: height)
+        guard let parts = nodeChanges(table, last: cache.plan!.quads, cache: cache, width: width, height: height)
         else { return nil }
+        let changeCount = parts.reduce(0) { $0 + $1.changes.count }
         var bounds = cache.plan?.quadBounds
         var quads = Self.takeQuads(from: cache)
         if bounds?.count != quads.count { bounds = nil }
-        var region = DamageRegion()
         // Quads faded (or made) here are not what planning their record's node gives: the record takes a content
         // version no snapshot has, so that a later usual plan plans its leaf again rather than reuse them.
-        var stamp: UInt64?
-        // Where the next change's new boxes start in `boxes` (a moved branch's are worked out here).
-        var cursor = 0
-        var moved = true
+        let stamp = changeCount > 0 ? Layer.presentationStamp() : 0
+        // Each chunk's changes are applied by a core of their own (a node's quads, boxes and records are its own),
+        // into a damage region of their own, joined in order after.
+        var regions = [DamageRegion](repeating: DamageRegion(), count: parts.count)
+        var moves = [Bool](repeating: true, count: parts.count)
         // Quads, boxes and records are changed through their buffers: each subscript of an array checks that it is
         // the array's one holder, and each field of the cache checks exclusive access.
         var fragments = cache.fragments
         cache.fragments = []
-        let (links, maps, fades) = (table.links, table.maps, table.fades)
         var planned = table.planned
         table.planned = []
-        fragments.withUnsafeMutableBufferPointer { records in
-            quads.withUnsafeMutableBufferPointer { quads in
-                for (index, change) in changes {
-                    let (fragment, range) = links.withUnsafeBufferPointer { ($0[index].fragment, $0[index].quads) }
-                    let fade = fades[index]
-                    // The old boxes, as the last plan kept them (worked out only where it did not).
-                    Self.addBoxes(of: UnsafeBufferPointer(quads), range, width: width, height: height, bounds: &bounds,
-                                  old: true, to: &region)
-                    var faded = false
-                    switch change {
-                    case .fade:
-                        faded = true
-                    case .move(let d):
-                        faded = quads[range.lowerBound].opacity != fade
-                        for position in range {
-                            quads[position].unitToTarget.m31 += d.x
-                            quads[position].unitToTarget.m32 += d.y
-                        }
-                    case .made(let made):
-                        fresh.withUnsafeBufferPointer { fresh in
-                            for offset in 0..<made.count {
-                                quads[range.lowerBound + offset] = fresh[made.lowerBound + offset]
+        func apply(bounds: UnsafeMutableBufferPointer<PixelBox?>?) {
+            fragments.withUnsafeMutableBufferPointer { records in
+                quads.withUnsafeMutableBufferPointer { quads in
+                    planned.withUnsafeMutableBufferPointer { planned in
+                        regions.withUnsafeMutableBufferPointer { regions in
+                            moves.withUnsafeMutableBufferPointer { moves in
+                                table.links.withUnsafeBufferPointer { links in
+                                    table.maps.withUnsafeBufferPointer { maps in
+                                        table.fades.withUnsafeBufferPointer { fades in
+                                            let work = ApplyWork(
+                                                parts: parts, links: links, maps: maps, fades: fades, quads: quads,
+                                                bounds: bounds, records: records, planned: planned, stamp: stamp,
+                                                width: width, height: height, regions: regions, moves: moves)
+                                            if parts.count == 1 {
+                                                work.run(part: 0)
+                                            } else {
+                                                DispatchQueue.concurrentPerform(iterations: parts.count) {
+                                                    work.run(part: $0)
+                                                }
+                                            }
+                                        }
+                                    }
+                                }
                             }
                         }
-                    case .remap(let maps):
-                        faded = true
-                        remapped.withUnsafeBufferPointer { remapped in
-                            for offset in 0..<maps.count {
-                                quads[range.lowerBound + offset].unitToTarget = remapped[maps.lowerBound + offset]
-                            }
-                        }
-                    case .moveSubtree(let d):
-                        guard PlanRun.move(quads, range, by: d, clipsOnGrid: false) else {
-                            moved = false
-                            return
-                        }
-                        // The records inside move with it, as a moved subtree's do.
-                        for position in records[fragment].firstDescendant..<fragment { records[position].move(by: d) }
-                    }
-                    if faded {
-                        for position in range { quads[position].opacity = fade }
-                    }
-                    if case .moveSubtree = change {
-                        Self.addBoxes(of: UnsafeBufferPointer(quads), range, width: width, height: height,
-                                      bounds: &bounds, old: false, to: &region)
-                    } else {
-                        // The new boxes, worked out with the changes.
-                        for position in range {
-                            let box = boxes[cursor]
-                            cursor += 1
-                            box.map { region.add($0) }
-                            bounds?[position] = box
-                        }
-                    }
-                    records[fragment].layerToTarget = maps[index]
-                    planned[index] = maps[index]
-                    var remade = faded
-                    switch change {
-                    case .made, .remap: remade = true
-                    default: break
-                    }
-                    if remade {
-                        if stamp == nil { stamp = Layer.presentationStamp() }
-                        records[fragment].contentVersion = stamp!
                     }
                 }
             }
         }
+        if bounds != nil {
+            bounds!.withUnsafeMutableBufferPointer { apply(bounds: $0) }
+        } else {
+            apply(bounds: nil)
+        }
+        var region = regions[0]
+        for other in regions.dropFirst() {
+            for rect in other.rects { region.add(rect) }
+        }
+        let moved = !moves.contains(false)
         table.planned = planned
         guard moved else {
             // Not expected (the table and the changes checked every quad), but a plan half moved must not be kept:
@@ -294,22 +264,21 @@ extension Planner {
             cache.animatedNodes = nil
             return nil
         }
-        if !changes.isEmpty {
+        if changeCount > 0 {
             // The superlayers' records no longer describe their subtrees' quads: no snapshot's content version or
             // node matches them, so the next usual frame plans them (reusing what it can below) instead of keeping
             // their quads or patching them by comparing sublayers with the node's.
-            if stamp == nil { stamp = Layer.presentationStamp() }
             for index in table.ancestors {
-                fragments[index].contentVersion = stamp!
+                fragments[index].contentVersion = stamp
                 fragments[index].node = nil
             }
         }
         // Handed back whole: with this array still held here, a change through the cache would copy every record.
         swap(&cache.fragments, &fragments)
-        let plan = finishedPatch(quads: quads, bounds: bounds, region: region, fresh: fresh, to: cache,
-                                 lastIdentity: lastIdentity, groups: groups, orderedGroups: orderedGroups,
-                                 width: width, height: height, updated: changes.count, planned: 0,
-                                 remapped: remapped.count)
+        let plan = finishedPatch(quads: quads, bounds: bounds, region: region, fresh: parts.flatMap(\.fresh),
+                                 to: cache, lastIdentity: lastIdentity, groups: groups, orderedGroups: orderedGroups,
+                                 width: width, height: height, updated: changeCount, planned: 0,
+                                 remapped: parts.reduce(0) { $0 + $1.remapped.count })
         cache.statistics.nodeValueLayers = table.nodes.count
         table.planIdentity = plan.identity
         cache.lastAnimatedFrame = (committed, plan.identity, time)
@@ -318,12 +287,12 @@ extension Planner {
 
     /// How the quads of each of `table`'s nodes whose map or fade changed follow it, in the last plan's `last`:
     /// faded, moved by a translation (every quad affine, unclipped and unshaped, as planning would place them), or
-    /// made again from the leaf's geometry (turned, scaled, clipped, shaped); nil when one cannot follow (turned
-    /// away, or made into another number of quads). Nothing is changed yet. A large table is worked out in chunks of
-    /// nodes on all cores (as its evaluation is), each chunk with its own fresh quads and table of texture paints,
-    /// then put together in the nodes' order.
+    /// given new maps or made again from the leaf's geometry (turned, scaled, clipped, shaped); nil when one cannot
+    /// follow (turned away, or made into another number of quads). Nothing is changed yet. A large table is worked
+    /// out in chunks of nodes on all cores (as its evaluation is), each chunk with its own fresh quads, new maps and
+    /// table of texture paints: the parts, in the nodes' order, which the frame then applies chunk by chunk.
     private func nodeChanges(_ table: AnimatedNodeTable, last: [Quad], cache: PlanCache, width: Int, height: Int)
-        -> ChangesPart?
+        -> [ChangesPart]?
     {
         let count = table.nodes.count
         let chunks = LayerSnapshot.evaluationChunks(count, minimum: LayerSnapshot.nodeFrameChunkMinimum)
@@ -333,7 +302,7 @@ extension Planner {
             table.remaps.withUnsafeMutableBufferPointer { remaps in
                 if chunks == 1 {
                     return nodeChanges(table, nodes: 0..<count, last: last, remaps: remaps, width: width,
-                                       height: height)
+                                       height: height).map { [$0] }
                 }
                 let size = (count + chunks - 1) / chunks
                 var parts = [ChangesPart?](repeating: nil, count: chunks)
@@ -342,37 +311,11 @@ extension Planner {
                                                size: size, width: width, height: height)
                     DispatchQueue.concurrentPerform(iterations: chunks) { work.run(chunk: $0) }
                 }
-                return Self.joined(parts, count: count)
+                // Every chunk's part, in the nodes' order; nil when one of them cannot follow its nodes.
+                let done = parts.compactMap { $0 }
+                return done.count == parts.count ? done : nil
             }
         }
-    }
-
-    /// The chunks' parts of `nodeChanges` put together in the nodes' order, each chunk's ranges of fresh quads and
-    /// new maps moved to where its own lie in the whole.
-    private static func joined(_ parts: [ChangesPart?], count: Int) -> ChangesPart? {
-        var changes: [(node: Int, change: NodeChange)] = []
-        changes.reserveCapacity(count)
-        var fresh: [Quad] = []
-        var remapped: [Matrix3] = []
-        var boxes: [PixelBox?] = []
-        for part in parts {
-            guard let part else { return nil }
-            let (offset, mapOffset) = (fresh.count, remapped.count)
-            fresh += part.fresh
-            remapped += part.remapped
-            boxes += part.boxes
-            for (node, change) in part.changes {
-                switch change {
-                case .made(let range):
-                    changes.append((node, .made((range.lowerBound + offset)..<(range.upperBound + offset))))
-                case .remap(let range):
-                    changes.append((node, .remap((range.lowerBound + mapOffset)..<(range.upperBound + mapOffset))))
-                default:
-                    changes.append((node, change))
-                }
-            }
-        }
-        return (changes, fresh, remapped, boxes)
     }
 
     /// The changes of `table`'s nodes `nodes` (`nodeChanges`), with quads made again in a fresh array of their own,
@@ -845,3 +788,90 @@ private struct NodeChangesWork: @unchecked Sendable {
     }
 }
 
+/// The changes of a node frame applied, each chunk's part (`Planner.nodeChanges`) by the core that takes it: a
+/// node's quads, their boxes, its record (and those inside a moved branch) and its planned map are its own, and no
+/// two nodes share any (an animated layer has no animated superlayer). Each part adds the old and new boxes of its
+/// quads to a damage region of its own, and says whether its moved branches could be moved.
+private struct ApplyWork: @unchecked Sendable {
+    let parts: [ChangesPart]
+    let links: UnsafeBufferPointer<NodeLink>
+    let maps: UnsafeBufferPointer<Matrix3>
+    let fades: UnsafeBufferPointer<Float>
+    let quads: UnsafeMutableBufferPointer<Quad>
+    /// The last plan's boxes of its quads, where it kept them.
+    let bounds: UnsafeMutableBufferPointer<PixelBox?>?
+    let records: UnsafeMutableBufferPointer<PlanFragment>
+    let planned: UnsafeMutableBufferPointer<Matrix3>
+    /// The content version of the records whose quads are not what planning their node gives.
+    let stamp: UInt64
+    let width: Int
+    let height: Int
+    let regions: UnsafeMutableBufferPointer<DamageRegion>
+    let moves: UnsafeMutableBufferPointer<Bool>
+
+    func run(part index: Int) {
+        let part = parts[index]
+        var region = DamageRegion()
+        defer { regions[index] = region }
+        // Where the next change's new boxes start in the part's boxes (a moved branch's are worked out here).
+        var cursor = 0
+        for (node, change) in part.changes {
+            let (fragment, range) = (links[node].fragment, links[node].quads)
+            let fade = fades[node]
+            // The old boxes, as the last plan kept them (worked out only where it did not).
+            Planner.addBoxes(of: UnsafeBufferPointer(quads), range, width: width, height: height, bounds: bounds,
+                             old: true, to: &region)
+            var faded = false
+            switch change {
+            case .fade:
+                faded = true
+            case .move(let d):
+                faded = quads[range.lowerBound].opacity != fade
+                for position in range {
+                    quads[position].unitToTarget.m31 += d.x
+                    quads[position].unitToTarget.m32 += d.y
+                }
+            case .made(let made):
+                part.fresh.withUnsafeBufferPointer { fresh in
+                    for offset in 0..<made.count { quads[range.lowerBound + offset] = fresh[made.lowerBound + offset] }
+                }
+            case .remap(let maps):
+                faded = true
+                part.remapped.withUnsafeBufferPointer { remapped in
+                    for offset in 0..<maps.count {
+                        quads[range.lowerBound + offset].unitToTarget = remapped[maps.lowerBound + offset]
+                    }
+                }
+            case .moveSubtree(let d):
+                guard PlanRun.move(quads, range, by: d, clipsOnGrid: false) else {
+                    moves[index] = false
+                    return
+                }
+                // The records inside move with it, as a moved subtree's do.
+                for position in records[fragment].firstDescendant..<fragment { records[position].move(by: d) }
+            }
+            if faded {
+                for position in range { quads[position].opacity = fade }
+            }
+            if case .moveSubtree = change {
+                Planner.addBoxes(of: UnsafeBufferPointer(quads), range, width: width, height: height, bounds: bounds,
+                                 old: false, to: &region)
+            } else {
+                // The new boxes, worked out with the changes.
+                for position in range {
+                    let box = part.boxes[cursor]
+                    cursor += 1
+                    box.map { region.add($0) }
+                    bounds?[position] = box
+                }
+            }
+            records[fragment].layerToTarget = maps[node]
+            planned[node] = maps[node]
+            switch change {
+            case .made, .remap: faded = true
+            default: break
+            }
+            if faded { records[fragment].contentVersion = stamp }
+        }
+    }
+}

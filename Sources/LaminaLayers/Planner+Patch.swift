@@ -173,9 +173,27 @@ extension Planner {
     /// `addBoxes` of quads read through their buffer.
     static func addBoxes(of quads: UnsafeBufferPointer<Quad>, _ range: Range<Int>, width: Int, height: Int,
                          bounds: inout [PixelBox?]?, old: Bool, to region: inout DamageRegion) {
-        guard let first = quads.baseAddress else { return }
         if old, let kept = bounds {
+            // Only read: the array may be shared.
             kept.withUnsafeBufferPointer { region.add(contentsOf: .init(rebasing: $0[range])) }
+            return
+        }
+        if bounds == nil {
+            addBoxes(of: quads, range, width: width, height: height, bounds: nil, old: old, to: &region)
+            return
+        }
+        bounds!.withUnsafeMutableBufferPointer {
+            addBoxes(of: quads, range, width: width, height: height, bounds: $0, old: old, to: &region)
+        }
+    }
+
+    /// `addBoxes` with the kept boxes in a buffer (nil: none kept): what the cores applying a node frame's changes
+    /// share, each writing its own quads' boxes.
+    static func addBoxes(of quads: UnsafeBufferPointer<Quad>, _ range: Range<Int>, width: Int, height: Int,
+                         bounds: UnsafeMutableBufferPointer<PixelBox?>?, old: Bool, to region: inout DamageRegion) {
+        guard let first = quads.baseAddress else { return }
+        if old, let bounds {
+            region.add(contentsOf: UnsafeBufferPointer(rebasing: bounds[range]))
             return
         }
         for position in range {
